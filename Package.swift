@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// playbackd: a headless audio playback daemon (`playbackd`) and its control CLI (`playbackctl`).
+///
+/// Dependencies point one way: executables -> daemon -> engine -> model;
+/// ctl -> client -> protocol -> model. The ctl never links the engine or any audio library.
+let package = Package(
+    name: "playbackd",
+    products: [
+        .executable(name: "playbackd", targets: ["playbackd"]),
+        .executable(name: "playbackctl", targets: ["playbackctl"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
+                       providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CShim", dependencies: ["CALSA"]),
+
+        .target(name: "PlaybackModel"),
+        .target(name: "ControlProtocol", dependencies: ["PlaybackModel"]),
+        .target(name: "ControlClient", dependencies: ["ControlProtocol"]),
+        .target(name: "PlaybackEngine", dependencies: ["PlaybackModel", "CALSA", "CMPG123", "CShim"]),
+        .target(name: "PlaybackDaemon",
+                dependencies: ["PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd"]),
+        .executableTarget(name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"]),
+        .executableTarget(name: "playbackctl", dependencies: ["ControlClient"]),
+
+        .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ControlClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,71 @@
+#define _GNU_SOURCE
+#include <alsa/asoundlib.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include <math.h>
+#include <pthread.h>
+#include "cshim.h"
+
+static void playbackd_alsa_ignore(const char *file, int line, const char *function, int err,
+                                  const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
+void playbackd_alsa_silence_errors(void) {
+    snd_lib_error_set_handler(playbackd_alsa_ignore);
+}
+
+int playbackd_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int playbackd_timerfd(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int playbackd_timerfd_arm(int fd, double seconds) {
+    struct itimerspec spec = {0};
+    if (seconds > 0) {
+        double whole = floor(seconds);
+        spec.it_value.tv_sec = (time_t)whole;
+        spec.it_value.tv_nsec = (long)((seconds - whole) * 1e9);
+        if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+    }
+    return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+int playbackd_signalfd(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int playbackd_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    if (read(fd, &info, sizeof info) != (ssize_t)sizeof info) return -1;
+    return (int)info.ssi_signo;
+}
+
+void playbackd_name_this_thread(const char *name) {
+    pthread_setname_np(pthread_self(), name);
+}
+
+int playbackd_accept(int listen_fd) {
+    return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int playbackd_peer_uid(int fd, unsigned int *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
+}

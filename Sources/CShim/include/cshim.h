@@ -1,0 +1,34 @@
+#ifndef PLAYBACKD_CSHIM_H
+#define PLAYBACKD_CSHIM_H
+
+/// Silences libasound's "ALSA lib ..." messages on stderr. ALSA's error handler type is a
+/// variadic function pointer, which Swift cannot provide; errors still reach the caller as
+/// return codes, which the engine turns into typed errors.
+void playbackd_alsa_silence_errors(void);
+
+/// A non-blocking, close-on-exec eventfd with a zero count (eventfd.h is not in Swift's Glibc).
+int playbackd_eventfd(void);
+
+/// A non-blocking, close-on-exec CLOCK_MONOTONIC timerfd.
+int playbackd_timerfd(void);
+
+/// Arms (seconds > 0) or disarms (seconds <= 0) a timerfd as a one-shot relative timer.
+int playbackd_timerfd_arm(int fd, double seconds);
+
+/// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (inherited by threads it starts)
+/// and returns a non-blocking signalfd that reports them.
+int playbackd_signalfd(void);
+
+/// Reads one pending signal number from a signalfd, or -1.
+int playbackd_signalfd_read(int fd);
+
+/// Names the calling thread (visible in top -H and /proc); at most 15 bytes are kept.
+void playbackd_name_this_thread(const char *name);
+
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (a GNU extension Swift's Glibc hides).
+int playbackd_accept(int listen_fd);
+
+/// The peer's uid from SO_PEERCRED; returns 0 on success, -1 on failure.
+int playbackd_peer_uid(int fd, unsigned int *uid);
+
+#endif

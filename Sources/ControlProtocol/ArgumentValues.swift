@@ -1,0 +1,45 @@
+/// A request's arguments, already checked against the command's `ArgumentSpec`s for
+/// presence and JSON type. The accessors add range checks.
+struct ArgumentValues {
+    let command: CommandName
+    let values: [String: JSONValue]
+
+    func positiveNumber(_ name: String) throws(RequestError) -> Double? {
+        guard let n = values[name]?.numberValue else { return nil }
+        guard n > 0 else { throw RequestError("'\(name)' must be greater than 0, got \(JSONValue.format(n))") }
+        return n
+    }
+
+    func nonNegativeNumber(_ name: String) throws(RequestError) -> Double? {
+        guard let n = values[name]?.numberValue else { return nil }
+        guard n >= 0 else { throw RequestError("'\(name)' must not be negative, got \(JSONValue.format(n))") }
+        return n
+    }
+
+    func bool(_ name: String) throws(RequestError) -> Bool? {
+        values[name]?.boolValue
+    }
+
+    func stringList(_ name: String) throws(RequestError) -> [String]? {
+        guard let array = values[name]?.arrayValue else { return nil }
+        guard !array.isEmpty else { throw RequestError("'\(name)' must not be empty") }
+        return array.compactMap(\.stringValue)
+    }
+
+    func commandName(_ name: String) throws(RequestError) -> CommandName? {
+        values[name]?.stringValue.flatMap(CommandName.init(rawValue:))
+    }
+}
+
+extension ArgumentKind {
+    /// Whether `value` has this kind; for a mismatch, what was expected.
+    func check(_ value: JSONValue) -> Bool {
+        switch self {
+        case .number: value.numberValue != nil
+        case .boolean: value.boolValue != nil
+        case .string: value.stringValue != nil
+        case .stringList: value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
+        case .commandName: value.stringValue.flatMap(CommandName.init(rawValue:)) != nil
+        }
+    }
+}

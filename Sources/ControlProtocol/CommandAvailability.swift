@@ -1,0 +1,45 @@
+/// Which remote commands are enabled, and the skip commands' preferred intervals
+/// (`MPSkipIntervalCommand.preferredIntervals`).
+public struct CommandAvailability: Sendable, Equatable {
+    public private(set) var disabled: Set<CommandName> = []
+    public var skipForwardIntervals: [Double]
+    public var skipBackwardIntervals: [Double]
+
+    public init(disabled: Set<CommandName> = [],
+                skipForwardIntervals: [Double] = [CommandCatalog.defaultSkipInterval],
+                skipBackwardIntervals: [Double] = [CommandCatalog.defaultSkipInterval]) {
+        self.disabled = disabled
+        self.skipForwardIntervals = skipForwardIntervals
+        self.skipBackwardIntervals = skipBackwardIntervals
+    }
+
+    public func isEnabled(_ name: CommandName) -> Bool { !disabled.contains(name) }
+
+    /// Returns true when this changed anything.
+    public mutating func set(_ name: CommandName, enabled: Bool) -> Bool {
+        enabled ? disabled.remove(name) != nil : disabled.insert(name).inserted
+    }
+
+    /// The `commands` reply's list: every remote command with `enabled`, plus
+    /// `preferredIntervals` for the skip commands.
+    public var json: JSONValue {
+        .array(CommandCatalog.all.filter(\.isRemoteCommand).map { spec in
+            var members: [(String, JSONValue)] = [
+                ("command", .string(spec.name.rawValue)),
+                ("enabled", .bool(isEnabled(spec.name))),
+            ]
+            if let intervals = preferredIntervals(spec.name) {
+                members.append(("preferredIntervals", .array(intervals.map(JSONValue.number))))
+            }
+            return .object(members)
+        })
+    }
+
+    public func preferredIntervals(_ name: CommandName) -> [Double]? {
+        switch name {
+        case .skipForward: skipForwardIntervals
+        case .skipBackward: skipBackwardIntervals
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// The JSON type an argument must have.
+public enum ArgumentKind: String, Sendable {
+    case number, boolean, string
+    case stringList = "array of strings"
+    case commandName = "command name"
+}
+
+/// How the CLI turns a word of argv into an argument value.
+public enum CLIValueKind: Sendable {
+    /// Seconds as a plain non-negative number.
+    case seconds
+    /// Seconds, `M:SS` or `H:MM:SS`; a leading `+` or `-` makes it relative.
+    case position
+    /// File paths, made absolute against the CLI's working directory.
+    case paths
+    /// A protocol command name.
+    case commandName
+}
+
+/// One request argument.
+public struct ArgumentSpec: Sendable {
+    public let name: String
+    public let kind: ArgumentKind
+    public let isRequired: Bool
+    public let summary: String
+
+    public init(_ name: String, _ kind: ArgumentKind, required: Bool = false, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.isRequired = required
+        self.summary = summary
+    }
+}
+
+/// A positional CLI argument bound to a request argument.
+public struct CLIPositional: Sendable {
+    public let argument: String
+    public let placeholder: String
+    public let kind: CLIValueKind
+    public let isOptional: Bool
+    public let isVariadic: Bool
+
+    public init(_ argument: String, _ placeholder: String, _ kind: CLIValueKind,
+                optional: Bool = false, variadic: Bool = false) {
+        self.argument = argument
+        self.placeholder = placeholder
+        self.kind = kind
+        self.isOptional = optional
+        self.isVariadic = variadic
+    }
+}
+
+/// A `playbackctl` verb that sends one request.
+public struct CLIVerb: Sendable {
+    public let name: String
+    public let aliases: [String]
+    public let summary: String
+    public let positionals: [CLIPositional]
+    /// `--flag` options that set a boolean argument to true.
+    public let flags: [String]
+    /// Arguments the verb always sends (e.g. `enable` sends `enabled: true`).
+    public let presets: [(String, JSONValue)]
+
+    public init(_ name: String, aliases: [String] = [], _ summary: String,
+                positionals: [CLIPositional] = [], flags: [String] = [],
+                presets: [(String, JSONValue)] = []) {
+        self.name = name
+        self.aliases = aliases
+        self.summary = summary
+        self.positionals = positionals
+        self.flags = flags
+        self.presets = presets
+    }
+}
+
+/// The one declaration of a command: wire name, arguments, summary, CLI verbs, and how a
+/// validated argument list becomes a typed `Command`.
+public struct CommandSpec: Sendable {
+    public let name: CommandName
+    public let summary: String
+    public let arguments: [ArgumentSpec]
+    /// An MPRemoteCommand-style command: it can be disabled, and `commands` lists it.
+    public let isRemoteCommand: Bool
+    public let verbs: [CLIVerb]
+    let build: @Sendable (ArgumentValues) throws(RequestError) -> Command
+
+    init(_ name: CommandName, _ summary: String, remote: Bool, arguments: [ArgumentSpec] = [],
+         verbs: [CLIVerb],
+         build: @escaping @Sendable (ArgumentValues) throws(RequestError) -> Command) {
+        self.name = name
+        self.summary = summary
+        self.isRemoteCommand = remote
+        self.arguments = arguments
+        self.verbs = verbs
+        self.build = build
+    }
+}

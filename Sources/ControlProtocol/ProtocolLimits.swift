@@ -1,0 +1,10 @@
+/// Bounds on what one client can make the daemon hold.
+public enum ProtocolLimits {
+    /// Longest request line, newline excluded; longer lines are answered `badRequest`.
+    public static let maximumLineBytes = 65_536
+    /// Connected clients at once; more are told so and closed.
+    public static let maximumClients = 64
+    /// Unsent bytes queued for one client; a client (or subscriber) that lets more pile up
+    /// is disconnected, so it never stalls playback or other clients.
+    public static let maximumPendingOutputBytes = 1 << 20
+}

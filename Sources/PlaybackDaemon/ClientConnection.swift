@@ -1,0 +1,74 @@
+import ControlProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connected client: its line framing and its bounded queue of unsent output.
+final class ClientConnection {
+    let fd: Int32
+    let peerUID: uid_t
+    /// After `subscribe`, pushed events go to this client too.
+    var isSubscribed = false
+    /// The client sent EOF; close once the replies are flushed.
+    var readClosed = false
+    private var input: [UInt8] = []
+    /// Discarding the rest of a line that exceeded the limit.
+    private var discarding = false
+    private(set) var output: [UInt8] = []
+
+    init(fd: Int32, peerUID: uid_t) {
+        self.fd = fd
+        self.peerUID = peerUID
+    }
+
+    /// A complete request line, or a line that was too long.
+    enum Line {
+        case request(ArraySlice<UInt8>)
+        case tooLong
+    }
+
+    /// Appends received bytes and returns the complete lines they finish.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> [Line] {
+        var lines: [Line] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if discarding {
+                    discarding = false
+                } else {
+                    var line = input[...]
+                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    lines.append(.request(line))
+                }
+                input.removeAll(keepingCapacity: true)
+            } else if !discarding {
+                input.append(byte)
+                if input.count > ProtocolLimits.maximumLineBytes {
+                    discarding = true
+                    input.removeAll(keepingCapacity: false)
+                    lines.append(.tooLong)
+                }
+            }
+        }
+        return lines
+    }
+
+    /// Queues `text`; false when the client has let too much pile up (it must be dropped).
+    func enqueue(_ text: String) -> Bool {
+        output.append(contentsOf: text.utf8)
+        return output.count <= ProtocolLimits.maximumPendingOutputBytes
+    }
+
+    /// Writes as much queued output as the socket takes. False on a write error.
+    func flush() -> Bool {
+        while !output.isEmpty {
+            let written = output.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 {
+                return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
+            }
+            output.removeFirst(written)
+        }
+        return true
+    }
+
+    var hasPendingOutput: Bool { !output.isEmpty }
+}

@@ -1,0 +1,153 @@
+import ControlProtocol
+import CShim
+import PlaybackModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Accepts clients on the control socket, frames their lines, hands each request to the
+/// player service and writes replies in order; fans pushed events out to subscribers.
+/// Runs on the control loop. Every per-client resource is bounded (`ProtocolLimits`).
+final class ControlServer {
+    /// Answers one request; `subscribe` is answered here with the handler's snapshot.
+    typealias Handler = (Request) -> Response
+
+    private let loop: ControlLoop
+    private let listener: UnixListener
+    private let handle: Handler
+    private let snapshot: () -> NowPlaying
+    private var clients: [Int32: ClientConnection] = [:]
+    private let ownUID = geteuid()
+    /// Peers turned away (other UID, too many clients), for the daemon to report.
+    private(set) var refusedConnections = 0
+
+    init(loop: ControlLoop, listener: UnixListener, snapshot: @escaping () -> NowPlaying,
+         handle: @escaping Handler) {
+        self.loop = loop
+        self.listener = listener
+        self.handle = handle
+        self.snapshot = snapshot
+        loop.watch(listener.fd) { [unowned self] _ in self.acceptClients() }
+    }
+
+    var clientCount: Int { clients.count }
+
+    /// Closes every client and the listener.
+    func shutdown() {
+        for fd in Array(clients.keys) { drop(fd) }
+        loop.unwatch(listener.fd)
+        listener.close()
+    }
+
+    /// Pushes `event` to every subscriber; a subscriber whose queue is full is dropped.
+    func broadcast(_ event: Event) {
+        let line = event.line
+        for client in clients.values where client.isSubscribed {
+            send(line, to: client)
+        }
+    }
+
+    private func acceptClients() {
+        while true {
+            let fd = playbackd_accept(listener.fd)
+            guard fd >= 0 else { return }
+            let uid = peerUID(fd)
+            guard uid == ownUID else {
+                refuse(fd, "connection refused: peer uid \(uid.map(String.init) ?? "unknown") is not the daemon's uid \(ownUID)")
+                continue
+            }
+            guard clients.count < ProtocolLimits.maximumClients else {
+                refuse(fd, "too many clients (at most \(ProtocolLimits.maximumClients))")
+                continue
+            }
+            let client = ClientConnection(fd: fd, peerUID: ownUID)
+            clients[fd] = client
+            loop.watch(fd) { [unowned self] events in self.service(fd, events) }
+        }
+    }
+
+    private func refuse(_ fd: Int32, _ message: String) {
+        refusedConnections += 1
+        let line = Response.failure(.badRequest, message).line
+        _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(fd)
+    }
+
+    private func peerUID(_ fd: Int32) -> uid_t? {
+        var uid: UInt32 = 0
+        return playbackd_peer_uid(fd, &uid) == 0 ? uid : nil
+    }
+
+    private func service(_ fd: Int32, _ events: Int16) {
+        guard let client = clients[fd] else { return }
+        if events & Int16(POLLOUT) != 0 { flush(client) }
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !client.readClosed { read(client) }
+    }
+
+    private func read(_ client: ClientConnection) {
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while clients[client.fd] != nil {
+            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                let lines = buffer.withUnsafeBytes { client.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                for line in lines where clients[client.fd] != nil { answer(line, from: client) }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                // EOF (or a reset): a partial line is discarded; replies already queued are sent.
+                client.readClosed = true
+                if client.hasPendingOutput { loop.setEvents(client.fd, Int16(POLLOUT)) } else { drop(client.fd) }
+                return
+            } else if errno == EAGAIN {
+                return
+            }
+        }
+    }
+
+    private func answer(_ line: ClientConnection.Line, from client: ClientConnection) {
+        switch line {
+        case .tooLong:
+            send(Response.failure(.badRequest, "request line longer than \(ProtocolLimits.maximumLineBytes) bytes").line, to: client)
+        case .request(let bytes):
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            send(response(to: bytes, from: client).line, to: client)
+        }
+    }
+
+    private func response(to bytes: ArraySlice<UInt8>, from client: ClientConnection) -> Response {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            return .failure(.badRequest, "request is not valid UTF-8")
+        }
+        switch RequestDecoder.decode(bytes) {
+        case .failure(let failure):
+            return Response(id: failure.id, status: .badRequest, message: failure.error.message)
+        case .success(let request):
+            var response = handle(request)
+            if request.command == .subscribe && response.status == .success {
+                client.isSubscribed = true
+            }
+            response.id = request.id
+            return response
+        }
+    }
+
+    private func send(_ text: String, to client: ClientConnection) {
+        guard client.enqueue(text) else { return drop(client.fd) }
+        flush(client)
+    }
+
+    private func flush(_ client: ClientConnection) {
+        guard client.flush() else { return drop(client.fd) }
+        if client.hasPendingOutput {
+            loop.setEvents(client.fd, Int16(client.readClosed ? POLLOUT : POLLIN | POLLOUT))
+        } else if client.readClosed {
+            drop(client.fd)
+        } else {
+            loop.setEvents(client.fd, Int16(POLLIN))
+        }
+    }
+
+    private func drop(_ fd: Int32) {
+        loop.unwatch(fd)
+        clients[fd] = nil
+        close(fd)
+    }
+}

@@ -1,0 +1,64 @@
+import ControlProtocol
+import PlaybackModel
+
+extension PlayerService {
+    func nextTrack() -> Response {
+        guard let index = queue.currentIndex else { return noCurrentItem() }
+        guard index + 1 < queue.count else {
+            endOfQueue()
+            return .success()
+        }
+        return go(to: index + 1)
+    }
+
+    func previousTrack() -> Response {
+        guard let index = queue.currentIndex, let item = queue.current else { return noCurrentItem() }
+        let elapsed = Double(playedFrame()) / Double(item.metadata.sampleRate)
+        if elapsed > Self.restartThreshold || index == 0 { return seek(to: 0) }
+        return go(to: index - 1)
+    }
+
+    func skip(by interval: Double) -> Response {
+        guard let item = queue.current else { return noCurrentItem() }
+        let elapsed = Double(playedFrame()) / Double(item.metadata.sampleRate)
+        return seek(to: min(max(0, elapsed + interval), item.metadata.duration))
+    }
+
+    /// Moves to `seconds` in the current item, sample-accurately; replies with the landed position.
+    func seek(to seconds: Double) -> Response {
+        guard let item = queue.current else { return noCurrentItem() }
+        let rate = Double(item.metadata.sampleRate)
+        let lastFrame = Int((item.metadata.duration * rate).rounded())
+        let frame = min(max(0, Int((seconds * rate).rounded())), lastFrame)
+        if state == .playing {
+            if let failure = startEngine(atFrame: frame) { return failure }
+        } else {
+            heldFrame = frame
+        }
+        noteChange(.position)
+        return .success([("position", .number(Double(heldFrame) / rate))])
+    }
+
+    /// Makes `index` current at its start, keeping the transport state.
+    func go(to index: Int) -> Response {
+        queue.select(index)
+        heldFrame = 0
+        noteChange([.item, .position])
+        if state == .playing, let failure = startEngine(atFrame: 0) { return failure }
+        return .success()
+    }
+
+    /// Past the last item: stop, release the device, clear now-playing.
+    func endOfQueue() {
+        engine.releaseDevice()
+        if queue.current != nil { noteChange(.item) }
+        queue.advance()
+        while queue.current != nil { queue.advance() }
+        heldFrame = 0
+        setState(.stopped)
+    }
+
+    func noCurrentItem() -> Response {
+        .failure(.noActionableNowPlayingItem, queue.isEmpty ? "the queue is empty" : "no current item")
+    }
+}

@@ -1,0 +1,65 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+
+extension PlayerService {
+    func play() -> Response {
+        if state == .playing { return .success() }
+        if queue.current == nil {
+            guard !queue.isEmpty else { return .failure(.noActionableNowPlayingItem, "the queue is empty") }
+            queue.select(0)
+            heldFrame = 0
+            noteChange(.item)
+        }
+        return startEngine(atFrame: heldFrame) ?? .success()
+    }
+
+    func pause() -> Response {
+        guard queue.current != nil else { return .failure(.noActionableNowPlayingItem, "nothing is playing") }
+        if state == .playing { holdPosition(engine.halt()) }
+        if state != .stopped { setState(.paused) }
+        return .success()
+    }
+
+    func stop() -> Response {
+        engine.releaseDevice()
+        if heldFrame != 0 { noteChange(.position) }
+        heldFrame = 0
+        setState(.stopped)
+        return .success()
+    }
+
+    /// Starts the engine at `frame` of the current item; nil on success, else the failure.
+    /// A device failure leaves the state `interrupted` with the position kept.
+    func startEngine(atFrame frame: Int) -> Response? {
+        guard let item = queue.current else { return .failure(.noActionableNowPlayingItem, "nothing to play") }
+        let upcoming = queue.upcoming.map { EngineItem(id: $0.id, path: $0.path) }
+        do throws(EngineError) {
+            heldFrame = try engine.start(EngineItem(id: item.id, path: item.path), atFrame: frame, upcoming: upcoming)
+            setState(.playing)
+            return nil
+        } catch {
+            return startFailure(error, item: item, frame: frame)
+        }
+    }
+
+    private func startFailure(_ error: EngineError, item: QueueItem, frame: Int) -> Response {
+        switch error {
+        case .content(let error):
+            if state == .playing { setState(.paused) }
+            return .failure(.noSuchContent, "\(item.path): \(error)")
+        case .device(let error):
+            heldFrame = frame
+            setState(.interrupted)
+            log.error("cannot open audio device '\(engine.deviceName)': \(error)")
+            return .failure(.deviceNotFound, "cannot open audio device '\(engine.deviceName)': \(error)")
+        }
+    }
+
+    /// Records where a halted pipeline stopped.
+    func holdPosition(_ position: EnginePosition?) {
+        guard let position else { return }
+        sync(toItem: position.itemID)
+        heldFrame = position.frame
+    }
+}

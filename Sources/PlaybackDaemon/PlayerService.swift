@@ -1,0 +1,149 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The single owner of the now-playing state: the queue, the transport state, the position
+/// while nothing plays, and command availability. Requests arrive as typed commands on the
+/// control loop; every change is recorded as change bits and published once per step through
+/// `onChanges`, never on a timer.
+final class PlayerService {
+    /// Previous-track restarts the current item when more than this many seconds in.
+    static let restartThreshold = 3.0
+
+    var queue = PlaybackQueue()
+    private(set) var state: PlaybackState = .stopped
+    /// Frame within the current item while no pipeline runs (paused, stopped, interrupted).
+    var heldFrame = 0
+    var availability: CommandAvailability
+    let engine: PlaybackEngine
+    let prober: ItemProber
+    let pauseHoldSeconds: Double
+    let log: DaemonLog
+    var nextItemID: UInt64 = 1
+    private var pendingChanges: ChangeSet = []
+    private let holdTimer: OneShotTimer
+    private let boundaryTimer: OneShotTimer
+    /// Receives each step's coalesced changes (set by the daemon).
+    var onChanges: (ChangeSet) -> Void = { _ in }
+
+    init(engine: PlaybackEngine, prober: ItemProber, availability: CommandAvailability,
+         pauseHoldSeconds: Double, loop: ControlLoop, log: DaemonLog) {
+        self.engine = engine
+        self.prober = prober
+        self.availability = availability
+        self.pauseHoldSeconds = pauseHoldSeconds
+        self.log = log
+        holdTimer = OneShotTimer(loop: loop)
+        boundaryTimer = OneShotTimer(loop: loop)
+        loop.watch(engine.events.fileDescriptor) { [unowned self] _ in
+            self.handleEngineEvents()
+            self.publishChanges()
+        }
+    }
+
+    /// Answers one request and publishes what it changed.
+    func handle(_ request: Request) -> Response {
+        defer { publishChanges() }
+        let name = request.command.name
+        if CommandCatalog.spec(name).isRemoteCommand && !availability.isEnabled(name) {
+            return .failure(.commandDisabled, "\(name.rawValue) is disabled")
+        }
+        syncWithEngine()
+        return perform(request.command)
+    }
+
+    private func perform(_ command: Command) -> Response {
+        switch command {
+        case .play: play()
+        case .pause: pause()
+        case .togglePlayPause: state == .playing ? pause() : play()
+        case .stop: stop()
+        case .nextTrack: nextTrack()
+        case .previousTrack: previousTrack()
+        case .skipForward(let interval): skip(by: interval ?? availability.skipForwardIntervals[0])
+        case .skipBackward(let interval): skip(by: -(interval ?? availability.skipBackwardIntervals[0]))
+        case .changePlaybackPosition(let position): seek(to: position)
+        case .enqueue(let paths, let replace, let play): enqueue(paths, replace: replace, play: play)
+        case .clear: clear()
+        case .queue: .success([("currentIndex", .optional(queue.currentIndex.map(Double.init))),
+                               ("items", .array(queue.items.map(\.json)))])
+        case .nowPlaying, .subscribe: .success([("nowPlaying", snapshot().json)])
+        case .commands: .success([("commands", availability.json)])
+        case .setCommandEnabled(let name, let enabled): setEnabled(name, enabled)
+        }
+    }
+
+    /// The now-playing snapshot, with the position measured now.
+    func snapshot() -> NowPlaying {
+        let frame = playedFrame()
+        let item = queue.current
+        return NowPlaying(state: state, item: item,
+                          elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
+                          rate: state == .playing ? 1 : 0, timestamp: Self.wallClockNow(),
+                          queueIndex: queue.currentIndex, queueCount: queue.count)
+    }
+
+    func setState(_ newState: PlaybackState) {
+        guard newState != state else { return }
+        state = newState
+        noteChange(.state)
+        if newState == .playing { holdTimer.cancel() }
+        if newState == .paused || newState == .interrupted { armHoldTimer() }
+        if newState == .stopped { holdTimer.cancel() }
+    }
+
+    func noteChange(_ changes: ChangeSet) { pendingChanges.formUnion(changes) }
+
+    /// Hands the changes accumulated in this step to `onChanges`.
+    func publishChanges() {
+        syncWithEngine()
+        guard !pendingChanges.isEmpty else { return }
+        let changes = pendingChanges
+        pendingChanges = []
+        onChanges(changes)
+    }
+
+    /// Frame heard now in the current item.
+    func playedFrame() -> Int {
+        guard state == .playing, let position = engine.currentPosition() else { return heldFrame }
+        sync(toItem: position.itemID)
+        return position.frame
+    }
+
+    /// Makes the queue's current item the one the engine is playing.
+    func syncWithEngine() {
+        if state == .playing, let position = engine.currentPosition() { sync(toItem: position.itemID) }
+    }
+
+    func sync(toItem id: UInt64) {
+        guard queue.current?.id != id, let index = queue.index(ofItem: id) else { return }
+        queue.select(index)
+        noteChange(.item)
+    }
+
+    private func armHoldTimer() {
+        holdTimer.arm(after: pauseHoldSeconds) { [unowned self] in
+            guard state != .playing, engine.isDeviceOpen else { return }
+            engine.releaseDevice()
+            log.info("released \(engine.deviceName) after \(pauseHoldSeconds) s paused")
+        }
+    }
+
+    /// Arms the timer that publishes an item change when it becomes audible.
+    func scheduleItemChange(_ id: UInt64, after seconds: Double) {
+        guard seconds > 0.002 else { return sync(toItem: id) }
+        boundaryTimer.arm(after: seconds) { [unowned self] in
+            sync(toItem: id)
+            publishChanges()
+        }
+    }
+
+    static func wallClockNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

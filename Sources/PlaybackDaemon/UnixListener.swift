@@ -1,0 +1,107 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why the control socket could not be set up.
+struct ListenerError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The listening control socket: adopted from systemd (socket activation) or bound at `path`
+/// in a 0700 directory with mode 0600.
+struct UnixListener {
+    let fd: Int32
+    /// Nil when the socket came from systemd (the daemon must not unlink it).
+    let boundPath: String?
+
+    /// Uses the socket systemd passed (`LISTEN_FDS`), else binds `path`.
+    static func open(path: String) throws(ListenerError) -> UnixListener {
+        if sd_listen_fds(1) >= 1 {
+            let fd = SD_LISTEN_FDS_START
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            return UnixListener(fd: fd, boundPath: nil)
+        }
+        return try bind(path: path)
+    }
+
+    static func bind(path: String) throws(ListenerError) -> UnixListener {
+        try makePrivateDirectory(parentOf: path)
+        try removeStaleSocket(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw ListenerError(description: "socket: \(errnoText)") }
+        var address = try socketAddress(path)
+        let previousMask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        umask(previousMask)
+        guard bound == 0 else {
+            Glibc.close(fd)
+            throw ListenerError(description: "cannot bind \(path): \(errnoText)")
+        }
+        chmod(path, 0o600)
+        guard listen(fd, 32) == 0 else {
+            Glibc.close(fd)
+            throw ListenerError(description: "listen: \(errnoText)")
+        }
+        return UnixListener(fd: fd, boundPath: path)
+    }
+
+    func close() {
+        Glibc.close(fd)
+        if let boundPath { unlink(boundPath) }
+    }
+
+    static func socketAddress(_ path: String) throws(ListenerError) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else {
+            throw ListenerError(description: "socket path is longer than \(capacity - 1) bytes: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    private static func makePrivateDirectory(parentOf path: String) throws(ListenerError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let directory = String(path[..<slash])
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw ListenerError(description: "cannot create \(directory): \(errnoText)")
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw ListenerError(description: "\(directory) is not a directory")
+        }
+    }
+
+    /// A socket file left by a daemon that died is removed; a live daemon is an error.
+    private static func removeStaleSocket(_ path: String) throws(ListenerError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw ListenerError(description: "\(path) exists and is not a socket")
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { Glibc.close(probe) }
+        var address = try socketAddress(path)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if connected == 0 {
+            throw ListenerError(description: "another playbackd is already listening on \(path)")
+        }
+        unlink(path)
+    }
+}
+
+var errnoText: String { String(cString: strerror(errno)) }

@@ -1,0 +1,38 @@
+/// Why the output device failed. Maps to `deviceNotFound` at the server edge.
+public struct SinkError: Error, Equatable, CustomStringConvertible {
+    public var function: String
+    public var code: Int32
+    public var reason: String
+
+    public init(function: String, code: Int32, reason: String) {
+        self.function = function
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(function): \(reason)" }
+}
+
+/// An audio output device. Opened and closed by the control thread while no pipeline runs;
+/// while one runs, only its output thread calls `write`, `waitWritable`, `delay`,
+/// `drain` and `drop`.
+public protocol AudioSink: AnyObject, SendableMetatype {
+    /// The format the device is open with; nil when closed.
+    var openFormat: AudioFormat? { get }
+    /// Human-readable device name (for logs and errors).
+    var deviceName: String { get }
+    func open(_ format: AudioFormat) throws(SinkError)
+    /// Writes whole frames without blocking; returns frames accepted (0 when the buffer is
+    /// full). Recovers from xruns with a bounded number of retries.
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int
+    /// Sleeps until the device can take more data or `wake` is signalled.
+    /// Returns false when woken by `wake`.
+    func waitWritable(orWake wake: EventSignal) -> Bool
+    /// Frames written but not yet heard.
+    func delay() -> Int
+    /// Plays out what is buffered, then stops the stream.
+    func drain()
+    /// Discards what is buffered and makes the device ready for new data.
+    func drop()
+    func close()
+}

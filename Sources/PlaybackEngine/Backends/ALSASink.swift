@@ -1,0 +1,142 @@
+import CALSA
+import CShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// ALSA playback through libasound2, on the PCM named by `--device`.
+///
+/// The device is opened non-blocking, so the output thread waits in `poll` on ALSA's own
+/// descriptors together with the engine's wake-up descriptor: a pause or seek never waits
+/// for a period to play out. Opened and closed by the control thread; while a pipeline runs,
+/// only its output thread touches the handle.
+public final class ALSASink: AudioSink, @unchecked Sendable {
+    /// Requested buffer and period lengths. A large buffer keeps wake-ups rare while
+    /// playing; pause and seek drop it, so it costs no latency.
+    public static let bufferMicroseconds: UInt32 = 400_000
+    public static let periodMicroseconds: UInt32 = 100_000
+    /// `snd_pcm_recover` attempts for one write before the device counts as gone.
+    public static let maximumRecoveries = 8
+
+    public let deviceName: String
+    public private(set) var openFormat: AudioFormat?
+    private var pcm: OpaquePointer?
+    private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
+    /// xruns recovered since the device was opened (read by the control side for reporting).
+    public private(set) var recoveredXruns = 0
+
+    public init(deviceName: String) {
+        self.deviceName = deviceName
+        playbackd_alsa_silence_errors()
+    }
+
+    deinit { close() }
+
+    public func open(_ format: AudioFormat) throws(SinkError) {
+        close()
+        var handle: OpaquePointer?
+        try check(snd_pcm_open(&handle, deviceName, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK), "snd_pcm_open")
+        guard let handle else { throw SinkError(function: "snd_pcm_open", code: -ENODEV, reason: "no handle") }
+        do {
+            try configure(handle, format)
+        } catch {
+            snd_pcm_close(handle)
+            throw error
+        }
+        pcm = handle
+        openFormat = format
+        let count = Int(snd_pcm_poll_descriptors_count(handle))
+        pollDescriptors = .allocate(capacity: count + 1)
+        recoveredXruns = 0
+    }
+
+    private func configure(_ handle: OpaquePointer, _ format: AudioFormat) throws(SinkError) {
+        var hw: OpaquePointer?
+        try check(snd_pcm_hw_params_malloc(&hw), "snd_pcm_hw_params_malloc")
+        defer { snd_pcm_hw_params_free(hw) }
+        try check(snd_pcm_hw_params_any(handle, hw), "snd_pcm_hw_params_any")
+        try check(snd_pcm_hw_params_set_access(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "set_access")
+        try check(snd_pcm_hw_params_set_format(handle, hw, SND_PCM_FORMAT_S16_LE), "set_format")
+        try check(snd_pcm_hw_params_set_channels(handle, hw, UInt32(format.channels)), "set_channels")
+        var rate = UInt32(format.sampleRate)
+        try check(snd_pcm_hw_params_set_rate_near(handle, hw, &rate, nil), "set_rate_near")
+        guard rate == UInt32(format.sampleRate) else {
+            throw SinkError(function: "set_rate_near", code: -EINVAL,
+                            reason: "device cannot play \(format.sampleRate) Hz (nearest \(rate))")
+        }
+        var buffer = Self.bufferMicroseconds
+        var period = Self.periodMicroseconds
+        try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw, &buffer, nil), "set_buffer_time_near")
+        try check(snd_pcm_hw_params_set_period_time_near(handle, hw, &period, nil), "set_period_time_near")
+        try check(snd_pcm_hw_params(handle, hw), "snd_pcm_hw_params")
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int {
+        guard let pcm, let format = openFormat else {
+            throw SinkError(function: "snd_pcm_writei", code: -EBADFD, reason: "device is closed")
+        }
+        let frames = samples.count / format.channels
+        for _ in 0...Self.maximumRecoveries {
+            let written = snd_pcm_writei(pcm, samples.baseAddress, snd_pcm_uframes_t(frames))
+            if written >= 0 { return Int(written) }
+            if written == -Int(EAGAIN) { return 0 }
+            guard snd_pcm_recover(pcm, Int32(written), 1) == 0 else {
+                throw SinkError(function: "snd_pcm_writei", code: Int32(written),
+                                reason: String(cString: snd_strerror(Int32(written))))
+            }
+            recoveredXruns += 1
+        }
+        throw SinkError(function: "snd_pcm_writei", code: -EIO, reason: "xrun recovery kept failing")
+    }
+
+    public func waitWritable(orWake wake: EventSignal) -> Bool {
+        guard let pcm, let base = pollDescriptors.baseAddress else { return false }
+        let count = Int32(pollDescriptors.count - 1)
+        snd_pcm_poll_descriptors(pcm, base, UInt32(count))
+        base[Int(count)] = pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(base, nfds_t(count + 1), -1)
+            if ready < 0 && errno == EINTR { continue }
+            if base[Int(count)].revents != 0 { return false }
+            var events: UInt16 = 0
+            snd_pcm_poll_descriptors_revents(pcm, base, UInt32(count), &events)
+            // POLLERR or POLLOUT: either way the next write makes progress or reports.
+            if events != 0 { return true }
+        }
+    }
+
+    public func delay() -> Int {
+        guard let pcm else { return 0 }
+        var frames: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &frames) == 0, frames > 0 else { return 0 }
+        return Int(frames)
+    }
+
+    public func drain() {
+        guard let pcm else { return }
+        snd_pcm_nonblock(pcm, 0)
+        snd_pcm_drain(pcm)
+        snd_pcm_nonblock(pcm, 1)
+        snd_pcm_prepare(pcm)
+    }
+
+    public func drop() {
+        guard let pcm else { return }
+        snd_pcm_drop(pcm)
+        snd_pcm_prepare(pcm)
+    }
+
+    public func close() {
+        if let pcm { snd_pcm_close(pcm) }
+        pcm = nil
+        openFormat = nil
+        pollDescriptors.deallocate()
+        pollDescriptors = .init(start: nil, count: 0)
+    }
+
+    private func check(_ result: Int32, _ function: String) throws(SinkError) {
+        guard result >= 0 else {
+            throw SinkError(function: function, code: result, reason: String(cString: snd_strerror(result)))
+        }
+    }
+}

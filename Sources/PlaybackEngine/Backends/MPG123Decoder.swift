@@ -1,0 +1,112 @@
+import CMPG123
+import PlaybackModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An MP3 file decoded by libmpg123: gapless (encoder delay and padding removed), exact
+/// seeking (the frame index is built by a full scan before the first seek), output forced to
+/// the file's own rate and channels as signed 16-bit interleaved samples.
+///
+/// Owned by one thread at a time; the handle is not shared.
+public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
+    public let format: AudioFormat
+    public let frameCount: Int?
+    public let metadata: TrackMetadata
+    private let handle: OpaquePointer
+    private let fileDescriptor: Int32
+    private var isScanned = false
+
+    /// Opens `path`, reads its format, length and tags.
+    public init(path: String) throws(DecoderError) {
+        let fd = try Self.openRegularFile(path)
+        var error: Int32 = 0
+        guard let handle = mpg123_new(nil, &error) else {
+            Glibc.close(fd)
+            throw .decodingFailed(String(cString: mpg123_plain_strerror(error)))
+        }
+        self.handle = handle
+        self.fileDescriptor = fd
+        do {
+            let (format, frames) = try Self.configure(handle, fd: fd)
+            self.format = format
+            self.frameCount = frames
+            self.metadata = ID3Reader.metadata(handle, path: path, format: format, frames: frames)
+        } catch {
+            mpg123_delete(handle)
+            Glibc.close(fd)
+            throw error
+        }
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+        Glibc.close(fileDescriptor)
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        var done = 0
+        while true {
+            let result = mpg123_read(handle, UnsafeMutableRawPointer(buffer.baseAddress),
+                                     buffer.count * 2, &done)
+            switch result {
+            case MPG123_OK.rawValue, MPG123_DONE.rawValue:
+                if done > 0 || result == MPG123_DONE.rawValue { return done / 2 }
+            case MPG123_NEW_FORMAT.rawValue:
+                if done > 0 { return done / 2 }
+            default:
+                throw .decodingFailed(String(cString: mpg123_strerror(handle)))
+            }
+        }
+    }
+
+    public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
+        if !isScanned {
+            guard mpg123_scan(handle) == MPG123_OK.rawValue else {
+                throw .decodingFailed(String(cString: mpg123_strerror(handle)))
+            }
+            isScanned = true
+        }
+        let landed = mpg123_seek(handle, off_t(frame), SEEK_SET)
+        guard landed >= 0 else { throw .decodingFailed(String(cString: mpg123_strerror(handle))) }
+        return Int(landed)
+    }
+
+    private static func openRegularFile(_ path: String) throws(DecoderError) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .fileNotFound
+            case EACCES, EPERM: throw .permissionDenied
+            default: throw .decodingFailed(String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(fd)
+            throw .notAFile
+        }
+        return fd
+    }
+
+    private static func configure(_ handle: OpaquePointer, fd: Int32) throws(DecoderError) -> (AudioFormat, Int?) {
+        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
+        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
+        mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
+        guard mpg123_open_fd(handle, fd) == MPG123_OK.rawValue else {
+            throw .notMPEGAudio(String(cString: mpg123_strerror(handle)))
+        }
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue,
+              rate > 0, channels > 0 else {
+            throw .notMPEGAudio(String(cString: mpg123_strerror(handle)))
+        }
+        mpg123_format_none(handle)
+        mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))
+        let length = mpg123_length(handle)
+        return (AudioFormat(sampleRate: rate, channels: Int(channels)), length > 0 ? Int(length) : nil)
+    }
+}

@@ -1,0 +1,43 @@
+import CShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A joinable pthread running one closure. The engine's decoder and output threads are
+/// plain pthreads so the output thread can ask for `SCHED_FIFO`.
+struct EngineThread {
+    private let thread: pthread_t
+
+    private final class Body {
+        let name: String
+        let run: @Sendable () -> Void
+        init(_ name: String, _ run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+
+    /// Starts `body` on a new thread named `name` (at most 15 bytes).
+    init(name: String, body: @escaping @Sendable () -> Void) {
+        var handle = pthread_t()
+        let context = Unmanaged.passRetained(Body(name, body)).toOpaque()
+        let result = pthread_create(&handle, nil, { raw in
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            playbackd_name_this_thread(body.name)
+            body.run()
+            return nil
+        }, context)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        thread = handle
+    }
+
+    /// Asks for real-time FIFO scheduling; returns false when the system refuses.
+    func requestRealtime(priority: Int32) -> Bool {
+        var param = sched_param(sched_priority: priority)
+        return pthread_setschedparam(thread, SCHED_FIFO, &param) == 0
+    }
+
+    func join() {
+        pthread_join(thread, nil)
+    }
+}

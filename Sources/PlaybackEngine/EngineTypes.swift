@@ -1,0 +1,40 @@
+/// Why the engine could not start playing.
+public enum EngineError: Error, Equatable, CustomStringConvertible {
+    /// The item's file could not be opened or decoded.
+    case content(DecoderError)
+    /// The output device could not be opened or configured.
+    case device(SinkError)
+
+    public var description: String {
+        switch self {
+        case .content(let error): error.description
+        case .device(let error): error.description
+        }
+    }
+}
+
+/// Where playback is: which item, which frame of it.
+public struct EnginePosition: Sendable, Equatable {
+    public var itemID: UInt64
+    public var frame: Int
+    public var sampleRate: Int
+
+    public init(itemID: UInt64, frame: Int, sampleRate: Int) {
+        self.itemID = itemID
+        self.frame = frame
+        self.sampleRate = sampleRate
+    }
+
+    public var seconds: Double { Double(frame) / Double(sampleRate) }
+}
+
+/// What the engine reports to the control thread after `events` fired.
+public enum EngineEvent: Sendable, Equatable {
+    /// The output thread began writing `itemID`; it becomes audible after `audibleIn` seconds.
+    case itemStarted(itemID: UInt64, audibleIn: Double)
+    /// Everything was played out; `last` is where it ended. `next` is the item that needs a
+    /// new pipeline because its format differs, or nil at the end of the queue.
+    case finished(last: EnginePosition?, next: UInt64?)
+    /// The device failed; playback stopped at `position`.
+    case deviceFailed(SinkError, position: EnginePosition?)
+}

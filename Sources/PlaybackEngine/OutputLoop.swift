@@ -1,0 +1,91 @@
+/// The real-time output thread's work: move samples from the ring to the device.
+///
+/// It never takes a lock, allocates, logs or invents samples. It waits only for ALSA (in
+/// `poll`, together with `outputWake`) or for data from the decoder (on `outputWake`, which
+/// the decoder signals). After every write it publishes `(samples written, device delay,
+/// time)` for the clock, and when it reaches the first sample of a new item it tells the
+/// control thread through `events`.
+struct OutputLoop<Sink: AudioSink> {
+    let sink: Sink
+    let channels: Int
+    let ring: SampleRing
+    let segments: SegmentLog
+    let state: PipelineState
+    let clock: PlaybackClock
+    let outputWake: EventSignal
+    let decoderWake: EventSignal
+    let events: EventSignal
+
+    func run() {
+        var nextSegment = 1
+        while true {
+            if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
+            nextSegment = noteBoundaries(from: nextSegment)
+            var region = ring.readableRegion()
+            if region.isEmpty {
+                if finishedDecoding() { return endOfStream() }
+                waitForData()
+                continue
+            }
+            if nextSegment < segments.count {
+                let untilBoundary = segments[nextSegment].startSample - ring.totalRead
+                region = UnsafeBufferPointer(rebasing: region.prefix(untilBoundary))
+            }
+            let frames: Int
+            do {
+                frames = try sink.write(region)
+            } catch {
+                state.failure = error
+                return end(.failed, delay: 0, drop: false)
+            }
+            if frames == 0 {
+                _ = sink.waitWritable(orWake: outputWake)
+                continue
+            }
+            ring.consume(frames * channels)
+            if state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {
+                decoderWake.signal()
+            }
+            clock.publish(samplesWritten: ring.totalRead, delayFrames: sink.delay())
+        }
+    }
+
+    /// Advances past every segment that starts at the current read position.
+    private func noteBoundaries(from index: Int) -> Int {
+        var index = index
+        while index < segments.count && segments[index].startSample <= ring.totalRead {
+            index += 1
+            segments.outputSegment.store(index - 1, ordering: .releasing)
+            state.segmentStarted.store(true, ordering: .releasing)
+            events.signal()
+            if state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {
+                decoderWake.signal()
+            }
+        }
+        return index
+    }
+
+    private func finishedDecoding() -> Bool {
+        state.decoderEndValue != .running && ring.readableCount == 0
+    }
+
+    private func waitForData() {
+        state.outputWaitingForData.store(true, ordering: .sequentiallyConsistent)
+        if ring.readableCount == 0 && state.decoderEndValue == .running && !state.isHaltRequested {
+            outputWake.wait()
+        }
+        state.outputWaitingForData.store(false, ordering: .relaxed)
+    }
+
+    private func endOfStream() {
+        sink.drain()
+        end(.finished, delay: 0, drop: false)
+    }
+
+    private func end(_ outcome: PipelineState.Outcome, delay: Int, drop: Bool) {
+        clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+        if drop { sink.drop() }
+        state.outcome.store(outcome.rawValue, ordering: .releasing)
+        events.signal()
+    }
+}

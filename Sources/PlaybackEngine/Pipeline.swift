@@ -1,0 +1,75 @@
+/// One run of playback: a decoder thread and an output thread around a ring, from a start
+/// item and frame until the queue ends, the format changes, the device fails or the control
+/// thread halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
+/// a new one there; the device stays open in between.
+final class Pipeline: @unchecked Sendable {
+    /// About 3 s of 44.1 kHz stereo.
+    static let ringSamples = 1 << 18
+    static let scratchSamples = 8192
+
+    let format: AudioFormat
+    let ring = SampleRing(capacity: Pipeline.ringSamples)
+    let segments = SegmentLog()
+    let state = PipelineState()
+    let clock = PlaybackClock()
+    let upcoming: UpcomingItems
+    private let outputWake = EventSignal()
+    private let decoderWake = EventSignal()
+    private let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: Pipeline.scratchSamples)
+    private var threads: [EngineThread] = []
+    /// Whether the output thread got `SCHED_FIFO`.
+    private(set) var isRealtime = false
+
+    init(first item: EngineItem, decoder: any AudioDecoder, startFrame: Int,
+         upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
+         events: EventSignal) {
+        format = decoder.format
+        self.upcoming = UpcomingItems(upcoming)
+        segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame))
+        let decoding = DecoderLoop(ring: ring, segments: segments, upcoming: self.upcoming, state: state,
+                                   openDecoder: openDecoder, outputWake: outputWake,
+                                   decoderWake: decoderWake, scratch: scratch)
+        let output = OutputLoop(sink: sink, channels: format.channels, ring: ring, segments: segments,
+                                state: state, clock: clock, outputWake: outputWake,
+                                decoderWake: decoderWake, events: events)
+        let decoderWork = UncheckedBox((decoding, decoder))
+        let outputWork = UncheckedBox(output)
+        threads.append(EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1) })
+        let outputThread = EngineThread(name: "pbd-output") { outputWork.value.run() }
+        isRealtime = outputThread.requestRealtime(priority: 20)
+        threads.append(outputThread)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Stops both threads and waits for them. Idempotent.
+    func halt() {
+        state.haltRequested.store(true, ordering: .releasing)
+        outputWake.signal()
+        decoderWake.signal()
+        join()
+    }
+
+    /// Waits for both threads (after the output thread reported an outcome).
+    func join() {
+        if state.outcomeValue != .running || state.isHaltRequested {
+            // The output thread is done; make sure the decoder is not waiting for space.
+            state.haltRequested.store(true, ordering: .releasing)
+            decoderWake.signal()
+        }
+        for thread in threads { thread.join() }
+        threads.removeAll()
+    }
+
+    /// Maps a played sample index to (item, frame within the item).
+    func itemPosition(atSample sample: Int) -> (itemID: UInt64, frame: Int)? {
+        guard let segment = segments.segment(containing: sample) else { return nil }
+        return (segment.itemID, segment.firstFrame + (sample - segment.startSample) / format.channels)
+    }
+}
+
+/// Carries a value that is handed from one thread to another exactly once.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Flags shared by the control thread and one pipeline's decoder and output threads.
+/// Every field is an atomic; nobody takes a lock here.
+final class PipelineState: @unchecked Sendable {
+    enum DecoderEnd: Int {
+        case running = 0
+        /// Every upcoming item was decoded.
+        case endOfQueue = 1
+        /// The next item needs another device format: a new pipeline starts with it.
+        case formatChange = 2
+    }
+
+    enum Outcome: Int {
+        case running = 0
+        /// Everything decoded was played out.
+        case finished = 1
+        /// Stopped on request; the device buffer was dropped.
+        case halted = 2
+        /// The device failed; `failure` says how.
+        case failed = 3
+    }
+
+    let haltRequested = Atomic<Bool>(false)
+    let decoderEnd = Atomic<Int>(DecoderEnd.running.rawValue)
+    /// With `.formatChange`: the item that did not fit (stored before `decoderEnd`).
+    let formatChangeItem = Atomic<UInt64>(0)
+    let outputWaitingForData = Atomic<Bool>(false)
+    let decoderWaitingForSpace = Atomic<Bool>(false)
+    let outcome = Atomic<Int>(Outcome.running.rawValue)
+    /// Set by the output thread when it starts writing a new item's samples.
+    let segmentStarted = Atomic<Bool>(false)
+    /// Items after the first that could not be opened and were passed over.
+    let skippedItems = Atomic<Int>(0)
+    /// Written once by the output thread before it publishes `.failed` (release).
+    nonisolated(unsafe) var failure: SinkError?
+
+    var decoderEndValue: DecoderEnd { DecoderEnd(rawValue: decoderEnd.load(ordering: .acquiring))! }
+    var outcomeValue: Outcome { Outcome(rawValue: outcome.load(ordering: .acquiring))! }
+    var isHaltRequested: Bool { haltRequested.load(ordering: .acquiring) }
+}

@@ -1,0 +1,133 @@
+/// The control thread's handle on audio: starts a pipeline at an item and frame, halts it at
+/// the exact played frame, opens and releases the device, and turns the pipeline's signals
+/// into `EngineEvent`s.
+///
+/// Every method is called from the control thread only. Nothing here blocks for long: `halt`
+/// joins threads that stop promptly (they wait in `poll` with a wake-up descriptor), except
+/// while the last item's tail is being drained.
+public final class PlaybackEngine {
+    /// Readable when the engine has something to report; add it to the control loop's poll set
+    /// and call `takeEvents()`.
+    public let events = EventSignal()
+    private let sink: any AudioSink
+    private let openDecoder: AudioDecoderFactory
+    private var pipeline: Pipeline?
+
+    public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory) {
+        self.sink = sink
+        self.openDecoder = openDecoder
+    }
+
+    deinit { releaseDevice() }
+
+    public var isRunning: Bool { pipeline != nil }
+    public var isDeviceOpen: Bool { sink.openFormat != nil }
+    public var deviceName: String { sink.deviceName }
+    /// Whether the current pipeline's output thread runs with `SCHED_FIFO`.
+    public var isRealtime: Bool { pipeline?.isRealtime ?? false }
+
+    /// Starts playing `item` from `frame` (clamped to the item), followed by `upcoming`.
+    /// Returns the frame decoding landed on. Opens (or reopens, on a format change) the device.
+    public func start(_ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem]) throws(EngineError) -> Int {
+        halt()
+        let decoder: any AudioDecoder
+        do { decoder = try openDecoder(item.path) } catch { throw .content(error) }
+        var landed = 0
+        if frame > 0 {
+            let target = min(frame, decoder.frameCount ?? frame)
+            do { landed = try decoder.seek(toFrame: target) } catch { throw .content(error) }
+        }
+        if sink.openFormat != decoder.format {
+            do { try sink.open(decoder.format) } catch { throw .device(error) }
+        }
+        events.reset()
+        pipeline = Pipeline(first: item, decoder: decoder, startFrame: landed, upcoming: upcoming,
+                            sink: sink, openDecoder: openDecoder, events: events)
+        return landed
+    }
+
+    /// Stops playback, dropping what the device buffered, and returns the exact position heard
+    /// last. The device stays open. Nil when nothing was running.
+    @discardableResult
+    public func halt() -> EnginePosition? {
+        guard let pipeline else { return nil }
+        pipeline.halt()
+        self.pipeline = nil
+        return position(in: pipeline, extrapolate: false)
+    }
+
+    /// Halts and closes the device, so other programs can use it.
+    public func releaseDevice() {
+        halt()
+        sink.close()
+    }
+
+    /// The position being heard now, extrapolated from the output thread's last measurement.
+    public func currentPosition() -> EnginePosition? {
+        pipeline.flatMap { position(in: $0, extrapolate: true) }
+    }
+
+    /// Replaces what plays after the current item. Returns false when the decoder already
+    /// reached the end of its list (the new items start once this pipeline finishes).
+    @discardableResult
+    public func setUpcoming(_ items: [EngineItem]) -> Bool {
+        pipeline?.upcoming.replace(with: items) ?? false
+    }
+
+    /// Collects what happened since the last call. Call when `events` is readable.
+    public func takeEvents() -> [EngineEvent] {
+        events.reset()
+        guard let pipeline else { return [] }
+        var result: [EngineEvent] = []
+        if pipeline.state.segmentStarted.exchange(false, ordering: .acquiringAndReleasing) {
+            result.append(itemStarted(in: pipeline))
+        }
+        switch pipeline.state.outcomeValue {
+        case .running, .halted:
+            break
+        case .finished:
+            pipeline.join()
+            self.pipeline = nil
+            let next = pipeline.state.decoderEndValue == .formatChange
+                ? pipeline.state.formatChangeItem.load(ordering: .acquiring) : nil
+            if next == nil { sink.close() }
+            result.append(.finished(last: position(in: pipeline, extrapolate: false), next: next))
+        case .failed:
+            pipeline.join()
+            self.pipeline = nil
+            let position = position(in: pipeline, extrapolate: false)
+            sink.close()
+            result.append(.deviceFailed(pipeline.state.failure!, position: position))
+        }
+        return result
+    }
+
+    private func itemStarted(in pipeline: Pipeline) -> EngineEvent {
+        let index = pipeline.segments.outputSegment.load(ordering: .acquiring)
+        let segment = pipeline.segments[index]
+        let played = playedSample(in: pipeline, extrapolate: true)
+        let frames = max(0, segment.startSample - played) / pipeline.format.channels
+        return .itemStarted(itemID: segment.itemID,
+                            audibleIn: Double(frames) / Double(pipeline.format.sampleRate))
+    }
+
+    private func position(in pipeline: Pipeline, extrapolate: Bool) -> EnginePosition? {
+        let sample = playedSample(in: pipeline, extrapolate: extrapolate)
+        guard let (itemID, frame) = pipeline.itemPosition(atSample: sample) else { return nil }
+        return EnginePosition(itemID: itemID, frame: frame, sampleRate: pipeline.format.sampleRate)
+    }
+
+    /// Samples heard: written minus the device delay, advanced by the time since the
+    /// measurement while the device still had audio queued.
+    private func playedSample(in pipeline: Pipeline, extrapolate: Bool) -> Int {
+        let reading = pipeline.clock.read()
+        let channels = pipeline.format.channels
+        var playedFrames = reading.samplesWritten / channels - reading.delayFrames
+        if extrapolate && reading.delayFrames > 0 && pipeline.state.outcomeValue == .running {
+            let elapsed = PlaybackClock.monotonicNow() &- reading.monotonicNanos
+            let frames = Int(elapsed) * pipeline.format.sampleRate / 1_000_000_000
+            playedFrames += min(frames, reading.delayFrames)
+        }
+        return max(0, playedFrames) * channels
+    }
+}

@@ -1,0 +1,68 @@
+import Synchronization
+
+/// A preallocated lock-free single-producer/single-consumer ring of interleaved 16-bit samples.
+///
+/// The decoder thread is the only producer, the output thread the only consumer. Indices
+/// count samples since the ring was created and never wrap in practice (Int is 64-bit);
+/// the slot is `index & mask`. The consumer's index doubles as the absolute count of samples
+/// handed to the device, which the clock and the segment log are expressed in.
+public final class SampleRing: @unchecked Sendable {
+    public let capacity: Int
+    private let mask: Int
+    private let storage: UnsafeMutablePointer<Int16>
+    private let writeIndex = Atomic<Int>(0)
+    private let readIndex = Atomic<Int>(0)
+
+    /// `capacity` is rounded up to a power of two.
+    public init(capacity: Int) {
+        var size = 1
+        while size < capacity { size <<= 1 }
+        self.capacity = size
+        self.mask = size - 1
+        self.storage = .allocate(capacity: size)
+        storage.initialize(repeating: 0, count: size)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Samples the consumer has taken so far (consumer's view is exact; others see a lower bound).
+    public var totalRead: Int { readIndex.load(ordering: .acquiring) }
+    /// Samples the producer has written so far.
+    public var totalWritten: Int { writeIndex.load(ordering: .acquiring) }
+
+    /// Producer: free slots.
+    public var writableCount: Int {
+        capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring))
+    }
+
+    /// Producer: copies as many of `samples` as fit; returns how many were copied.
+    public func write(_ samples: UnsafeBufferPointer<Int16>) -> Int {
+        let write = writeIndex.load(ordering: .relaxed)
+        let count = min(samples.count, capacity - (write - readIndex.load(ordering: .acquiring)))
+        guard count > 0, let base = samples.baseAddress else { return 0 }
+        let start = write & mask
+        let first = min(count, capacity - start)
+        (storage + start).update(from: base, count: first)
+        if first < count { storage.update(from: base + first, count: count - first) }
+        writeIndex.store(write + count, ordering: .releasing)
+        return count
+    }
+
+    /// Consumer: the longest contiguous run of readable samples (possibly empty).
+    public func readableRegion() -> UnsafeBufferPointer<Int16> {
+        let read = readIndex.load(ordering: .relaxed)
+        let available = writeIndex.load(ordering: .acquiring) - read
+        let start = read & mask
+        return UnsafeBufferPointer(start: storage + start, count: min(available, capacity - start))
+    }
+
+    /// Consumer: readable samples in total.
+    public var readableCount: Int {
+        writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
+    }
+
+    /// Consumer: marks `count` samples as read.
+    public func consume(_ count: Int) {
+        readIndex.store(readIndex.load(ordering: .relaxed) + count, ordering: .releasing)
+    }
+}

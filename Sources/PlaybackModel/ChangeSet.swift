@@ -1,0 +1,26 @@
+/// What changed in one step of the player, coalesced into bits (MPD's idle masks).
+/// Subscribers receive the bits with a fresh snapshot.
+public struct ChangeSet: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Transport state: playing, paused, stopped, interrupted.
+    public static let state = ChangeSet(rawValue: 1 << 0)
+    /// The current item changed.
+    public static let item = ChangeSet(rawValue: 1 << 1)
+    /// The position jumped (seek, skip, restart), outside normal progress.
+    public static let position = ChangeSet(rawValue: 1 << 2)
+    /// Items were added or removed.
+    public static let queue = ChangeSet(rawValue: 1 << 3)
+    /// A command was enabled or disabled.
+    public static let commands = ChangeSet(rawValue: 1 << 4)
+
+    /// Wire names, in a fixed order.
+    public var names: [String] {
+        let all: [(ChangeSet, String)] = [
+            (.state, "state"), (.item, "item"), (.position, "position"),
+            (.queue, "queue"), (.commands, "commands"),
+        ]
+        return all.filter { contains($0.0) }.map(\.1)
+    }
+}

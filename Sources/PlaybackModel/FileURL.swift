@@ -1,0 +1,29 @@
+/// Builds `file://` URLs from absolute paths, percent-encoding what RFC 3986 requires.
+public enum FileURL {
+    public static func from(path: String) -> String {
+        var out = "file://"
+        for byte in path.utf8 {
+            if isUnreserved(byte) || byte == UInt8(ascii: "/") {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + hex(byte >> 4) + hex(byte & 0xF)
+            }
+        }
+        return out
+    }
+
+    private static func isUnreserved(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func hex(_ nibble: UInt8) -> String {
+        String(Unicode.Scalar(nibble < 10 ? 48 + nibble : 55 + nibble))
+    }
+}

@@ -1,0 +1,35 @@
+/// The now-playing snapshot (`MPNowPlayingInfoCenter`'s dictionary, typed).
+///
+/// Position is `(elapsed, rate, timestamp)`: at wall-clock time `t` the position is
+/// `elapsed + rate * (t - timestamp)`, so clients extrapolate without polling.
+public struct NowPlaying: Sendable, Equatable {
+    public var state: PlaybackState
+    /// The current item; nil when now-playing is cleared.
+    public var item: QueueItem?
+    /// Seconds into the current item at `timestamp`.
+    public var elapsed: Double
+    /// 1 while the position advances, 0 otherwise.
+    public var rate: Double
+    /// Seconds since the Unix epoch at which `elapsed` was measured.
+    public var timestamp: Double
+    public var queueIndex: Int?
+    public var queueCount: Int
+
+    public init(state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
+                timestamp: Double, queueIndex: Int?, queueCount: Int) {
+        self.state = state
+        self.item = item
+        self.elapsed = elapsed
+        self.rate = rate
+        self.timestamp = timestamp
+        self.queueIndex = queueIndex
+        self.queueCount = queueCount
+    }
+
+    /// Position extrapolated to `time` (seconds since the epoch), clamped to the item.
+    public func position(at time: Double) -> Double {
+        let raw = elapsed + rate * max(0, time - timestamp)
+        guard let duration = item?.metadata.duration else { return raw }
+        return min(raw, duration)
+    }
+}

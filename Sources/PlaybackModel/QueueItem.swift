@@ -1,0 +1,35 @@
+/// One playable entry of the queue: a file that was probed when it was enqueued.
+public struct QueueItem: Sendable, Equatable {
+    /// Unique within one daemon run; stable while the item stays in the queue.
+    public var id: UInt64
+    /// Absolute path of the audio file.
+    public var path: String
+    public var metadata: TrackMetadata
+
+    public init(id: UInt64, path: String, metadata: TrackMetadata) {
+        self.id = id
+        self.path = path
+        self.metadata = metadata
+    }
+}
+
+/// Descriptive fields of an item, read from its tags when it is probed.
+public struct TrackMetadata: Sendable, Equatable {
+    public var title: String
+    public var artist: String?
+    public var album: String?
+    /// Length in seconds (exact for files with a LAME/Xing header, estimated otherwise).
+    public var duration: Double
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(title: String, artist: String? = nil, album: String? = nil,
+                duration: Double, sampleRate: Int, channels: Int) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.duration = duration
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+}
