@@ -4,7 +4,7 @@ import PackageDescription
 /// playbackd: a headless audio playback daemon (`playbackd`) and its control CLI (`playbackctl`).
 ///
 /// Dependencies point one way: executables -> daemon -> engine -> model;
-/// ctl -> client -> protocol -> model. The ctl never links the engine or any audio library.
+/// ctl -> cli -> client -> protocol -> model. The ctl never links the engine or any audio library.
 let package = Package(
     name: "playbackd",
     products: [
@@ -27,12 +27,14 @@ let package = Package(
         .target(name: "PlaybackDaemon",
                 dependencies: ["PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd"]),
         .executableTarget(name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"]),
-        .executableTarget(name: "playbackctl", dependencies: ["ControlClient"]),
+        .target(name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
+        .executableTarget(name: "playbackctl", dependencies: ["ControlCLI"]),
 
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ControlClient"]),
+        .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["ControlClient", "ControlProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -51,8 +51,9 @@ extension PlayerService {
         case .device(let error):
             heldFrame = frame
             setState(.interrupted)
-            log.error("cannot open audio device '\(engine.deviceName)': \(error)")
-            return .failure(.deviceNotFound, "cannot open audio device '\(engine.deviceName)': \(error)")
+            let message = "cannot open audio device '\(engine.deviceName)': \(error)"
+            log.error(message)
+            return .failure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message)
         }
     }
 

@@ -1,13 +1,18 @@
-/// Why the output device failed. Maps to `deviceNotFound` at the server edge.
+/// Why the output device failed. Maps to `deviceNotFound` at the server edge, or to
+/// `commandFailed` when the device exists but cannot play the format.
 public struct SinkError: Error, Equatable, CustomStringConvertible {
     public var function: String
     public var code: Int32
     public var reason: String
+    /// The device exists but cannot play the requested format (as opposed to a device that
+    /// is missing, busy or gone).
+    public var isUnsupportedFormat: Bool
 
-    public init(function: String, code: Int32, reason: String) {
+    public init(function: String, code: Int32, reason: String, isUnsupportedFormat: Bool = false) {
         self.function = function
         self.code = code
         self.reason = reason
+        self.isUnsupportedFormat = isUnsupportedFormat
     }
 
     public var description: String { "\(function): \(reason)" }

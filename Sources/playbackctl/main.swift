@@ -1,1 +1,7 @@
-print("x")
+import ControlCLI
+import ControlProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(Runner.run(Array(CommandLine.arguments.dropFirst()), environment: SocketPath.processEnvironment))

@@ -41,7 +41,8 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
             try configure(handle, format)
         } catch {
             snd_pcm_close(handle)
-            throw error
+            throw SinkError(function: error.function, code: error.code,
+                            reason: "cannot play \(format): \(error.reason)", isUnsupportedFormat: true)
         }
         pcm = handle
         openFormat = format

@@ -87,6 +87,10 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
             Glibc.close(fd)
             throw .notAFile
         }
+        guard info.st_size > 0 else {
+            Glibc.close(fd)
+            throw .notMPEGAudio("empty file")
+        }
         return fd
     }
 
@@ -102,7 +106,7 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         var encoding: Int32 = 0
         guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue,
               rate > 0, channels > 0 else {
-            throw .notMPEGAudio(String(cString: mpg123_strerror(handle)))
+            throw .notMPEGAudio("no MPEG audio frame found")
         }
         mpg123_format_none(handle)
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))

@@ -1,0 +1,19 @@
+# Debian packages playbackd needs, by purpose. Sourced by Scripts/install, Scripts/test
+# and Scripts/bench; `ensure_packages LIST...` installs whatever of them is missing.
+RUNTIME_PACKAGES="libasound2 libmpg123-0 libsystemd0"
+BUILD_PACKAGES="pkg-config libasound2-dev libmpg123-dev libsystemd-dev"
+TEST_PACKAGES="lame sox mpg123 alsa-utils pulseaudio pulseaudio-utils libasound2-plugins util-linux systemd perl"
+BENCH_PACKAGES="hyperfine mpd mpc procps"
+
+ensure_packages() {
+    local missing=()
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing Debian packages: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
+}

@@ -1,0 +1,84 @@
+import ControlProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a verb's words into a request object, following the verb's declaration.
+struct RequestBuilder {
+    let spec: CommandSpec
+    let verb: CLIVerb
+    let cwd: String
+
+    func build(_ words: [String]) throws(UsageError) -> JSONValue {
+        var command = spec.name.rawValue
+        var members: [(String, JSONValue)] = verb.presets
+        var positionalWords: [String] = []
+        for word in words {
+            if word.hasPrefix("--"), word.count > 2 {
+                let flag = String(word.dropFirst(2))
+                guard verb.flags.contains(flag) else { throw UsageError("\(verb.name): unknown option '\(word)'") }
+                members.append((flag, .bool(true)))
+            } else {
+                positionalWords.append(word)
+            }
+        }
+        var remaining = positionalWords[...]
+        for positional in verb.positionals {
+            if positional.isVariadic {
+                guard !remaining.isEmpty else { throw UsageError("\(verb.name): missing \(positional.placeholder)") }
+                members.append((positional.argument, try value(Array(remaining), positional)))
+                remaining = []
+                continue
+            }
+            guard let word = remaining.popFirst() else {
+                if positional.isOptional { continue }
+                throw UsageError("\(verb.name): missing \(positional.placeholder)")
+            }
+            if positional.kind == .position, let relative = relativeSeek(word) {
+                command = relative.command
+                members.append(("interval", .number(relative.seconds)))
+                continue
+            }
+            members.append((positional.argument, try value([word], positional)))
+        }
+        if let extra = remaining.first { throw UsageError("\(verb.name): unexpected argument '\(extra)'") }
+        return .object([("command", .string(command))] + members)
+    }
+
+    private func value(_ words: [String], _ positional: CLIPositional) throws(UsageError) -> JSONValue {
+        let word = words[0]
+        switch positional.kind {
+        case .seconds:
+            guard let seconds = TimeText.parse(word), seconds > 0 else {
+                throw UsageError("\(verb.name): '\(word)' is not a positive number of seconds")
+            }
+            return .number(seconds)
+        case .position:
+            guard let seconds = TimeText.parse(word) else {
+                throw UsageError("\(verb.name): '\(word)' is not a position (seconds, M:SS, H:MM:SS, +N or -N)")
+            }
+            return .number(seconds)
+        case .paths:
+            return .array(words.map { .string(absolute($0)) })
+        case .commandName:
+            guard CommandName(rawValue: word) != nil else {
+                throw UsageError("\(verb.name): unknown command name '\(word)'")
+            }
+            return .string(word)
+        }
+    }
+
+    /// `+N` skips forward, `-N` backward.
+    private func relativeSeek(_ word: String) -> (command: String, seconds: Double)? {
+        guard let sign = word.first, sign == "+" || sign == "-",
+              let seconds = TimeText.parse(String(word.dropFirst())), seconds > 0 else { return nil }
+        return (sign == "+" ? CommandName.skipForward.rawValue : CommandName.skipBackward.rawValue, seconds)
+    }
+
+    private func absolute(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : (cwd.hasSuffix("/") ? cwd : cwd + "/") + path
+        guard let resolved = realpath(joined, nil) else { return joined }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

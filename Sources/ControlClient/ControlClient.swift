@@ -1,0 +1,121 @@
+import ControlProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why talking to the daemon failed.
+public enum ClientError: Error, Equatable, CustomStringConvertible {
+    /// Nothing listens on the socket (or it cannot be reached).
+    case daemonNotRunning(path: String, reason: String)
+    /// The connection broke or timed out.
+    case connectionLost(String)
+    /// The daemon sent something that is not a JSON object line.
+    case malformedReply(String)
+
+    public var description: String {
+        switch self {
+        case .daemonNotRunning(let path, let reason): "playbackd is not running (\(path): \(reason))"
+        case .connectionLost(let reason): "connection to playbackd lost: \(reason)"
+        case .malformedReply(let reason): "malformed reply from playbackd: \(reason)"
+        }
+    }
+}
+
+/// A blocking connection to the control socket, for the CLI and the tests: send request
+/// objects, read reply and event lines.
+public final class ControlClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    public init(path: String) throws(ClientError) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .daemonNotRunning(path: path, reason: Self.errnoText) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(fd)
+            throw .daemonNotRunning(path: path, reason: "socket path too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = Self.errnoText
+            Glibc.close(fd)
+            throw .daemonNotRunning(path: path, reason: reason)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends one request object as a line.
+    public func send(_ request: JSONValue) throws(ClientError) {
+        try sendRaw(request.serialized + "\n")
+    }
+
+    /// Sends bytes as they are (tests use this for malformed input).
+    public func sendRaw(_ text: String) throws(ClientError) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw .connectionLost(Self.errnoText) }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Half-closes the sending side (as `echo ... | socat` does).
+    public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Sends `request` and returns the reply object.
+    public func request(_ request: JSONValue) throws(ClientError) -> JSONValue {
+        try send(request)
+        guard let reply = try readLine(timeout: nil) else { throw .connectionLost("no reply") }
+        return reply
+    }
+
+    /// Reads the next line as JSON; nil when `timeout` (seconds) passes first.
+    /// Throws `connectionLost` at end of stream.
+    public func readLine(timeout: Double?) throws(ClientError) -> JSONValue? {
+        guard let line = try readRawLine(timeout: timeout) else { return nil }
+        do {
+            return try JSONParser.parse(line.utf8)
+        } catch {
+            throw .malformedReply("\(error): \(line)")
+        }
+    }
+
+    /// Reads the next line as text (without the newline); nil on timeout.
+    public func readRawLine(timeout: Double?) throws(ClientError) -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            guard try waitReadable(timeout: timeout) else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .connectionLost(count == 0 ? "end of stream" : Self.errnoText) }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func waitReadable(timeout: Double?) throws(ClientError) -> Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = timeout.map { Int32(max(0, $0) * 1000) } ?? -1
+        while true {
+            let ready = poll(&pfd, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { throw .connectionLost(Self.errnoText) }
+            return ready > 0
+        }
+    }
+
+    private static var errnoText: String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,132 @@
+import ControlClient
+import ControlProtocol
+import Foundation
+
+/// A `playbackd` process started for one test, on its own socket, with its output device.
+/// It is launched without `CAP_DAC_OVERRIDE` (via `setpriv`), so file permissions apply even
+/// when the tests run as root. Ready when it sent `READY=1` to the test's notify socket.
+final class DaemonProcess {
+    let directory: String
+    let socketPath: String
+    let capturePath: String
+    private let process = Process()
+    private let stderrPipe = Pipe()
+    let notify: NotifyListener
+
+    /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
+    /// configuration write to `capturePath`.
+    init(device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false) throws {
+        directory = TestEnvironment.makeTemporaryDirectory()
+        socketPath = directory + "/control.sock"
+        capturePath = directory + "/capture"
+        notify = try NotifyListener(path: directory + "/notify")
+        var environment = ProcessInfo.processInfo.environment
+        environment["ALSA_CONFIG_PATH"] = TestEnvironment.alsaConfigPath
+        environment["PLAYBACKD_CAPTURE"] = capturePath
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["LISTEN_FDS"] = nil
+        if pulse {
+            guard let runtime = TestEnvironment.pulseRuntime else {
+                throw TestFailure("PLAYBACKD_TEST_PULSE_RUNTIME is not set: run the tests through Scripts/test")
+            }
+            environment["XDG_RUNTIME_DIR"] = runtime
+        }
+        process.environment = environment
+        let daemon = TestEnvironment.binDirectory + "/playbackd"
+        let daemonArguments = ["--socket", socketPath, "--device", device, "--log-level", "debug"] + arguments
+        if getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--bounding-set=-dac_override,-dac_read_search", "--", daemon] + daemonArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: daemon)
+            process.arguments = daemonArguments
+        }
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        guard notify.waitFor("READY=1", timeout: 15) else {
+            process.terminate()
+            throw TestFailure("playbackd did not become ready: \(stderrText)")
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// What the daemon logged (read after it exited, or whatever is available so far).
+    var stderrText: String {
+        if process.isRunning { return "(still running)" }
+        return String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    func connect() throws -> ControlClient { try ControlClient(path: socketPath) }
+
+    /// Sends one request on a new connection and returns the reply.
+    @discardableResult
+    func call(_ command: String, _ arguments: [(String, JSONValue)] = [], id: JSONValue? = nil) throws -> JSONValue {
+        var members: [(String, JSONValue)] = id.map { [("id", $0)] } ?? []
+        members.append(("command", .string(command)))
+        return try connect().request(.object(members + arguments))
+    }
+
+    func nowPlaying() throws -> JSONValue {
+        guard let snapshot = try call("nowPlaying")["nowPlaying"] else { throw TestFailure("no nowPlaying in reply") }
+        return snapshot
+    }
+
+    func enqueue(_ names: [String], play: Bool = false, replace: Bool = false) throws -> JSONValue {
+        try call("enqueue", [("items", .array(names.map { .string(TestEnvironment.fixture($0)) })),
+                             ("play", .bool(play)), ("replace", .bool(replace))])
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The capture file's contents (file device).
+    func captured(suffix: String = "") throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: capturePath + suffix))
+    }
+}
+
+extension ControlClient {
+    /// Subscribes and returns the first snapshot.
+    func subscribe() throws -> JSONValue {
+        let reply = try request(.object([("command", .string("subscribe"))]))
+        guard let snapshot = reply["nowPlaying"] else { throw TestFailure("subscribe reply without nowPlaying: \(reply.serialized)") }
+        return snapshot
+    }
+
+    /// Reads pushed events until one satisfies `predicate`; fails after `timeout` seconds.
+    @discardableResult
+    func waitForEvent(timeout: Double = 20, _ predicate: (JSONValue) -> Bool) throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, let event = try readLine(timeout: remaining) else {
+                throw TestFailure("no matching event within \(timeout) s")
+            }
+            if predicate(event) { return event }
+        }
+    }
+
+    /// Waits for an event that changed the state to `state`.
+    @discardableResult
+    func waitForState(_ state: String, timeout: Double = 20) throws -> JSONValue {
+        try waitForEvent(timeout: timeout) {
+            $0["changes"]?.arrayValue?.contains(.string("state")) == true
+                && $0["nowPlaying"]?["state"]?.stringValue == state
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Where the tests find the built binaries, the generated fixtures and the test ALSA
+/// configuration. `Scripts/test` sets up all of it; the paths are derived from this file's
+/// location so `swift test` after `Scripts/test` works too.
+enum TestEnvironment {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let environment = ProcessInfo.processInfo.environment
+    static let binDirectory = environment["PLAYBACKD_BIN_DIR"] ?? packageRoot + "/.build/debug"
+    static let fixtures = packageRoot + "/Tests/Fixtures/generated"
+    static let alsaConfigPath = "/usr/share/alsa/alsa.conf:" + packageRoot + "/Tests/alsa/test.conf"
+    /// The runtime directory of the PulseAudio server `Scripts/test` started (null sink).
+    static let pulseRuntime = environment["PLAYBACKD_TEST_PULSE_RUNTIME"]
+
+    static func fixture(_ name: String) -> String { fixtures + "/" + name }
+
+    /// The reference decode (`mpg123 --gapless -s`) of a fixture, made by `Scripts/make-fixtures`.
+    static func reference(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: fixture(name + ".ref.raw")))
+    }
+
+    /// A fresh private directory, removed by the caller.
+    static func makeTemporaryDirectory() -> String {
+        var template = Array("/tmp/pbdtest.XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        return path
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Compares PCM byte for byte and says where it first differs.
+func pcmDifference(_ actual: Data, _ expected: Data) -> String? {
+    if actual == expected { return nil }
+    let common = min(actual.count, expected.count)
+    let firstDifference = (0..<common).first { actual[actual.startIndex + $0] != expected[expected.startIndex + $0] }
+    return "captured \(actual.count) bytes, expected \(expected.count); first difference at byte \(firstDifference.map(String.init) ?? "\(common) (one is a prefix of the other)")"
+}
