@@ -6,5 +6,5 @@ public enum ProtocolLimits {
     public static let maximumClients = 64
     /// Unsent bytes queued for one client; a client (or subscriber) that lets more pile up
     /// is disconnected, so it never stalls playback or other clients.
-    public static let maximumPendingOutputBytes = 1 << 20
+    public static let maximumPendingOutputBytes = 1 << 18
 }

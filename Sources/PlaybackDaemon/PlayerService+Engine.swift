@@ -7,6 +7,10 @@ extension PlayerService {
     func handleEngineEvents() {
         for event in engine.takeEvents() {
             switch event {
+            case .audible:
+                audibleStartTimer.cancel()
+                // If the start was already announced (the device was slow), re-anchor clients.
+                if !releaseDeferredChanges() { noteChange(.position) }
             case .itemStarted(let id, let audibleIn):
                 scheduleItemChange(id, after: audibleIn)
             case .finished(let last, let next):

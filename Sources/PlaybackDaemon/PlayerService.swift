@@ -23,9 +23,15 @@ final class PlayerService {
     let pauseHoldSeconds: Double
     let log: DaemonLog
     var nextItemID: UInt64 = 1
+    /// Longest a start is announced late while waiting for the device to show progress.
+    static let audibleStartTimeout = 2.0
+
     private var pendingChanges: ChangeSet = []
+    /// Changes held back until the device starts playing (see `publishChanges`).
+    private var deferredChanges: ChangeSet = []
     private let holdTimer: OneShotTimer
     private let boundaryTimer: OneShotTimer
+    let audibleStartTimer: OneShotTimer
     /// Receives each step's coalesced changes (set by the daemon).
     var onChanges: (ChangeSet) -> Void = { _ in }
 
@@ -38,6 +44,7 @@ final class PlayerService {
         self.log = log
         holdTimer = OneShotTimer(loop: loop)
         boundaryTimer = OneShotTimer(loop: loop)
+        audibleStartTimer = OneShotTimer(loop: loop)
         loop.watch(engine.events.fileDescriptor) { [unowned self] _ in
             self.handleEngineEvents()
             self.publishChanges()
@@ -82,7 +89,7 @@ final class PlayerService {
         let item = queue.current
         return NowPlaying(state: state, item: item,
                           elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
-                          rate: state == .playing ? 1 : 0, timestamp: Self.wallClockNow(),
+                          rate: isAdvancing ? 1 : 0, timestamp: Self.wallClockNow(),
                           queueIndex: queue.currentIndex, queueCount: queue.count)
     }
 
@@ -97,13 +104,43 @@ final class PlayerService {
 
     func noteChange(_ changes: ChangeSet) { pendingChanges.formUnion(changes) }
 
+    /// Whether the position is advancing: playing, and the device has started.
+    var isAdvancing: Bool { state == .playing && engine.isAudible }
+
     /// Hands the changes accumulated in this step to `onChanges`.
+    ///
+    /// A start (play, seek or skip while playing) is announced when the device has begun to
+    /// play, not when it was asked to: a device can take hundreds of milliseconds to start, and
+    /// a snapshot whose `(elapsed, rate, timestamp)` claimed progress before that would make
+    /// every client's extrapolation run ahead.
     func publishChanges() {
         syncWithEngine()
         guard !pendingChanges.isEmpty else { return }
-        let changes = pendingChanges
+        if state == .playing && engine.isRunning && !engine.isAudible {
+            deferredChanges.formUnion(pendingChanges)
+            pendingChanges = []
+            if !audibleStartTimer.isArmed {
+                audibleStartTimer.arm(after: Self.audibleStartTimeout) { [unowned self] in releaseDeferredChanges() }
+            }
+            return
+        }
+        let changes = pendingChanges.union(deferredChanges)
+        pendingChanges = []
+        deferredChanges = []
+        audibleStartTimer.cancel()
+        onChanges(changes)
+    }
+
+    /// Publishes what waited for the device to start (or for the wait to time out).
+    /// Returns false when nothing was waiting.
+    @discardableResult
+    func releaseDeferredChanges() -> Bool {
+        guard !deferredChanges.isEmpty else { return false }
+        let changes = deferredChanges.union(pendingChanges)
+        deferredChanges = []
         pendingChanges = []
         onChanges(changes)
+        return true
     }
 
     /// Frame heard now in the current item.

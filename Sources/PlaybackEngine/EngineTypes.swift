@@ -30,6 +30,8 @@ public struct EnginePosition: Sendable, Equatable {
 
 /// What the engine reports to the control thread after `events` fired.
 public enum EngineEvent: Sendable, Equatable {
+    /// The device started playing: positions now advance (and are extrapolated).
+    case audible
     /// The output thread began writing `itemID`; it becomes audible after `audibleIn` seconds.
     case itemStarted(itemID: UInt64, audibleIn: Double)
     /// Everything was played out; `last` is where it ended. `next` is the item that needs a

@@ -8,6 +8,7 @@
 struct OutputLoop<Sink: AudioSink> {
     let sink: Sink
     let channels: Int
+    let sampleRate: Int
     let ring: SampleRing
     let segments: SegmentLog
     let state: PipelineState
@@ -18,6 +19,7 @@ struct OutputLoop<Sink: AudioSink> {
 
     func run() {
         var nextSegment = 1
+        var start = StartDetector(sampleRate: sampleRate)
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
             nextSegment = noteBoundaries(from: nextSegment)
@@ -46,8 +48,22 @@ struct OutputLoop<Sink: AudioSink> {
             if state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {
                 decoderWake.signal()
             }
-            clock.publish(samplesWritten: ring.totalRead, delayFrames: sink.delay())
+            let delay = sink.delay()
+            let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+            if !isAudible && start.isPlaying(playedFrames: ring.totalRead / channels - delay,
+                                             delayFrames: delay, nanos: nanos) {
+                noteAudible()
+            }
         }
+    }
+
+    private var isAudible: Bool { state.isAudible.load(ordering: .relaxed) }
+
+    /// The device has played something: from now on the clock may extrapolate.
+    private func noteAudible() {
+        state.isAudible.store(true, ordering: .releasing)
+        state.becameAudible.store(true, ordering: .releasing)
+        events.signal()
     }
 
     /// Advances past every segment that starts at the current read position.

@@ -29,7 +29,7 @@ final class Pipeline: @unchecked Sendable {
         let decoding = DecoderLoop(ring: ring, segments: segments, upcoming: self.upcoming, state: state,
                                    openDecoder: openDecoder, outputWake: outputWake,
                                    decoderWake: decoderWake, scratch: scratch)
-        let output = OutputLoop(sink: sink, channels: format.channels, ring: ring, segments: segments,
+        let output = OutputLoop(sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
                                 state: state, clock: clock, outputWake: outputWake,
                                 decoderWake: decoderWake, events: events)
         let decoderWork = UncheckedBox((decoding, decoder))

@@ -28,6 +28,11 @@ final class PipelineState: @unchecked Sendable {
     let outputWaitingForData = Atomic<Bool>(false)
     let decoderWaitingForSpace = Atomic<Bool>(false)
     let outcome = Atomic<Int>(Outcome.running.rawValue)
+    /// Set once by the output thread when the device has shown progress (played frames grew):
+    /// before that the clock does not extrapolate, since a device may take a while to start.
+    let isAudible = Atomic<Bool>(false)
+    /// Set with `isAudible`, taken by the control thread to announce the start.
+    let becameAudible = Atomic<Bool>(false)
     /// Set by the output thread when it starts writing a new item's samples.
     let segmentStarted = Atomic<Bool>(false)
     /// Items after the first that could not be opened and were passed over.

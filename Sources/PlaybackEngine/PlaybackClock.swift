@@ -21,15 +21,18 @@ final class PlaybackClock: @unchecked Sendable {
 
     init() { publish(samplesWritten: 0, delayFrames: 0) }
 
-    /// Output thread only.
-    func publish(samplesWritten: Int, delayFrames: Int) {
+    /// Output thread only. Returns the timestamp it recorded.
+    @discardableResult
+    func publish(samplesWritten: Int, delayFrames: Int) -> UInt64 {
+        let now = Self.monotonicNow()
         let start = sequence.load(ordering: .relaxed) &+ 1
         sequence.store(start, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)
         samples.store(samplesWritten, ordering: .relaxed)
         delay.store(delayFrames, ordering: .relaxed)
-        nanos.store(Self.monotonicNow(), ordering: .relaxed)
+        nanos.store(now, ordering: .relaxed)
         sequence.store(start &+ 1, ordering: .releasing)
+        return now
     }
 
     /// Any thread; retries while a publish is in progress.

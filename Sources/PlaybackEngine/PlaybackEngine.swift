@@ -23,6 +23,8 @@ public final class PlaybackEngine {
     public var isRunning: Bool { pipeline != nil }
     public var isDeviceOpen: Bool { sink.openFormat != nil }
     public var deviceName: String { sink.deviceName }
+    /// Whether the device has started playing what the current pipeline wrote.
+    public var isAudible: Bool { pipeline?.state.isAudible.load(ordering: .acquiring) ?? false }
     /// Whether the current pipeline's output thread runs with `SCHED_FIFO`.
     public var isRealtime: Bool { pipeline?.isRealtime ?? false }
 
@@ -79,6 +81,9 @@ public final class PlaybackEngine {
         events.reset()
         guard let pipeline else { return [] }
         var result: [EngineEvent] = []
+        if pipeline.state.becameAudible.exchange(false, ordering: .acquiringAndReleasing) {
+            result.append(.audible)
+        }
         if pipeline.state.segmentStarted.exchange(false, ordering: .acquiringAndReleasing) {
             result.append(itemStarted(in: pipeline))
         }
@@ -123,7 +128,8 @@ public final class PlaybackEngine {
         let reading = pipeline.clock.read()
         let channels = pipeline.format.channels
         var playedFrames = reading.samplesWritten / channels - reading.delayFrames
-        if extrapolate && reading.delayFrames > 0 && pipeline.state.outcomeValue == .running {
+        if extrapolate && reading.delayFrames > 0 && pipeline.state.outcomeValue == .running
+            && pipeline.state.isAudible.load(ordering: .acquiring) {
             let elapsed = PlaybackClock.monotonicNow() &- reading.monotonicNanos
             let frames = Int(elapsed) * pipeline.format.sampleRate / 1_000_000_000
             playedFrames += min(frames, reading.delayFrames)

@@ -1,0 +1,87 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// Acceptance 3, on a PulseAudio null sink behind ALSA's pulse plugin (real-time pacing,
+    /// real `snd_pcm_delay`). The sleeps here are the wall-clock time being measured.
+    @Suite struct RealTime {
+        @Test("elapsed follows the wall clock; pause freezes it; the device is released after the hold time and play resumes there")
+        func clockPauseHoldAndResume() throws {
+            let daemon = try DaemonProcess(device: "pulse", arguments: ["--pause-hold", "1"], pulse: true)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["long.mp3"])
+            let requested = Date()
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            // The event is pushed when the device has started; its snapshot anchors the clock.
+            let started = try #require(try events.waitForEvent {
+                $0["nowPlaying"]?["state"]?.stringValue == "playing" && $0["nowPlaying"]?["rate"]?.numberValue == 1
+            }["nowPlaying"])
+            let startLatency = Date().timeIntervalSince(requested)
+            #expect(startLatency < 5, "the device started within 5 s (\(startLatency) s)")
+            #expect(started.number("rate") == 1)
+            let anchor = try #require(started.number("timestamp"))
+            let startElapsed = try #require(started.number("elapsed"))
+            Thread.sleep(until: Date(timeIntervalSince1970: anchor + 3))
+            let playing = try daemon.nowPlaying()
+            let elapsed = try #require(playing.number("elapsed"))
+            let measuredAt = try #require(playing.number("timestamp"))
+            let expected = startElapsed + (measuredAt - anchor)
+            #expect(abs(elapsed - expected) < 0.05, "elapsed \(elapsed) s, expected \(expected) s after 3 s of play")
+            #expect(abs(expected - 3.0 - startElapsed) < 0.05)
+            #expect(playing.number("rate") == 1)
+
+            #expect(try daemon.call("pause")["status"]?.stringValue == "success")
+            let paused = try daemon.nowPlaying()
+            #expect(paused.number("rate") == 0)
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(try daemon.nowPlaying().number("elapsed") == paused.number("elapsed"))
+            #expect(try PulseProbe.openStreams() == 1, "the device is held during the hold time")
+            #expect(try PulseProbe.waitForStreams(0, timeout: 5), "the device is released after the hold time")
+
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            let resumed = try daemon.nowPlaying()
+            let pausedAt = try #require(paused.number("elapsed"))
+            #expect(abs(extrapolatedElapsed(resumed) - pausedAt) < 0.05)
+            #expect(try PulseProbe.openStreams() == 1)
+        }
+
+        @Test("skip commands move by their interval, clamped; previous-track restarts after 3 s, else goes back")
+        func skipAndPreviousTrack() throws {
+            let daemon = try DaemonProcess(device: "pulse", arguments: ["--skip-backward-interval", "30"], pulse: true)
+            _ = try daemon.enqueue(["one.mp3", "long.mp3"])
+            #expect(try daemon.call("nextTrack")["status"]?.stringValue == "success")
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            let forward = try daemon.call("skipForward", [("interval", .number(5))])
+            #expect(abs((forward.number("position") ?? -1) - 5) < 0.05)
+            let defaultForward = try daemon.call("skipForward")
+            #expect(abs((defaultForward.number("position") ?? -1) - 20) < 0.1, "default interval is 15 s")
+            #expect(try daemon.call("skipBackward").number("position") == 0, "clamped to the start")
+            #expect(try daemon.call("skipForward", [("interval", .number(1000))]).number("position")
+                == daemon.nowPlaying().number("duration"), "clamped to the end")
+
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(10))])
+            _ = try daemon.call("previousTrack")
+            let restarted = try daemon.nowPlaying()
+            #expect(restarted.number("queueIndex") == 1, "more than 3 s in: restart the item")
+            #expect(extrapolatedElapsed(restarted) < 0.1)
+            _ = try daemon.call("previousTrack")
+            let previous = try daemon.nowPlaying()
+            #expect(previous.number("queueIndex") == 0, "at the start: go back one item")
+            #expect(previous["state"]?.stringValue == "playing")
+        }
+
+        @Test("at the end of the queue the state becomes stopped and the device is closed")
+        func queueEndStopsAndClosesDevice() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["three.mp3"], play: true)
+            #expect(try PulseProbe.openStreams() == 1)
+            let stopped = try events.waitForState("stopped", timeout: 10)
+            #expect(stopped["nowPlaying"]?["title"] == nil, "now-playing is cleared at the end")
+            #expect(try PulseProbe.openStreams() == 0)
+        }
+    }
+}
