@@ -1,0 +1,155 @@
+import ControlProtocol
+import Foundation
+import PlaybackModel
+import Testing
+
+extension IntegrationSuite {
+    /// Acceptance 4, part 1: every command and every status over the real socket.
+    @Suite struct ProtocolStatuses {
+        /// A valid request for every command; the test fails when a command is missing here.
+        static let validRequests: [CommandName: [(String, JSONValue)]] = [
+            .play: [], .pause: [], .togglePlayPause: [], .stop: [], .nextTrack: [], .previousTrack: [],
+            .skipForward: [("interval", .number(1))], .skipBackward: [("interval", .number(1))],
+            .changePlaybackPosition: [("position", .number(1))],
+            .enqueue: [("items", .array([.string(TestEnvironment.fixture("two.mp3"))]))],
+            .clear: [], .queue: [], .nowPlaying: [], .commands: [], .subscribe: [],
+            .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
+        ]
+
+        @Test("every command answers success over the socket, echoing the id")
+        func everyCommandSucceeds() throws {
+            let daemon = try DaemonProcess()
+            let ordered: [CommandName] = [.enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
+                                          .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
+                                          .togglePlayPause, .togglePlayPause, .previousTrack, .nextTrack, .stop,
+                                          .subscribe, .clear]
+            #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
+            #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
+            _ = try daemon.enqueue(["one.mp3"])
+            for (index, name) in ordered.enumerated() {
+                let reply = try daemon.call(name.rawValue, Self.validRequests[name]!, id: .number(Double(index)))
+                #expect(reply["status"]?.stringValue == "success", "\(name): \(reply.serialized)")
+                #expect(reply["id"] == .number(Double(index)))
+            }
+        }
+
+        @Test("noActionableNowPlayingItem without a current item")
+        func noActionableItem() throws {
+            let daemon = try DaemonProcess()
+            for name in ["play", "pause", "nextTrack", "previousTrack", "skipForward", "skipBackward"] {
+                let reply = try daemon.call(name)
+                #expect(reply["status"]?.stringValue == "noActionableNowPlayingItem", "\(name)")
+                #expect(reply["message"]?.stringValue?.isEmpty == false)
+            }
+            let seek = try daemon.call("changePlaybackPosition", [("position", .number(3))])
+            #expect(seek["status"]?.stringValue == "noActionableNowPlayingItem")
+        }
+
+        @Test("enqueue rejects each bad file with its reason and keeps the playable ones")
+        func enqueueRejectsBadFilesOneByOne() throws {
+            let daemon = try DaemonProcess()
+            let paths = ["one.mp3", "missing.mp3", "unreadable.mp3", "not-audio.mp3", "garbage.mp3", "empty.mp3", "two.mp3"]
+                .map(TestEnvironment.fixture) + [TestEnvironment.fixtures, "relative.mp3"]
+            let reply = try daemon.call("enqueue", [("items", .array(paths.map(JSONValue.string)))])
+            #expect(reply["status"]?.stringValue == "success")
+            #expect(reply["added"]?.arrayValue?.count == 2)
+            let reasons = Dictionary(uniqueKeysWithValues: (reply["rejected"]?.arrayValue ?? []).map {
+                (($0["path"]?.stringValue ?? "").split(separator: "/").last.map(String.init) ?? "", $0["reason"]?.stringValue ?? "")
+            })
+            #expect(reasons["missing.mp3"] == "no such file")
+            #expect(reasons["unreadable.mp3"] == "permission denied")
+            #expect(reasons["not-audio.mp3"]?.hasPrefix("not an MPEG audio file") == true)
+            #expect(reasons["garbage.mp3"]?.hasPrefix("not an MPEG audio file") == true)
+            #expect(reasons["empty.mp3"] == "not an MPEG audio file (empty file)")
+            #expect(reasons["generated"] == "not a regular file")
+            #expect(reasons["relative.mp3"] == "path must be absolute")
+            #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 2)
+        }
+
+        @Test("noSuchContent when nothing is playable, or the file vanished before play")
+        func noSuchContent() throws {
+            let daemon = try DaemonProcess()
+            let none = try daemon.call("enqueue", [("items", .array([.string("/nonexistent.mp3")]))])
+            #expect(none["status"]?.stringValue == "noSuchContent")
+            #expect(none["message"]?.stringValue?.contains("/nonexistent.mp3: no such file") == true)
+            let copy = daemon.directory + "/vanishing.mp3"
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("one.mp3"), toPath: copy)
+            #expect(try daemon.call("enqueue", [("items", .array([.string(copy)]))])["status"]?.stringValue == "success")
+            try FileManager.default.removeItem(atPath: copy)
+            let play = try daemon.call("play")
+            #expect(play["status"]?.stringValue == "noSuchContent")
+            #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 1, "the queue is kept")
+        }
+
+        @Test("deviceNotFound for a missing device: state interrupted, queue and position kept")
+        func deviceNotFound() throws {
+            let daemon = try DaemonProcess(device: "no_such_device")
+            _ = try daemon.enqueue(["long.mp3"])
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(5))])
+            let reply = try daemon.call("play")
+            #expect(reply["status"]?.stringValue == "deviceNotFound")
+            #expect(reply["message"]?.stringValue?.contains("no_such_device") == true)
+            let snapshot = try daemon.nowPlaying()
+            #expect(snapshot["state"]?.stringValue == "interrupted")
+            #expect(snapshot["elapsed"]?.numberValue == 5)
+            #expect(snapshot["queueCount"]?.numberValue == 1)
+            #expect(try daemon.call("play")["status"]?.stringValue == "deviceNotFound", "play retries the device")
+        }
+
+        @Test("commandFailed when the device exists but cannot play the format")
+        func commandFailed() throws {
+            let daemon = try DaemonProcess(device: "playbackd_mulaw_only")
+            _ = try daemon.enqueue(["one.mp3"])
+            let reply = try daemon.call("play")
+            #expect(reply["status"]?.stringValue == "commandFailed")
+            #expect(reply["message"]?.stringValue?.contains("cannot play S16_LE 44100 Hz 2 ch") == true)
+        }
+
+        @Test("commandDisabled for a disabled command, by flag or request; re-enabling restores it")
+        func commandDisabled() throws {
+            let daemon = try DaemonProcess(arguments: ["--disable", "nextTrack"])
+            _ = try daemon.enqueue(["one.mp3", "two.mp3"])
+            #expect(try daemon.call("nextTrack")["status"]?.stringValue == "commandDisabled")
+            _ = try daemon.call("setCommandEnabled", [("name", .string("skipForward")), ("enabled", .bool(false))])
+            let disabled = try daemon.call("skipForward")
+            #expect(disabled["status"]?.stringValue == "commandDisabled")
+            #expect(disabled["message"]?.stringValue == "skipForward is disabled")
+            let commands = try daemon.call("commands")["commands"]?.arrayValue ?? []
+            let enabled = Dictionary(uniqueKeysWithValues: commands.map { ($0["command"]?.stringValue ?? "", $0["enabled"]?.boolValue) })
+            #expect(enabled["skipForward"] == false)
+            #expect(enabled["nextTrack"] == false)
+            #expect(enabled["play"] == true)
+            #expect(commands.first { $0["command"]?.stringValue == "skipBackward" }?["preferredIntervals"] == .array([.number(15)]))
+            _ = try daemon.call("setCommandEnabled", [("name", .string("nextTrack")), ("enabled", .bool(true))])
+            #expect(try daemon.call("nextTrack")["status"]?.stringValue == "success")
+            let notRemote = try daemon.call("setCommandEnabled", [("name", .string("queue")), ("enabled", .bool(false))])
+            #expect(notRemote["status"]?.stringValue == "badRequest")
+        }
+
+        @Test("stop with an empty queue clears now-playing down to the state")
+        func stopClearsNowPlaying() throws {
+            let daemon = try DaemonProcess()
+            _ = try daemon.enqueue(["one.mp3"])
+            #expect(try daemon.nowPlaying()["title"]?.stringValue == "One")
+            _ = try daemon.call("clear")
+            _ = try daemon.call("stop")
+            #expect(try daemon.nowPlaying() == .object([("state", .string("stopped"))]))
+        }
+
+        @Test("nowPlaying carries every field; the title falls back to the file name")
+        func nowPlayingFields() throws {
+            let daemon = try DaemonProcess()
+            _ = try daemon.enqueue(["untagged name.mp3"])
+            let snapshot = try daemon.nowPlaying()
+            #expect(snapshot["title"]?.stringValue == "untagged name")
+            #expect(snapshot["artist"] == .null)
+            #expect(snapshot["assetURL"]?.stringValue == "file://" + TestEnvironment.fixtures + "/untagged%20name.mp3")
+            #expect(snapshot["mediaType"]?.stringValue == "audio")
+            #expect(snapshot["isLiveStream"]?.boolValue == false)
+            #expect(snapshot["queueIndex"]?.numberValue == 0)
+            #expect(snapshot["queueCount"]?.numberValue == 1)
+            #expect(abs((snapshot["duration"]?.numberValue ?? 0) - 1.2) < 0.001)
+            #expect(abs((snapshot["timestamp"]?.numberValue ?? 0) - Date().timeIntervalSince1970) < 5)
+        }
+    }
+}
