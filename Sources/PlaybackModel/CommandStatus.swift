@@ -33,7 +33,7 @@ public enum CommandStatus: String, Sendable, CaseIterable, Equatable {
         case .noSuchContent: "The content named does not exist or cannot be played."
         case .noActionableNowPlayingItem: "There is no current item for the command to act on."
         case .deviceNotFound: "The audio output device could not be opened or went away."
-        case .commandFailed: "The command was valid but failed."
+        case .commandFailed: "The command was valid but failed (e.g. the device cannot play the format)."
         case .commandDisabled: "The command is disabled."
         case .badRequest: "The request was malformed: bad JSON, unknown command, wrong argument."
         }

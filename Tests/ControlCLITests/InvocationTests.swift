@@ -1,0 +1,67 @@
+import ControlCLI
+import ControlProtocol
+import Testing
+
+@Suite struct InvocationTests {
+    private func request(_ arguments: [String]) throws -> String {
+        let invocation = try Invocation.parse(arguments, cwd: "/nonexistent-dir")
+        guard case .request(_, let json) = invocation.action else { return "not a request" }
+        return json.serialized
+    }
+
+    @Test("verbs and aliases become the catalog's requests", arguments: [
+        (["play"], #"{"command":"play"}"#),
+        (["toggle"], #"{"command":"togglePlayPause"}"#),
+        (["prev"], #"{"command":"previousTrack"}"#),
+        (["skip-forward"], #"{"command":"skipForward"}"#),
+        (["skip-backward", "30"], #"{"command":"skipBackward","interval":30}"#),
+        (["seek", "1:02:03.5"], #"{"command":"changePlaybackPosition","position":3723.5}"#),
+        (["seek", "+10"], #"{"command":"skipForward","interval":10}"#),
+        (["seek", "-0:30"], #"{"command":"skipBackward","interval":30}"#),
+        (["enqueue", "/a.mp3", "b.mp3", "--replace"], #"{"command":"enqueue","replace":true,"items":["/a.mp3","/nonexistent-dir/b.mp3"]}"#),
+        (["disable", "nextTrack"], #"{"command":"setCommandEnabled","enabled":false,"name":"nextTrack"}"#),
+        (["status"], #"{"command":"nowPlaying"}"#),
+    ])
+    func requests(_ arguments: [String], _ expected: String) throws {
+        #expect(try request(arguments) == expected)
+    }
+
+    @Test("bad command lines are usage errors", arguments: [
+        ["dance"], ["seek"], ["seek", "soon"], ["seek", "1:60"], ["skip-forward", "-3"], ["play", "extra"],
+        ["enqueue"], ["enqueue", "a.mp3", "--loud"], ["disable", "fly"], ["--socket"],
+    ])
+    func usageErrors(_ arguments: [String]) {
+        #expect(throws: UsageError.self) { try Invocation.parse(arguments, cwd: "/") }
+    }
+
+    @Test("global options anywhere; no verb means help")
+    func globalOptions() throws {
+        let invocation = try Invocation.parse(["status", "--json", "--socket", "/s"], cwd: "/")
+        #expect(invocation.json)
+        #expect(invocation.socket == "/s")
+        #expect(try Invocation.parse([], cwd: "/").action == .help(verb: nil))
+        #expect(try Invocation.parse(["seek", "--help"], cwd: "/").action == .help(verb: "seek"))
+    }
+}
+
+@Suite struct TimeTextTests {
+    @Test("parse", arguments: [("90", 90.0), ("1:30", 90), ("1:02:03", 3723), ("0.25", 0.25), ("2:05.5", 125.5)])
+    func parse(_ text: String, _ seconds: Double) {
+        #expect(TimeText.parse(text) == seconds)
+    }
+
+    @Test("reject", arguments: ["", ":", "1:", "a", "1:2:3:4", "1:60", "-1", "1e3", "1.5:00"])
+    func reject(_ text: String) {
+        #expect(TimeText.parse(text) == nil)
+    }
+
+    @Test("format")
+    func format() {
+        #expect(TimeText.format(0) == "0:00")
+        #expect(TimeText.format(59.9) == "0:59")
+        #expect(TimeText.format(61) == "1:01")
+        #expect(TimeText.format(3723) == "1:02:03")
+        #expect(TimeText.format(-4) == "0:00")
+        #expect(TimeText.format(.nan) == "0:00")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PlaybackEngine
+import Testing
+
+/// The engine in-process, with real libmpg123 and a real ALSA file device.
+@Suite(.serialized) struct PlaybackEngineTests {
+    let capture: String
+
+    init() {
+        capture = NSTemporaryDirectory() + "playbackd-engine-\(getpid())-\(UUID().uuidString).raw"
+        Fixtures.useTestALSA(capture: capture)
+    }
+
+    private func makeEngine() -> PlaybackEngine {
+        PlaybackEngine(sink: ALSASink(deviceName: "playbackd_capture"),
+                       openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
+    }
+
+    /// Waits for the engine's events until the pipeline finished.
+    private func waitUntilFinished(_ engine: PlaybackEngine) -> [EngineEvent] {
+        var seen: [EngineEvent] = []
+        while true {
+            var pfd = pollfd(fd: engine.events.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 20_000) > 0 else { return seen }
+            let events = engine.takeEvents()
+            seen += events
+            if events.contains(where: { if case .finished = $0 { true } else { false } }) { return seen }
+        }
+    }
+
+    @Test("a queue plays gaplessly; item starts and the end are reported")
+    func queueIsGapless() throws {
+        let engine = makeEngine()
+        let items = ["one", "two", "three"].enumerated().map { EngineItem(id: UInt64($0.offset + 1), path: Fixtures.path($0.element + ".mp3")) }
+        #expect(try engine.start(items[0], atFrame: 0, upcoming: Array(items.dropFirst())) == 0)
+        let events = waitUntilFinished(engine)
+        let started = events.compactMap { if case .itemStarted(let id, _) = $0 { id } else { nil } }
+        #expect(started == [2, 3])
+        #expect(events.last == .finished(last: EnginePosition(itemID: 3, frame: 85_113, sampleRate: 44_100), next: nil))
+        #expect(!engine.isDeviceOpen, "the device is closed at the end of the queue")
+        let expected = try ["one", "two", "three"].map(Fixtures.reference).reduce(Data(), +)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == expected)
+    }
+
+    @Test("halting anywhere and restarting at the returned position loses and repeats nothing")
+    func haltAndResumeIsExact() throws {
+        let engine = makeEngine()
+        let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
+        var frame = try engine.start(item, atFrame: 0, upcoming: [])
+        var halts = 0
+        while halts < 5, let position = engine.halt() {
+            #expect(position.itemID == 1)
+            #expect(position.frame >= frame)
+            #expect(engine.isDeviceOpen, "halt keeps the device")
+            frame = try engine.start(item, atFrame: position.frame, upcoming: [])
+            #expect(frame == position.frame)
+            halts += 1
+        }
+        _ = waitUntilFinished(engine)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == Fixtures.reference("long"))
+    }
+
+    @Test("a missing device is a typed error, not a crash")
+    func missingDevice() throws {
+        let engine = PlaybackEngine(sink: ALSASink(deviceName: "no_such_device"),
+                                    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
+        #expect(throws: EngineError.self) {
+            try engine.start(EngineItem(id: 1, path: Fixtures.path("one.mp3")), atFrame: 0, upcoming: [])
+        }
+        #expect(!engine.isRunning)
+    }
+}

@@ -1,0 +1,63 @@
+import PlaybackEngine
+import Testing
+
+@Suite struct SampleRingTests {
+    @Test("capacity rounds up to a power of two; write stops when full")
+    func capacityAndFull() {
+        let ring = SampleRing(capacity: 1000)
+        #expect(ring.capacity == 1024)
+        let data = [Int16](repeating: 7, count: 1500)
+        let written = data.withUnsafeBufferPointer { ring.write($0) }
+        #expect(written == 1024)
+        #expect(ring.writableCount == 0)
+        #expect(ring.readableCount == 1024)
+    }
+
+    @Test("wrap-around keeps order; the readable region is contiguous")
+    func wrapAround() {
+        let ring = SampleRing(capacity: 8)
+        _ = [Int16](0..<6).withUnsafeBufferPointer { ring.write($0) }
+        ring.consume(5)
+        _ = [Int16](6..<12).withUnsafeBufferPointer { ring.write($0) }
+        var out: [Int16] = []
+        while ring.readableCount > 0 {
+            let region = ring.readableRegion()
+            out += region
+            ring.consume(region.count)
+        }
+        #expect(out == [5, 6, 7, 8, 9, 10, 11])
+        #expect(ring.totalRead == 12)
+    }
+
+    @Test("a producer and a consumer thread pass 20 million samples in order")
+    func concurrentTransfer() async {
+        let ring = SampleRing(capacity: 4096)
+        let total = 20_000_000
+        async let produced: Void = Task.detached {
+            var next = 0
+            var chunk = [Int16](repeating: 0, count: 1000)
+            while next < total {
+                let count = min(chunk.count, total - next)
+                for i in 0..<count { chunk[i] = Int16(truncatingIfNeeded: next + i) }
+                var offset = 0
+                while offset < count {
+                    offset += chunk.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[offset..<count])) }
+                }
+                next += count
+            }
+        }.value
+        let mismatches = await Task.detached { () -> Int in
+            var expected = 0
+            var bad = 0
+            while expected < total {
+                let region = ring.readableRegion()
+                for (i, sample) in region.enumerated() where sample != Int16(truncatingIfNeeded: expected + i) { bad += 1 }
+                expected += region.count
+                ring.consume(region.count)
+            }
+            return bad
+        }.value
+        await produced
+        #expect(mismatches == 0)
+    }
+}

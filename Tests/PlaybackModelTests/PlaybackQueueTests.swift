@@ -1,0 +1,69 @@
+import PlaybackModel
+import Testing
+
+@Suite struct PlaybackQueueTests {
+    private func items(_ ids: ClosedRange<UInt64>) -> [QueueItem] {
+        ids.map { QueueItem(id: $0, path: "/\($0).mp3", metadata: TrackMetadata(title: "\($0)", duration: 1, sampleRate: 44_100, channels: 2)) }
+    }
+
+    @Test("the first appended item becomes current; advancing past the end leaves none")
+    func appendAndAdvance() {
+        var queue = PlaybackQueue()
+        #expect(queue.current == nil)
+        queue.append(items(1...3))
+        #expect(queue.current?.id == 1)
+        #expect(queue.upcoming.map(\.id) == [2, 3])
+        do { let moved = queue.advance(); #expect(moved) }
+        do { let moved = queue.advance(); #expect(moved) }
+        do { let moved = queue.advance(); #expect(!moved) }
+        #expect(queue.current == nil)
+        queue.append(items(4...4))
+        #expect(queue.current == nil, "appending after the end does not restart")
+        #expect(queue.count == 4)
+    }
+
+    @Test("select checks its range; index(ofItem:) finds ids")
+    func selectAndFind() {
+        var queue = PlaybackQueue()
+        queue.append(items(1...3))
+        do { let moved = queue.select(3); #expect(!moved) }
+        do { let moved = queue.select(2); #expect(moved) }
+        #expect(queue.current?.id == 3)
+        #expect(queue.index(ofItem: 2) == 1)
+        #expect(queue.index(ofItem: 9) == nil)
+    }
+
+    @Test("the queue never grows past its maximum")
+    func bounded() {
+        var queue = PlaybackQueue()
+        let many = (1...UInt64(PlaybackQueue.maximumCount + 5)).map {
+            QueueItem(id: $0, path: "/x", metadata: TrackMetadata(title: "x", duration: 1, sampleRate: 1, channels: 1))
+        }
+        queue.append(many)
+        #expect(queue.count == PlaybackQueue.maximumCount)
+        #expect(queue.remainingCapacity == 0)
+    }
+}
+
+@Suite struct NowPlayingTests {
+    @Test("position extrapolates with rate and clamps to the duration")
+    func extrapolation() {
+        let item = QueueItem(id: 1, path: "/a", metadata: TrackMetadata(title: "a", duration: 10, sampleRate: 44_100, channels: 2))
+        let playing = NowPlaying(state: .playing, item: item, elapsed: 2, rate: 1, timestamp: 100, queueIndex: 0, queueCount: 1)
+        #expect(playing.position(at: 103.5) == 5.5)
+        #expect(playing.position(at: 200) == 10)
+        var paused = playing
+        paused.rate = 0
+        #expect(paused.position(at: 200) == 2)
+    }
+
+    @Test("file URLs percent-encode what needs it")
+    func fileURL() {
+        #expect(FileURL.from(path: "/music/a b/ü#1.mp3") == "file:///music/a%20b/%C3%BC%231.mp3")
+    }
+
+    @Test("change bits name themselves in a fixed order")
+    func changeNames() {
+        #expect(ChangeSet([.commands, .state, .queue]).names == ["state", "queue", "commands"])
+    }
+}
