@@ -18,7 +18,7 @@ import Testing
         do { let moved = queue.advance(); #expect(!moved) }
         #expect(queue.current == nil)
         queue.append(items(4...4))
-        #expect(queue.current == nil, "appending after the end does not restart")
+        #expect(queue.current?.id == 4, "after the end, the first appended item becomes current")
         #expect(queue.count == 4)
     }
 
