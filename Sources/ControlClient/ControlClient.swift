@@ -26,6 +26,7 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
 public final class ControlClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
+    private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
 
     public init(path: String) throws(ClientError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -33,8 +34,8 @@ public final class ControlClient {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
+        // From here on every stored property is set, so `deinit` closes `fd` if init throws.
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(fd)
             throw .daemonNotRunning(path: path, reason: "socket path too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
@@ -44,13 +45,14 @@ public final class ControlClient {
             }
         }
         guard connected == 0 else {
-            let reason = Self.errnoText
-            Glibc.close(fd)
-            throw .daemonNotRunning(path: path, reason: reason)
+            throw .daemonNotRunning(path: path, reason: Self.errnoText)
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+        receiveBuffer.deallocate()
+    }
 
     /// Sends one request object as a line.
     public func send(_ request: JSONValue) throws(ClientError) {
@@ -98,11 +100,10 @@ public final class ControlClient {
                 return line
             }
             guard try waitReadable(timeout: timeout) else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = recv(fd, receiveBuffer.baseAddress, receiveBuffer.count, 0)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .connectionLost(count == 0 ? "end of stream" : Self.errnoText) }
-            buffer.append(contentsOf: chunk[..<count])
+            buffer.append(contentsOf: receiveBuffer[..<count])
         }
     }
 

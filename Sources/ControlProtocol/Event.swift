@@ -11,11 +11,16 @@ public struct Event: Sendable, Equatable {
     }
 
     /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` and a newline.
-    public var line: String {
-        JSONValue.object([
+    public var line: String { String(decoding: lineBytes, as: UTF8.self) }
+
+    /// The line as UTF-8 bytes, newline included.
+    public var lineBytes: [UInt8] {
+        var bytes = JSONValue.object([
             ("event", .string("changed")),
             ("changes", .array(changes.names.map(JSONValue.string))),
             ("nowPlaying", nowPlaying.json),
-        ]).serialized + "\n"
+        ]).serializedBytes
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 }

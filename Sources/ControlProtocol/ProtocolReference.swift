@@ -3,8 +3,7 @@ import PlaybackModel
 /// The command and status reference of `docs/protocol.md`, generated from the catalog so the
 /// documentation cannot drift from what the parser accepts.
 public enum ProtocolReference {
-    public static let beginMarker = "<!-- BEGIN GENERATED FROM CommandCatalog: edit the catalog, then run PLAYBACKD_UPDATE_DOCS=1 swift test -->"
-    public static let endMarker = "<!-- END GENERATED -->"
+    public static let section = GeneratedSection(source: "CommandCatalog")
 
     public static var markdown: String {
         var text = "## Commands\n\n"
@@ -32,8 +31,6 @@ public enum ProtocolReference {
 
     /// `document` with the generated block replaced by the current reference.
     public static func updating(_ document: String) -> String? {
-        guard let begin = document.firstRange(of: beginMarker), let end = document.firstRange(of: endMarker),
-              begin.upperBound <= end.lowerBound else { return nil }
-        return String(document[..<begin.upperBound]) + "\n" + markdown + String(document[end.lowerBound...])
+        section.replacing(in: document, with: markdown)
     }
 }

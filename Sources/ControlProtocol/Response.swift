@@ -38,5 +38,12 @@ public struct Response: Sendable, Equatable {
     }
 
     /// The line sent on the wire, newline included.
-    public var line: String { json.serialized + "\n" }
+    public var line: String { String(decoding: lineBytes, as: UTF8.self) }
+
+    /// The line as UTF-8 bytes, newline included.
+    public var lineBytes: [UInt8] {
+        var bytes = json.serializedBytes
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
 }

@@ -52,9 +52,9 @@ final class ClientConnection {
         return lines
     }
 
-    /// Queues `text`; false when the client has let too much pile up (it must be dropped).
-    func enqueue(_ text: String) -> Bool {
-        output.append(contentsOf: text.utf8)
+    /// Queues `bytes`; false when the client has let too much pile up (it must be dropped).
+    func enqueue(_ bytes: [UInt8]) -> Bool {
+        output.append(contentsOf: bytes)
         return output.count <= ProtocolLimits.maximumPendingOutputBytes
     }
 

@@ -17,6 +17,8 @@ final class ControlServer {
     private let handle: Handler
     private let snapshot: () -> NowPlaying
     private var clients: [Int32: ClientConnection] = [:]
+    /// One receive buffer for every client (the loop handles one client at a time).
+    private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
     private let ownUID = geteuid()
     /// Peers turned away (other UID, too many clients), for the daemon to report.
     private(set) var refusedConnections = 0
@@ -30,6 +32,8 @@ final class ControlServer {
         loop.watch(listener.fd) { [unowned self] _ in self.acceptClients() }
     }
 
+    deinit { receiveBuffer.deallocate() }
+
     var clientCount: Int { clients.count }
 
     /// Closes every client and the listener.
@@ -41,7 +45,7 @@ final class ControlServer {
 
     /// Pushes `event` to every subscriber; a subscriber whose queue is full is dropped.
     func broadcast(_ event: Event) {
-        let line = event.line
+        let line = event.lineBytes
         for client in clients.values where client.isSubscribed {
             send(line, to: client)
         }
@@ -85,11 +89,10 @@ final class ControlServer {
     }
 
     private func read(_ client: ClientConnection) {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
         while clients[client.fd] != nil {
-            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            let count = recv(client.fd, receiveBuffer.baseAddress, receiveBuffer.count, 0)
             if count > 0 {
-                let lines = buffer.withUnsafeBytes { client.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                let lines = client.receive(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count]))
                 for line in lines where clients[client.fd] != nil { answer(line, from: client) }
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                 // EOF (or a reset): a partial line is discarded; replies already queued are sent.
@@ -105,10 +108,10 @@ final class ControlServer {
     private func answer(_ line: ClientConnection.Line, from client: ClientConnection) {
         switch line {
         case .tooLong:
-            send(Response.failure(.badRequest, "request line longer than \(ProtocolLimits.maximumLineBytes) bytes").line, to: client)
+            send(Response.failure(.badRequest, "request line longer than \(ProtocolLimits.maximumLineBytes) bytes").lineBytes, to: client)
         case .request(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-            send(response(to: bytes, from: client).line, to: client)
+            send(response(to: bytes, from: client).lineBytes, to: client)
         }
     }
 
@@ -129,8 +132,8 @@ final class ControlServer {
         }
     }
 
-    private func send(_ text: String, to client: ClientConnection) {
-        guard client.enqueue(text) else { return drop(client.fd) }
+    private func send(_ line: [UInt8], to client: ClientConnection) {
+        guard client.enqueue(line) else { return drop(client.fd) }
         flush(client)
     }
 

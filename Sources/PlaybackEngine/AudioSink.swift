@@ -31,7 +31,7 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// full). Recovers from xruns with a bounded number of retries.
     func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int
     /// Sleeps until the device can take more data or `wake` is signalled.
-    /// Returns false when woken by `wake`.
+    /// Returns false when woken by `wake`, whose signal it consumes.
     func waitWritable(orWake wake: EventSignal) -> Bool
     /// Frames written but not yet heard.
     func delay() -> Int

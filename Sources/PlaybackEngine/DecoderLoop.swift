@@ -1,6 +1,7 @@
 /// The decoder thread's work: decode the current item into the ring, then each upcoming item
-/// of the same format, so item boundaries are sample-exact. It blocks only when the ring (or
-/// the segment log) is full, and is woken by the output thread or a halt.
+/// of the same format, so item boundaries are sample-exact. libmpg123 writes straight into the
+/// ring's free space (no intermediate copy). It blocks only when the ring (or the segment log)
+/// is full, and is woken by the output thread or a halt.
 struct DecoderLoop {
     let ring: SampleRing
     let segments: SegmentLog
@@ -9,17 +10,24 @@ struct DecoderLoop {
     let openDecoder: AudioDecoderFactory
     let outputWake: EventSignal
     let decoderWake: EventSignal
-    let scratch: UnsafeMutableBufferPointer<Int16>
 
     func run(first decoder: any AudioDecoder) {
         var decoder = decoder
         while !state.isHaltRequested {
-            guard let count = try? decoder.read(into: scratch), count > 0 else {
+            let region = ring.writableRegion()
+            if region.isEmpty {
+                guard waitForOutput() else { return }
+                continue
+            }
+            guard let count = try? decoder.read(into: region), count > 0 else {
                 guard let next = nextDecoder(format: decoder.format) else { return }
                 decoder = next
                 continue
             }
-            guard push(UnsafeBufferPointer(rebasing: scratch[..<count])) else { return }
+            ring.commit(count)
+            if state.outputWaitingForData.exchange(false, ordering: .acquiringAndReleasing) {
+                outputWake.signal()
+            }
         }
     }
 
@@ -48,23 +56,6 @@ struct DecoderLoop {
     private func finish(_ end: PipelineState.DecoderEnd) {
         state.decoderEnd.store(end.rawValue, ordering: .releasing)
         outputWake.signal()
-    }
-
-    /// Writes all of `samples`, waiting for room; false when halted meanwhile.
-    private func push(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
-        var offset = 0
-        while offset < samples.count {
-            let written = ring.write(UnsafeBufferPointer(rebasing: samples[offset...]))
-            offset += written
-            if written > 0 {
-                if state.outputWaitingForData.exchange(false, ordering: .acquiringAndReleasing) {
-                    outputWake.signal()
-                }
-            } else if !waitForOutput() {
-                return false
-            }
-        }
-        return true
     }
 
     /// Sleeps until the output thread frees space; false when halted.

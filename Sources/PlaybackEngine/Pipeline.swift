@@ -5,7 +5,6 @@
 final class Pipeline: @unchecked Sendable {
     /// About 3 s of 44.1 kHz stereo.
     static let ringSamples = 1 << 18
-    static let scratchSamples = 8192
 
     let format: AudioFormat
     let ring = SampleRing(capacity: Pipeline.ringSamples)
@@ -15,7 +14,6 @@ final class Pipeline: @unchecked Sendable {
     let upcoming: UpcomingItems
     private let outputWake = EventSignal()
     private let decoderWake = EventSignal()
-    private let scratch = UnsafeMutableBufferPointer<Int16>.allocate(capacity: Pipeline.scratchSamples)
     private var threads: [EngineThread] = []
     /// Whether the output thread got `SCHED_FIFO`.
     private(set) var isRealtime = false
@@ -28,7 +26,7 @@ final class Pipeline: @unchecked Sendable {
         segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame))
         let decoding = DecoderLoop(ring: ring, segments: segments, upcoming: self.upcoming, state: state,
                                    openDecoder: openDecoder, outputWake: outputWake,
-                                   decoderWake: decoderWake, scratch: scratch)
+                                   decoderWake: decoderWake)
         let output = OutputLoop(sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
                                 state: state, clock: clock, outputWake: outputWake,
                                 decoderWake: decoderWake, events: events)
@@ -39,8 +37,6 @@ final class Pipeline: @unchecked Sendable {
         isRealtime = outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)
     }
-
-    deinit { scratch.deallocate() }
 
     /// Stops both threads and waits for them. Idempotent.
     func halt() {

@@ -48,6 +48,20 @@ public final class SampleRing: @unchecked Sendable {
         return count
     }
 
+    /// Producer: the longest contiguous run of free slots (possibly empty), to be filled in
+    /// place and then published with `commit`.
+    public func writableRegion() -> UnsafeMutableBufferPointer<Int16> {
+        let write = writeIndex.load(ordering: .relaxed)
+        let free = capacity - (write - readIndex.load(ordering: .acquiring))
+        let start = write & mask
+        return UnsafeMutableBufferPointer(start: storage + start, count: min(free, capacity - start))
+    }
+
+    /// Producer: publishes `count` samples written into `writableRegion()`.
+    public func commit(_ count: Int) {
+        writeIndex.store(writeIndex.load(ordering: .relaxed) + count, ordering: .releasing)
+    }
+
     /// Consumer: the longest contiguous run of readable samples (possibly empty).
     public func readableRegion() -> UnsafeBufferPointer<Int16> {
         let read = readIndex.load(ordering: .relaxed)

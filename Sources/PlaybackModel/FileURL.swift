@@ -1,15 +1,16 @@
 /// Builds `file://` URLs from absolute paths, percent-encoding what RFC 3986 requires.
 public enum FileURL {
     public static func from(path: String) -> String {
-        var out = "file://"
+        var out = Array("file://".utf8)
+        out.reserveCapacity(out.count + path.utf8.count)
         for byte in path.utf8 {
             if isUnreserved(byte) || byte == UInt8(ascii: "/") {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             } else {
-                out += "%" + hex(byte >> 4) + hex(byte & 0xF)
+                out += [UInt8(ascii: "%"), hex(byte >> 4), hex(byte & 0xF)]
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isUnreserved(_ b: UInt8) -> Bool {
@@ -23,7 +24,7 @@ public enum FileURL {
         }
     }
 
-    private static func hex(_ nibble: UInt8) -> String {
-        String(Unicode.Scalar(nibble < 10 ? 48 + nibble : 55 + nibble))
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 48 + nibble : 55 + nibble
     }
 }

@@ -98,7 +98,11 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         while true {
             let ready = poll(base, nfds_t(count + 1), -1)
             if ready < 0 && errno == EINTR { continue }
-            if base[Int(count)].revents != 0 { return false }
+            if base[Int(count)].revents != 0 {
+                // Consume the wake-up, or every later wait would return at once and spin.
+                wake.reset()
+                return false
+            }
             var events: UInt16 = 0
             snd_pcm_poll_descriptors_revents(pcm, base, UInt32(count), &events)
             // POLLERR or POLLOUT: either way the next write makes progress or reports.

@@ -1,0 +1,21 @@
+/// A block of a documentation file that is generated from code, between two marker lines.
+/// Tests compare the committed block with the generated one and, with
+/// `PLAYBACKD_UPDATE_DOCS=1`, rewrite it.
+public struct GeneratedSection: Sendable {
+    public let source: String
+
+    /// `source` names the declaration the block is generated from.
+    public init(source: String) { self.source = source }
+
+    public var beginMarker: String {
+        "<!-- BEGIN GENERATED FROM \(source): edit that, then run PLAYBACKD_UPDATE_DOCS=1 swift test -->"
+    }
+    public let endMarker = "<!-- END GENERATED -->"
+
+    /// `document` with the block between the markers replaced by `content`; nil without markers.
+    public func replacing(in document: String, with content: String) -> String? {
+        guard let begin = document.firstRange(of: beginMarker), let end = document.firstRange(of: endMarker),
+              begin.upperBound <= end.lowerBound else { return nil }
+        return String(document[..<begin.upperBound]) + "\n" + content + String(document[end.lowerBound...])
+    }
+}

@@ -1,0 +1,84 @@
+import ControlClient
+import ControlProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Round-trip measurements for Scripts/bench.
+//   playbackd-bench rtt SOCKET COUNT      COUNT `nowPlaying` requests on one connection, one at
+//                                         a time; prints p50, p99 and max in microseconds.
+//   playbackd-bench echo SOCKET BYTES     a poll(2) server answering every line with BYTES bytes:
+//                                         the floor a request/reply over a Unix socket costs on
+//                                         this machine, measured with the same client.
+
+func monotonicMicroseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
+}
+
+func measureRoundTrips(socket: String, count: Int) throws -> [Double] {
+    let client = try ControlClient(path: socket)
+    let request = #"{"command":"nowPlaying"}"# + "\n"
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        let start = monotonicMicroseconds()
+        // The raw line, so the figure is the server's, not this client's JSON parsing.
+        try client.sendRaw(request)
+        let reply = try client.readRawLine(timeout: 5) ?? ""
+        samples.append(monotonicMicroseconds() - start)
+        guard reply.hasPrefix(#"{"status":"success""#) else {
+            Console.error("unexpected reply: \(reply)\n")
+            exit(1)
+        }
+    }
+    return samples.sorted()
+}
+
+func serveEcho(socket path: String, replyBytes: Int) -> Never {
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    unlink(path)
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    listen(listener, 4)
+    let padding = max(0, replyBytes - 22)
+    let reply = Array((#"{"status":"success","x":""# + String(repeating: "x", count: padding) + "\"}\n").utf8)
+    while true {
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { continue }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var pfd = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pfd, 1, -1)
+            let count = recv(client, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            let lines = buffer[..<count].filter { $0 == UInt8(ascii: "\n") }.count
+            for _ in 0..<lines { _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) } }
+        }
+        close(client)
+    }
+}
+
+let arguments = CommandLine.arguments
+switch (arguments.count, arguments.dropFirst().first) {
+case (4, "rtt"):
+    guard let count = Int(arguments[3]), count > 0 else { exit(2) }
+    do {
+        let samples = try measureRoundTrips(socket: arguments[2], count: count)
+        func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) }
+        Console.out("p50 \(percentile(0.50)) µs, p99 \(percentile(0.99)) µs, max \(Int(samples.last!)) µs\n")
+    } catch {
+        Console.error("playbackd-bench: \(error)\n")
+        exit(1)
+    }
+case (4, "echo"):
+    serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
+default:
+    Console.error("usage: playbackd-bench rtt SOCKET COUNT | playbackd-bench echo SOCKET BYTES\n")
+    exit(2)
+}
