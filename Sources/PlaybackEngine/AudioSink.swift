@@ -31,8 +31,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// full). Recovers from xruns with a bounded number of retries.
     func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int
     /// Sleeps until the device can take more data or `wake` is signalled.
-    /// Returns false when woken by `wake`, whose signal it consumes.
-    func waitWritable(orWake wake: EventSignal) -> Bool
+    /// Returns false when woken by `wake`, whose signal it consumes; throws when the device
+    /// has gone away.
+    func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool
     /// Frames written but not yet heard.
     func delay() -> Int
     /// Plays out what is buffered, then stops the stream.

@@ -36,13 +36,13 @@ struct OutputLoop<Sink: AudioSink> {
             let frames: Int
             do {
                 frames = try sink.write(region)
+                if frames == 0 {
+                    _ = try sink.waitWritable(orWake: outputWake)
+                    continue
+                }
             } catch {
                 state.failure = error
                 return end(.failed, delay: 0, drop: false)
-            }
-            if frames == 0 {
-                _ = sink.waitWritable(orWake: outputWake)
-                continue
             }
             ring.consume(frames * channels)
             if state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {

@@ -90,8 +90,10 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         throw SinkError(function: "snd_pcm_writei", code: -EIO, reason: "xrun recovery kept failing")
     }
 
-    public func waitWritable(orWake wake: EventSignal) -> Bool {
-        guard let pcm, let base = pollDescriptors.baseAddress else { return false }
+    public func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool {
+        guard let pcm, let base = pollDescriptors.baseAddress else {
+            throw SinkError(function: "snd_pcm_poll_descriptors", code: -EBADFD, reason: "device is closed")
+        }
         let count = Int32(pollDescriptors.count - 1)
         snd_pcm_poll_descriptors(pcm, base, UInt32(count))
         base[Int(count)] = pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)
@@ -104,7 +106,13 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
                 return false
             }
             var events: UInt16 = 0
-            snd_pcm_poll_descriptors_revents(pcm, base, UInt32(count), &events)
+            let result = snd_pcm_poll_descriptors_revents(pcm, base, UInt32(count), &events)
+            // A plugin whose server went away (PulseAudio killed) keeps its descriptors ready
+            // and fails here: that is the device disappearing, not a reason to poll again.
+            if result < 0 || snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED {
+                throw SinkError(function: "snd_pcm_poll_descriptors_revents", code: result < 0 ? result : -ENODEV,
+                                reason: result < 0 ? String(cString: snd_strerror(result)) : "device disconnected")
+            }
             // POLLERR or POLLOUT: either way the next write makes progress or reports.
             if events != 0 { return true }
         }

@@ -15,7 +15,8 @@ final class DaemonProcess {
 
     /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
     /// configuration write to `capturePath`.
-    init(device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false) throws {
+    init(device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
+         pulseRuntime: String? = nil) throws {
         directory = TestEnvironment.makeTemporaryDirectory()
         socketPath = directory + "/control.sock"
         capturePath = directory + "/capture"
@@ -25,7 +26,9 @@ final class DaemonProcess {
         environment["PLAYBACKD_CAPTURE"] = capturePath
         environment["NOTIFY_SOCKET"] = notify.path
         environment["LISTEN_FDS"] = nil
-        if pulse {
+        if let pulseRuntime {
+            environment["XDG_RUNTIME_DIR"] = pulseRuntime
+        } else if pulse {
             guard let runtime = TestEnvironment.pulseRuntime else {
                 throw TestFailure("PLAYBACKD_TEST_PULSE_RUNTIME is not set: run the tests through Scripts/test")
             }

@@ -1,0 +1,37 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// A device that disappears while playing is a status, never a crash: the state becomes
+    /// `interrupted`, the queue and the position are kept, and `play` resumes once it is back.
+    @Suite struct DeviceLoss {
+        @Test("the sound server dies mid-play: interrupted, position kept, play resumes after it returns")
+        func deviceDisappearsWhilePlaying() throws {
+            let server = try PulseServer()
+            let daemon = try DaemonProcess(device: "pulse", pulseRuntime: server.runtime)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
+            try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
+            Thread.sleep(forTimeInterval: 1)
+            server.kill()
+            let interrupted = try #require(try events.waitForState("interrupted", timeout: 10)["nowPlaying"])
+            let kept = try #require(interrupted["elapsed"]?.numberValue)
+            #expect(kept > 0.5 && kept < 5, "position kept: \(kept)")
+            #expect(interrupted["queueCount"]?.numberValue == 2)
+            #expect(interrupted["title"]?.stringValue == "Long")
+            #expect(daemon.isRunning)
+
+            let retry = try daemon.call("play")
+            #expect(retry["status"]?.stringValue == "deviceNotFound")
+            #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == kept, "a failed retry keeps the position")
+
+            try server.start()
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            let resumed = try daemon.nowPlaying()
+            #expect(resumed["state"]?.stringValue == "playing")
+            #expect(abs((resumed["elapsed"]?.numberValue ?? -1) - kept) < 0.1)
+        }
+    }
+}
