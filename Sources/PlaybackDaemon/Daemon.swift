@@ -35,6 +35,9 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the process exit code.
     public func run() -> Int32 {
+        // Writes to a vanished peer must be errors, not a fatal signal (ours use MSG_NOSIGNAL;
+        // libraries' sockets, such as libpulse's inside the ALSA plugin, may not).
+        signal(SIGPIPE, SIG_IGN)
         let signals = playbackd_signalfd()
         let path = SocketPath.resolve(explicit: options.socket, environment: SocketPath.processEnvironment)
         let listener: UnixListener

@@ -31,6 +31,7 @@ extension PlayerService {
         let wasPlaying = state == .playing
         if replace {
             engine.halt()
+            engine.forgetParkedDecoder()
             queue.removeAll()
         }
         let hadCurrent = queue.current != nil
@@ -53,6 +54,7 @@ extension PlayerService {
 
     func clear() -> Response {
         engine.releaseDevice()
+        engine.forgetParkedDecoder()
         if !queue.isEmpty { noteChange([.queue, .item]) }
         queue.removeAll()
         heldFrame = 0

@@ -37,6 +37,7 @@ extension PlayerService {
         do throws(EngineError) {
             heldFrame = try engine.start(EngineItem(id: item.id, path: item.path), atFrame: frame, upcoming: upcoming)
             setState(.playing)
+            noteRealtimePriority()
             return nil
         } catch {
             return startFailure(error, item: item, frame: frame)
@@ -55,6 +56,13 @@ extension PlayerService {
             log.error(message)
             return .failure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message)
         }
+    }
+
+    /// Says once if the output thread could not get real-time scheduling; playback goes on.
+    private func noteRealtimePriority() {
+        guard !engine.isRealtime, !hasReportedNoRealtime else { return }
+        hasReportedNoRealtime = true
+        log.notice("the output thread runs without SCHED_FIFO (refused; raise LimitRTPRIO or RLIMIT_RTPRIO); playing on")
     }
 
     /// Records where a halted pipeline stopped.

@@ -23,6 +23,8 @@ final class PlayerService {
     let pauseHoldSeconds: Double
     let log: DaemonLog
     var nextItemID: UInt64 = 1
+    /// Whether the missing real-time priority was logged (it is said once).
+    var hasReportedNoRealtime = false
     /// Longest a start is announced late while waiting for the device to show progress.
     static let audibleStartTimeout = 2.0
 

@@ -10,9 +10,12 @@ struct DecoderLoop {
     let openDecoder: AudioDecoderFactory
     let outputWake: EventSignal
     let decoderWake: EventSignal
+    let parking: ParkedDecoder
 
-    func run(first decoder: any AudioDecoder) {
+    func run(first decoder: any AudioDecoder, itemID: UInt64) {
         var decoder = decoder
+        var itemID = itemID
+        defer { parking.park(decoder, itemID: itemID) }
         while !state.isHaltRequested {
             let region = ring.writableRegion()
             if region.isEmpty {
@@ -20,8 +23,8 @@ struct DecoderLoop {
                 continue
             }
             guard let count = try? decoder.read(into: region), count > 0 else {
-                guard let next = nextDecoder(format: decoder.format) else { return }
-                decoder = next
+                guard let (nextID, next) = nextDecoder(format: decoder.format) else { return }
+                (itemID, decoder) = (nextID, next)
                 continue
             }
             ring.commit(count)
@@ -32,7 +35,7 @@ struct DecoderLoop {
     }
 
     /// Opens the next upcoming item; nil at the end of the queue, on a format change or a halt.
-    private func nextDecoder(format: AudioFormat) -> (any AudioDecoder)? {
+    private func nextDecoder(format: AudioFormat) -> (UInt64, any AudioDecoder)? {
         while let item = upcoming.next() {
             guard let decoder = try? openDecoder(item.path) else {
                 state.skippedItems.add(1, ordering: .relaxed)
@@ -47,7 +50,7 @@ struct DecoderLoop {
                 guard waitForOutput() else { return nil }
             }
             segments.append(.init(itemID: item.id, startSample: ring.totalWritten, firstFrame: 0))
-            return decoder
+            return (item.id, decoder)
         }
         finish(.endOfQueue)
         return nil

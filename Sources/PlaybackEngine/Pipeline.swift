@@ -12,6 +12,8 @@ final class Pipeline: @unchecked Sendable {
     let state = PipelineState()
     let clock = PlaybackClock()
     let upcoming: UpcomingItems
+    /// The decoder in use when the decoder thread stopped (valid after `join`).
+    let parking = ParkedDecoder()
     private let outputWake = EventSignal()
     private let decoderWake = EventSignal()
     private var threads: [EngineThread] = []
@@ -26,13 +28,13 @@ final class Pipeline: @unchecked Sendable {
         segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame))
         let decoding = DecoderLoop(ring: ring, segments: segments, upcoming: self.upcoming, state: state,
                                    openDecoder: openDecoder, outputWake: outputWake,
-                                   decoderWake: decoderWake)
+                                   decoderWake: decoderWake, parking: parking)
         let output = OutputLoop(sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
                                 state: state, clock: clock, outputWake: outputWake,
                                 decoderWake: decoderWake, events: events)
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
-        threads.append(EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1) })
+        threads.append(EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
         let outputThread = EngineThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)

@@ -12,6 +12,8 @@ public final class PlaybackEngine {
     private let sink: any AudioSink
     private let openDecoder: AudioDecoderFactory
     private var pipeline: Pipeline?
+    /// The last pipeline's decoder, reused when the same item starts again.
+    private var parked: (itemID: UInt64, decoder: any AudioDecoder)?
 
     public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory) {
         self.sink = sink
@@ -32,10 +34,16 @@ public final class PlaybackEngine {
     /// Returns the frame decoding landed on. Opens (or reopens, on a format change) the device.
     public func start(_ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem]) throws(EngineError) -> Int {
         halt()
+        let reused = parked.flatMap { $0.itemID == item.id ? $0.decoder : nil }
+        parked = nil
         let decoder: any AudioDecoder
-        do { decoder = try openDecoder(item.path) } catch { throw .content(error) }
+        if let reused {
+            decoder = reused
+        } else {
+            do { decoder = try openDecoder(item.path) } catch { throw .content(error) }
+        }
         var landed = 0
-        if frame > 0 {
+        if frame > 0 || reused != nil {
             let target = min(frame, decoder.frameCount ?? frame)
             do { landed = try decoder.seek(toFrame: target) } catch { throw .content(error) }
         }
@@ -55,13 +63,20 @@ public final class PlaybackEngine {
         guard let pipeline else { return nil }
         pipeline.halt()
         self.pipeline = nil
+        parked = pipeline.parking.take()
         return position(in: pipeline, extrapolate: false)
     }
 
-    /// Halts and closes the device, so other programs can use it.
+    /// Halts and closes the device, so other programs can use it. The parked decoder stays,
+    /// so `play` after the hold time resumes without rescanning the file.
     public func releaseDevice() {
         halt()
         sink.close()
+    }
+
+    /// Forgets the parked decoder (its file may have changed or the queue was cleared).
+    public func forgetParkedDecoder() {
+        parked = nil
     }
 
     /// The position being heard now, extrapolated from the output thread's last measurement.
@@ -93,6 +108,7 @@ public final class PlaybackEngine {
         case .finished:
             pipeline.join()
             self.pipeline = nil
+            parked = pipeline.parking.take()
             let next = pipeline.state.decoderEndValue == .formatChange
                 ? pipeline.state.formatChangeItem.load(ordering: .acquiring) : nil
             if next == nil { sink.close() }
@@ -100,6 +116,7 @@ public final class PlaybackEngine {
         case .failed:
             pipeline.join()
             self.pipeline = nil
+            parked = pipeline.parking.take()
             let position = position(in: pipeline, extrapolate: false)
             sink.close()
             result.append(.deviceFailed(pipeline.state.failure!, position: position))
