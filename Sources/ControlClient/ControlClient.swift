@@ -31,19 +31,11 @@ public final class ControlClient {
     public init(path: String) throws(ClientError) {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .daemonNotRunning(path: path, reason: Self.errnoText) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
         // From here on every stored property is set, so `deinit` closes `fd` if init throws.
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             throw .daemonNotRunning(path: path, reason: "socket path too long")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = address.connect(fd)
         guard connected == 0 else {
             throw .daemonNotRunning(path: path, reason: Self.errnoText)
         }

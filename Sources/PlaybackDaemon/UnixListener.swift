@@ -1,4 +1,5 @@
 import CSystemd
+import ControlProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,13 +31,9 @@ struct UnixListener {
         try removeStaleSocket(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw ListenerError(description: "socket: \(errnoText)") }
-        var address = try socketAddress(path)
+        let address = try socketAddress(path)
         let previousMask = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = address.bind(fd)
         umask(previousMask)
         guard bound == 0 else {
             Glibc.close(fd)
@@ -55,17 +52,9 @@ struct UnixListener {
         if let boundPath { unlink(boundPath) }
     }
 
-    static func socketAddress(_ path: String) throws(ListenerError) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else {
-            throw ListenerError(description: "socket path is longer than \(capacity - 1) bytes: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
+    static func socketAddress(_ path: String) throws(ListenerError) -> UnixSocketAddress {
+        guard let address = UnixSocketAddress(path: path) else {
+            throw ListenerError(description: "socket path is too long for a Unix socket: \(path)")
         }
         return address
     }
@@ -91,13 +80,7 @@ struct UnixListener {
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { Glibc.close(probe) }
-        var address = try socketAddress(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if connected == 0 {
+        if try socketAddress(path).connect(probe) == 0 {
             throw ListenerError(description: "another playbackd is already listening on \(path)")
         }
         unlink(path)
