@@ -11,10 +11,11 @@ import Glibc
 /// for a period to play out. Opened and closed by the control thread; while a pipeline runs,
 /// only its output thread touches the handle.
 public final class ALSASink: AudioSink, @unchecked Sendable {
-    /// Requested buffer and period lengths. A large buffer keeps wake-ups rare while
-    /// playing; pause and seek drop it, so it costs no latency.
-    public static let bufferMicroseconds: UInt32 = 400_000
-    public static let periodMicroseconds: UInt32 = 100_000
+    /// Requested buffer and period lengths. A long buffer with long periods keeps wake-ups
+    /// rare while playing (on PulseAudio, 1 s / 250 ms costs 0.44x the CPU of 400 ms / 100 ms,
+    /// see docs/performance.md). It costs no control latency: pause and seek drop the buffer.
+    public static let bufferMicroseconds: UInt32 = 1_000_000
+    public static let periodMicroseconds: UInt32 = 250_000
     /// `snd_pcm_recover` attempts for one write before the device counts as gone.
     public static let maximumRecoveries = 8
 
