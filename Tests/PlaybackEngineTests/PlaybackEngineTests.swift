@@ -3,13 +3,15 @@ import PlaybackEngine
 import Testing
 
 /// The engine in-process, with real libmpg123 and a real ALSA file device.
-@Suite(.serialized) struct PlaybackEngineTests {
+@Suite(.serialized) final class PlaybackEngineTests {
     let capture: String
 
     init() {
         capture = NSTemporaryDirectory() + "playbackd-engine-\(getpid())-\(UUID().uuidString).raw"
         Fixtures.useTestALSA(capture: capture)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: capture) }
 
     private func makeEngine() -> PlaybackEngine {
         PlaybackEngine(sink: ALSASink(deviceName: "playbackd_capture"),
