@@ -12,26 +12,32 @@ let package = Package(
         .executable(name: "playbackctl", targets: ["playbackctl"]),
     ],
     targets: [
-        .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
-                       providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
-                       providers: [.apt(["libmpg123-dev"])]),
-        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
-                       providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(
+            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CShim", dependencies: ["CALSA"]),
 
         .target(name: "PlaybackModel"),
         .target(name: "ControlProtocol", dependencies: ["PlaybackModel"]),
         .target(name: "ControlClient", dependencies: ["ControlProtocol"]),
         .target(name: "PlaybackEngine", dependencies: ["PlaybackModel", "CALSA", "CMPG123", "CShim"]),
-        .target(name: "PlaybackDaemon",
-                dependencies: ["PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd"]),
-        .executableTarget(name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"]),
+        .target(
+            name: "PlaybackDaemon",
+            dependencies: ["PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd"]),
+        .executableTarget(
+            name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"]),
         .target(name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
         // Fully static: it runs on every media-key press, and static linking cuts its start-up
         // from about 3 ms to about 1 ms (docs/performance.md). It links no C audio library.
-        .executableTarget(name: "playbackctl", dependencies: ["ControlCLI"],
-                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        .executableTarget(
+            name: "playbackctl", dependencies: ["ControlCLI"],
+            linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol"]),
 
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),

@@ -65,7 +65,9 @@ public enum HumanOutput {
             let enabled = entry["enabled"]?.boolValue == true ? "enabled" : "disabled"
             var line = name.padding(to: 24) + enabled
             if let intervals = entry["preferredIntervals"]?.arrayValue {
-                line += "  " + intervals.compactMap(\.numberValue).map { "\(JSONValue.number($0).serialized)s" }
+                line +=
+                    "  "
+                    + intervals.compactMap(\.numberValue).map { "\(JSONValue.number($0).serialized)s" }
                     .joined(separator: ", ")
             }
             return line + "\n"

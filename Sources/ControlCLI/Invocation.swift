@@ -1,6 +1,7 @@
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A parsed `playbackctl` command line: global options and the request to send.
@@ -46,7 +47,9 @@ extension Invocation {
         guard let verbName = words.first else {
             return Invocation(socket: socket, json: json, action: .help(verb: nil))
         }
-        if verbName == "help" { return Invocation(socket: socket, json: json, action: .help(verb: words.dropFirst().first)) }
+        if verbName == "help" {
+            return Invocation(socket: socket, json: json, action: .help(verb: words.dropFirst().first))
+        }
         guard let (spec, verb) = VerbTable.find(verbName) else {
             throw UsageError("unknown command '\(verbName)'")
         }

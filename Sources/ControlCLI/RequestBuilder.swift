@@ -1,6 +1,7 @@
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns a verb's words into a request object, following the verb's declaration.
@@ -71,7 +72,8 @@ struct RequestBuilder {
     /// `+N` skips forward, `-N` backward.
     private func relativeSeek(_ word: String) -> (command: String, seconds: Double)? {
         guard let sign = word.first, sign == "+" || sign == "-",
-              let seconds = TimeText.parse(String(word.dropFirst())), seconds > 0 else { return nil }
+            let seconds = TimeText.parse(String(word.dropFirst())), seconds > 0
+        else { return nil }
         return (sign == "+" ? CommandName.skipForward.rawValue : CommandName.skipBackward.rawValue, seconds)
     }
 

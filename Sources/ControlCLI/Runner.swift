@@ -1,8 +1,9 @@
 import ControlClient
 import ControlProtocol
 import PlaybackModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs one `playbackctl` invocation: argv to request, reply to output, status to exit code.
@@ -67,7 +68,9 @@ public enum Runner {
         printWatchLine(first, json: json)
         while true {
             do {
-                guard let event = try client.readLine(timeout: nil), let nowPlaying = event["nowPlaying"] else { continue }
+                guard let event = try client.readLine(timeout: nil), let nowPlaying = event["nowPlaying"] else {
+                    continue
+                }
                 printWatchLine(nowPlaying, json: json)
             } catch {
                 Console.error("playbackctl: \(error)\n")
@@ -80,7 +83,9 @@ public enum Runner {
         if json {
             Console.out(nowPlaying.serialized + "\n")
         } else {
-            Console.out(HumanOutput.status(nowPlaying, now: wallClockNow()).split(separator: "\n").joined(separator: " | ") + "\n")
+            Console.out(
+                HumanOutput.status(nowPlaying, now: wallClockNow()).split(separator: "\n").joined(separator: " | ")
+                    + "\n")
         }
     }
 

@@ -8,7 +8,8 @@ public enum TimeText {
         for (index, field) in fields.enumerated() {
             let isLast = index == fields.count - 1
             guard !field.isEmpty, field.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
-                  let value = Double(field), value.isFinite else { return nil }
+                let value = Double(field), value.isFinite
+            else { return nil }
             if index > 0 && value >= 60 { return nil }
             total = total * 60 + value
         }

@@ -1,6 +1,7 @@
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why talking to the daemon failed.

@@ -5,9 +5,11 @@ public struct CommandAvailability: Sendable, Equatable {
     public var skipForwardIntervals: [Double]
     public var skipBackwardIntervals: [Double]
 
-    public init(disabled: Set<CommandName> = [],
-                skipForwardIntervals: [Double] = [CommandCatalog.defaultSkipInterval],
-                skipBackwardIntervals: [Double] = [CommandCatalog.defaultSkipInterval]) {
+    public init(
+        disabled: Set<CommandName> = [],
+        skipForwardIntervals: [Double] = [CommandCatalog.defaultSkipInterval],
+        skipBackwardIntervals: [Double] = [CommandCatalog.defaultSkipInterval]
+    ) {
         self.disabled = disabled
         self.skipForwardIntervals = skipForwardIntervals
         self.skipBackwardIntervals = skipBackwardIntervals
@@ -23,16 +25,17 @@ public struct CommandAvailability: Sendable, Equatable {
     /// The `commands` reply's list: every remote command with `enabled`, plus
     /// `preferredIntervals` for the skip commands.
     public var json: JSONValue {
-        .array(CommandCatalog.all.filter(\.isRemoteCommand).map { spec in
-            var members: [(String, JSONValue)] = [
-                ("command", .string(spec.name.rawValue)),
-                ("enabled", .bool(isEnabled(spec.name))),
-            ]
-            if let intervals = preferredIntervals(spec.name) {
-                members.append(("preferredIntervals", .array(intervals.map(JSONValue.number))))
-            }
-            return .object(members)
-        })
+        .array(
+            CommandCatalog.all.filter(\.isRemoteCommand).map { spec in
+                var members: [(String, JSONValue)] = [
+                    ("command", .string(spec.name.rawValue)),
+                    ("enabled", .bool(isEnabled(spec.name))),
+                ]
+                if let intervals = preferredIntervals(spec.name) {
+                    members.append(("preferredIntervals", .array(intervals.map(JSONValue.number))))
+                }
+                return .object(members)
+            })
     }
 
     public func preferredIntervals(_ name: CommandName) -> [Double]? {

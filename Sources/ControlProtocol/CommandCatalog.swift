@@ -14,74 +14,132 @@ public enum CommandCatalog {
     }
 
     static let transport: [CommandSpec] = [
-        CommandSpec(.play, "Start or resume playback of the current item.", remote: true,
-                    verbs: [CLIVerb("play", "Start or resume playback.")]) { _ in .play },
-        CommandSpec(.pause, "Pause playback, keeping the position.", remote: true,
-                    verbs: [CLIVerb("pause", "Pause playback.")]) { _ in .pause },
-        CommandSpec(.togglePlayPause, "Pause when playing, play otherwise.", remote: true,
-                    verbs: [CLIVerb("toggle-play-pause", aliases: ["toggle"], "Toggle between play and pause.")]) { _ in .togglePlayPause },
-        CommandSpec(.stop, "Stop playback and release the device; the queue is kept, the position returns to the item's start.", remote: true,
-                    verbs: [CLIVerb("stop", "Stop playback.")]) { _ in .stop },
+        CommandSpec(
+            .play, "Start or resume playback of the current item.", remote: true,
+            verbs: [CLIVerb("play", "Start or resume playback.")]
+        ) { _ in .play },
+        CommandSpec(
+            .pause, "Pause playback, keeping the position.", remote: true,
+            verbs: [CLIVerb("pause", "Pause playback.")]
+        ) { _ in .pause },
+        CommandSpec(
+            .togglePlayPause, "Pause when playing, play otherwise.", remote: true,
+            verbs: [CLIVerb("toggle-play-pause", aliases: ["toggle"], "Toggle between play and pause.")]
+        ) { _ in .togglePlayPause },
+        CommandSpec(
+            .stop, "Stop playback and release the device; the queue is kept, the position returns to the item's start.",
+            remote: true,
+            verbs: [CLIVerb("stop", "Stop playback.")]
+        ) { _ in .stop },
     ]
 
     static let navigation: [CommandSpec] = [
-        CommandSpec(.nextTrack, "Go to the next item; past the last one playback stops.", remote: true,
-                    verbs: [CLIVerb("next-track", aliases: ["next"], "Go to the next item.")]) { _ in .nextTrack },
-        CommandSpec(.previousTrack, "Restart the current item when more than 3 s in, else go to the previous item.", remote: true,
-                    verbs: [CLIVerb("previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.")]) { _ in .previousTrack },
-        CommandSpec(.skipForward, "Move forward by an interval, clamped to the end of the item.", remote: true,
-                    arguments: [ArgumentSpec("interval", .number, "Seconds, > 0; default: the preferred interval.")],
-                    verbs: [CLIVerb("skip-forward", "Skip forward (default: the preferred interval).",
-                                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)])]) { args throws(RequestError) in
+        CommandSpec(
+            .nextTrack, "Go to the next item; past the last one playback stops.", remote: true,
+            verbs: [CLIVerb("next-track", aliases: ["next"], "Go to the next item.")]
+        ) { _ in .nextTrack },
+        CommandSpec(
+            .previousTrack, "Restart the current item when more than 3 s in, else go to the previous item.",
+            remote: true,
+            verbs: [
+                CLIVerb("previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.")
+            ]
+        ) { _ in .previousTrack },
+        CommandSpec(
+            .skipForward, "Move forward by an interval, clamped to the end of the item.", remote: true,
+            arguments: [ArgumentSpec("interval", .number, "Seconds, > 0; default: the preferred interval.")],
+            verbs: [
+                CLIVerb(
+                    "skip-forward", "Skip forward (default: the preferred interval).",
+                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)])
+            ]
+        ) { args throws(RequestError) in
             .skipForward(interval: try args.positiveNumber("interval"))
         },
-        CommandSpec(.skipBackward, "Move backward by an interval, clamped to the start of the item.", remote: true,
-                    arguments: [ArgumentSpec("interval", .number, "Seconds, > 0; default: the preferred interval.")],
-                    verbs: [CLIVerb("skip-backward", "Skip backward (default: the preferred interval).",
-                                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)])]) { args throws(RequestError) in
+        CommandSpec(
+            .skipBackward, "Move backward by an interval, clamped to the start of the item.", remote: true,
+            arguments: [ArgumentSpec("interval", .number, "Seconds, > 0; default: the preferred interval.")],
+            verbs: [
+                CLIVerb(
+                    "skip-backward", "Skip backward (default: the preferred interval).",
+                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)])
+            ]
+        ) { args throws(RequestError) in
             .skipBackward(interval: try args.positiveNumber("interval"))
         },
-        CommandSpec(.changePlaybackPosition, "Seek to an absolute position in the current item, sample-accurately.", remote: true,
-                    arguments: [ArgumentSpec("position", .number, required: true, "Seconds from the start of the item, >= 0.")],
-                    verbs: [CLIVerb("seek", "Seek to POSITION (seconds, M:SS or H:MM:SS); +N / -N skip relatively.",
-                                    positionals: [CLIPositional("position", "POSITION", .position)])]) { args throws(RequestError) in
+        CommandSpec(
+            .changePlaybackPosition, "Seek to an absolute position in the current item, sample-accurately.",
+            remote: true,
+            arguments: [ArgumentSpec("position", .number, required: true, "Seconds from the start of the item, >= 0.")],
+            verbs: [
+                CLIVerb(
+                    "seek", "Seek to POSITION (seconds, M:SS or H:MM:SS); +N / -N skip relatively.",
+                    positionals: [CLIPositional("position", "POSITION", .position)])
+            ]
+        ) { args throws(RequestError) in
             .changePlaybackPosition(position: try args.nonNegativeNumber("position")!)
         },
     ]
 
     static let queueing: [CommandSpec] = [
-        CommandSpec(.enqueue, "Add files to the queue; unplayable ones are rejected one by one with the reason.", remote: false,
-                    arguments: [ArgumentSpec("items", .stringList, required: true, "Absolute file paths."),
-                                ArgumentSpec("replace", .boolean, "Replace the queue instead of appending."),
-                                ArgumentSpec("play", .boolean, "Start playing the first added item.")],
-                    verbs: [CLIVerb("enqueue", aliases: ["add"], "Add files to the queue.",
-                                    positionals: [CLIPositional("items", "FILE", .paths, variadic: true)],
-                                    flags: ["replace", "play"])]) { args throws(RequestError) in
-            .enqueue(paths: try args.stringList("items")!, replace: try args.bool("replace") ?? false,
-                     play: try args.bool("play") ?? false)
+        CommandSpec(
+            .enqueue, "Add files to the queue; unplayable ones are rejected one by one with the reason.", remote: false,
+            arguments: [
+                ArgumentSpec("items", .stringList, required: true, "Absolute file paths."),
+                ArgumentSpec("replace", .boolean, "Replace the queue instead of appending."),
+                ArgumentSpec("play", .boolean, "Start playing the first added item."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "enqueue", aliases: ["add"], "Add files to the queue.",
+                    positionals: [CLIPositional("items", "FILE", .paths, variadic: true)],
+                    flags: ["replace", "play"])
+            ]
+        ) { args throws(RequestError) in
+            .enqueue(
+                paths: try args.stringList("items")!, replace: try args.bool("replace") ?? false,
+                play: try args.bool("play") ?? false)
         },
-        CommandSpec(.clear, "Stop and empty the queue.", remote: false,
-                    verbs: [CLIVerb("clear", "Stop and empty the queue.")]) { _ in .clear },
+        CommandSpec(
+            .clear, "Stop and empty the queue.", remote: false,
+            verbs: [CLIVerb("clear", "Stop and empty the queue.")]
+        ) { _ in .clear },
     ]
 
     static let queries: [CommandSpec] = [
-        CommandSpec(.queue, "List the queue and the current index.", remote: false,
-                    verbs: [CLIVerb("queue", "List the queue.")]) { _ in .queue },
-        CommandSpec(.nowPlaying, "Return the now-playing snapshot.", remote: false,
-                    verbs: [CLIVerb("status", "Show what is playing.")]) { _ in .nowPlaying },
-        CommandSpec(.commands, "List the remote commands, whether each is enabled, and the skip intervals.", remote: false,
-                    verbs: [CLIVerb("commands", "List the commands and whether they are enabled.")]) { _ in .commands },
-        CommandSpec(.subscribe, "Reply with a snapshot, then push one event line per change.", remote: false,
-                    verbs: [CLIVerb("watch", "Print a line on every change (until interrupted).")]) { _ in .subscribe },
-        CommandSpec(.setCommandEnabled, "Enable or disable a remote command.", remote: false,
-                    arguments: [ArgumentSpec("name", .commandName, required: true, "The remote command's wire name."),
-                                ArgumentSpec("enabled", .boolean, required: true, "true to enable, false to disable.")],
-                    verbs: [CLIVerb("enable", "Enable a remote command.",
-                                    positionals: [CLIPositional("name", "COMMAND", .commandName)],
-                                    presets: [("enabled", .bool(true))]),
-                            CLIVerb("disable", "Disable a remote command.",
-                                    positionals: [CLIPositional("name", "COMMAND", .commandName)],
-                                    presets: [("enabled", .bool(false))])]) { args throws(RequestError) in
+        CommandSpec(
+            .queue, "List the queue and the current index.", remote: false,
+            verbs: [CLIVerb("queue", "List the queue.")]
+        ) { _ in .queue },
+        CommandSpec(
+            .nowPlaying, "Return the now-playing snapshot.", remote: false,
+            verbs: [CLIVerb("status", "Show what is playing.")]
+        ) { _ in .nowPlaying },
+        CommandSpec(
+            .commands, "List the remote commands, whether each is enabled, and the skip intervals.", remote: false,
+            verbs: [CLIVerb("commands", "List the commands and whether they are enabled.")]
+        ) { _ in .commands },
+        CommandSpec(
+            .subscribe, "Reply with a snapshot, then push one event line per change.", remote: false,
+            verbs: [CLIVerb("watch", "Print a line on every change (until interrupted).")]
+        ) { _ in .subscribe },
+        CommandSpec(
+            .setCommandEnabled, "Enable or disable a remote command.", remote: false,
+            arguments: [
+                ArgumentSpec("name", .commandName, required: true, "The remote command's wire name."),
+                ArgumentSpec("enabled", .boolean, required: true, "true to enable, false to disable."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "enable", "Enable a remote command.",
+                    positionals: [CLIPositional("name", "COMMAND", .commandName)],
+                    presets: [("enabled", .bool(true))]),
+                CLIVerb(
+                    "disable", "Disable a remote command.",
+                    positionals: [CLIPositional("name", "COMMAND", .commandName)],
+                    presets: [("enabled", .bool(false))]),
+            ]
+        ) { args throws(RequestError) in
             let name = try args.commandName("name")!
             guard CommandCatalog.spec(name).isRemoteCommand else {
                 throw RequestError("'\(name.rawValue)' is not a remote command and cannot be disabled")

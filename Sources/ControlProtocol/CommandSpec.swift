@@ -40,8 +40,10 @@ public struct CLIPositional: Sendable {
     public let isOptional: Bool
     public let isVariadic: Bool
 
-    public init(_ argument: String, _ placeholder: String, _ kind: CLIValueKind,
-                optional: Bool = false, variadic: Bool = false) {
+    public init(
+        _ argument: String, _ placeholder: String, _ kind: CLIValueKind,
+        optional: Bool = false, variadic: Bool = false
+    ) {
         self.argument = argument
         self.placeholder = placeholder
         self.kind = kind
@@ -61,9 +63,11 @@ public struct CLIVerb: Sendable {
     /// Arguments the verb always sends (e.g. `enable` sends `enabled: true`).
     public let presets: [(String, JSONValue)]
 
-    public init(_ name: String, aliases: [String] = [], _ summary: String,
-                positionals: [CLIPositional] = [], flags: [String] = [],
-                presets: [(String, JSONValue)] = []) {
+    public init(
+        _ name: String, aliases: [String] = [], _ summary: String,
+        positionals: [CLIPositional] = [], flags: [String] = [],
+        presets: [(String, JSONValue)] = []
+    ) {
         self.name = name
         self.aliases = aliases
         self.summary = summary
@@ -84,9 +88,11 @@ public struct CommandSpec: Sendable {
     public let verbs: [CLIVerb]
     let build: @Sendable (ArgumentValues) throws(RequestError) -> Command
 
-    init(_ name: CommandName, _ summary: String, remote: Bool, arguments: [ArgumentSpec] = [],
-         verbs: [CLIVerb],
-         build: @escaping @Sendable (ArgumentValues) throws(RequestError) -> Command) {
+    init(
+        _ name: CommandName, _ summary: String, remote: Bool, arguments: [ArgumentSpec] = [],
+        verbs: [CLIVerb],
+        build: @escaping @Sendable (ArgumentValues) throws(RequestError) -> Command
+    ) {
         self.name = name
         self.summary = summary
         self.isRemoteCommand = remote

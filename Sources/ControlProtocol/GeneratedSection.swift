@@ -15,7 +15,8 @@ public struct GeneratedSection: Sendable {
     /// `document` with the block between the markers replaced by `content`; nil without markers.
     public func replacing(in document: String, with content: String) -> String? {
         guard let begin = document.firstRange(of: beginMarker), let end = document.firstRange(of: endMarker),
-              begin.upperBound <= end.lowerBound else { return nil }
+            begin.upperBound <= end.lowerBound
+        else { return nil }
         return String(document[..<begin.upperBound]) + "\n" + content + String(document[end.lowerBound...])
     }
 }

@@ -53,7 +53,8 @@ public struct JSONParser {
     private mutating func expectLiteral(_ literal: String) throws(JSONParseError) {
         let expected = Array(literal.utf8)
         guard offset + expected.count <= bytes.count,
-              bytes[offset..<offset + expected.count].elementsEqual(expected) else {
+            bytes[offset..<offset + expected.count].elementsEqual(expected)
+        else {
             throw error("invalid literal")
         }
         offset += expected.count
@@ -179,7 +180,8 @@ public struct JSONParser {
         let high = try parseHex4()
         if (0xD800..<0xDC00).contains(high) {
             guard peek == UInt8(ascii: "\\"), offset + 1 < bytes.count,
-                  bytes[offset + 1] == UInt8(ascii: "u") else { throw error("unpaired surrogate") }
+                bytes[offset + 1] == UInt8(ascii: "u")
+            else { throw error("unpaired surrogate") }
             offset += 2
             let low = try parseHex4()
             guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate") }

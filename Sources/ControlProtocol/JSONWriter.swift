@@ -77,7 +77,8 @@ extension JSONValue {
             case 0x0D: out += [0x5C, UInt8(ascii: "r")]
             case 0x09: out += [0x5C, UInt8(ascii: "t")]
             case 0..<0x20: out += Array("\\u00".utf8) + [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
-            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+            case 0xE2
+            where index + 2 < bytes.count && bytes[index + 1] == 0x80
                 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 // U+2028/U+2029 are valid JSON but end lines in JavaScript.
                 out += Array("\\u202".utf8) + [bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")]

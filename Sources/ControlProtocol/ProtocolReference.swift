@@ -15,7 +15,8 @@ public enum ProtocolReference {
             } else {
                 text += "| argument | type | required | meaning |\n|---|---|---|---|\n"
                 for argument in spec.arguments {
-                    text += "| `\(argument.name)` | \(argument.kind.rawValue) | \(argument.isRequired ? "yes" : "no") | \(argument.summary) |\n"
+                    text +=
+                        "| `\(argument.name)` | \(argument.kind.rawValue) | \(argument.isRequired ? "yes" : "no") | \(argument.summary) |\n"
                 }
                 text += "\n"
             }

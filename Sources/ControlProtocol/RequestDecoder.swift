@@ -14,11 +14,13 @@ public enum RequestDecoder {
             return .failure(Failure(id: nil, error: RequestError(error.description)))
         }
         guard case .object(let members) = value else {
-            return .failure(Failure(id: nil, error: RequestError("a request must be a JSON object, got \(value.typeName)")))
+            return .failure(
+                Failure(id: nil, error: RequestError("a request must be a JSON object, got \(value.typeName)")))
         }
         let id = value["id"]
         if let id, id.stringValue == nil && id.numberValue == nil {
-            return .failure(Failure(id: nil, error: RequestError("'id' must be a string or a number, got \(id.typeName)")))
+            return .failure(
+                Failure(id: nil, error: RequestError("'id' must be a string or a number, got \(id.typeName)")))
         }
         do throws(RequestError) {
             return .success(Request(id: id, command: try command(from: members)))

@@ -7,8 +7,10 @@ public struct Response: Sendable, Equatable {
     public var message: String?
     public var fields: [(String, JSONValue)]
 
-    public init(id: JSONValue? = nil, status: CommandStatus, message: String? = nil,
-                fields: [(String, JSONValue)] = []) {
+    public init(
+        id: JSONValue? = nil, status: CommandStatus, message: String? = nil,
+        fields: [(String, JSONValue)] = []
+    ) {
         self.id = id
         self.status = status
         self.message = message

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A filesystem Unix-domain socket address, shared by the daemon (bind) and clients (connect).

@@ -1,6 +1,7 @@
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One connected client: its line framing and its bounded queue of unsent output.

@@ -1,6 +1,7 @@
 import CShim
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon's single control thread: a `poll` loop over descriptors with handlers, plus

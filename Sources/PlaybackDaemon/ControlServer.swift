@@ -1,8 +1,9 @@
-import ControlProtocol
 import CShim
+import ControlProtocol
 import PlaybackModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Accepts clients on the control socket, frames their lines, hands each request to the
@@ -23,8 +24,10 @@ final class ControlServer {
     /// Peers turned away (other UID, too many clients), for the daemon to report.
     private(set) var refusedConnections = 0
 
-    init(loop: ControlLoop, listener: UnixListener, snapshot: @escaping () -> NowPlaying,
-         handle: @escaping Handler) {
+    init(
+        loop: ControlLoop, listener: UnixListener, snapshot: @escaping () -> NowPlaying,
+        handle: @escaping Handler
+    ) {
         self.loop = loop
         self.listener = listener
         self.handle = handle
@@ -57,7 +60,10 @@ final class ControlServer {
             guard fd >= 0 else { return }
             let uid = peerUID(fd)
             guard uid == ownUID else {
-                refuse(fd, "connection refused: peer uid \(uid.map(String.init) ?? "unknown") is not the daemon's uid \(ownUID)")
+                refuse(
+                    fd,
+                    "connection refused: peer uid \(uid.map(String.init) ?? "unknown") is not the daemon's uid \(ownUID)"
+                )
                 continue
             }
             guard clients.count < ProtocolLimits.maximumClients else {
@@ -108,7 +114,9 @@ final class ControlServer {
     private func answer(_ line: ClientConnection.Line, from client: ClientConnection) {
         switch line {
         case .tooLong:
-            send(Response.failure(.badRequest, "request line longer than \(ProtocolLimits.maximumLineBytes) bytes").lineBytes, to: client)
+            send(
+                Response.failure(.badRequest, "request line longer than \(ProtocolLimits.maximumLineBytes) bytes")
+                    .lineBytes, to: client)
         case .request(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             send(response(to: bytes, from: client).lineBytes, to: client)

@@ -2,8 +2,9 @@ import CShim
 import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The running daemon: the control loop with the socket server, the player service, the
@@ -25,12 +26,14 @@ public final class Daemon {
         log = DaemonLog(label: "playbackd", threshold: options.logLevel)
         control = DaemonLog(label: "playbackd.control", threshold: options.logLevel)
         engine = PlaybackEngine(sink: sink, openDecoder: openDecoder)
-        let availability = CommandAvailability(disabled: options.disabled,
-                                               skipForwardIntervals: [options.skipForwardInterval],
-                                               skipBackwardIntervals: [options.skipBackwardInterval])
-        service = PlayerService(engine: engine, prober: ItemProber(openDecoder: openDecoder),
-                                availability: availability, pauseHoldSeconds: options.pauseHoldSeconds,
-                                loop: loop, log: DaemonLog(label: "playbackd.engine", threshold: options.logLevel))
+        let availability = CommandAvailability(
+            disabled: options.disabled,
+            skipForwardIntervals: [options.skipForwardInterval],
+            skipBackwardIntervals: [options.skipBackwardInterval])
+        service = PlayerService(
+            engine: engine, prober: ItemProber(openDecoder: openDecoder),
+            availability: availability, pauseHoldSeconds: options.pauseHoldSeconds,
+            loop: loop, log: DaemonLog(label: "playbackd.engine", threshold: options.logLevel))
     }
 
     /// Runs until SIGTERM or SIGINT; returns the process exit code.

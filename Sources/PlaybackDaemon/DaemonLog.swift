@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon's one place that writes log lines (to stderr, which systemd sends to the

@@ -55,8 +55,10 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--skip-interval":
                 options.skipForwardInterval = try seconds(name, try value(), allowZero: false)
                 options.skipBackwardInterval = options.skipForwardInterval
-            case "--skip-forward-interval": options.skipForwardInterval = try seconds(name, try value(), allowZero: false)
-            case "--skip-backward-interval": options.skipBackwardInterval = try seconds(name, try value(), allowZero: false)
+            case "--skip-forward-interval":
+                options.skipForwardInterval = try seconds(name, try value(), allowZero: false)
+            case "--skip-backward-interval":
+                options.skipBackwardInterval = try seconds(name, try value(), allowZero: false)
             case "--disable": options.disabled.insert(try remoteCommand(try value()))
             case "--log-level": options.logLevel = try level(try value())
             default: throw OptionsError("unknown option '\(argument)'")
@@ -72,7 +74,8 @@ public struct DaemonOptions: Sendable, Equatable {
 
     private static func seconds(_ name: String, _ text: String, allowZero: Bool) throws(OptionsError) -> Double {
         guard let value = Double(text), value.isFinite, allowZero ? value >= 0 : value > 0 else {
-            throw OptionsError("\(name): '\(text)' is not a \(allowZero ? "non-negative" : "positive") number of seconds")
+            throw OptionsError(
+                "\(name): '\(text)' is not a \(allowZero ? "non-negative" : "positive") number of seconds")
         }
         return value
     }
@@ -86,8 +89,10 @@ public struct DaemonOptions: Sendable, Equatable {
     }
 
     private static func level(_ text: String) throws(OptionsError) -> DaemonLog.Level {
-        let levels: [String: DaemonLog.Level] = ["error": .error, "warning": .warning, "notice": .notice,
-                                                  "info": .info, "debug": .debug]
+        let levels: [String: DaemonLog.Level] = [
+            "error": .error, "warning": .warning, "notice": .notice,
+            "info": .info, "debug": .debug,
+        ]
         guard let level = levels[text] else { throw OptionsError("--log-level: unknown level '\(text)'") }
         return level
     }

@@ -27,7 +27,8 @@ extension PlayerService {
     /// A pipeline played out: start the next item (a format change, or items enqueued after
     /// the decoder ran out), or stop at the end of the queue.
     private func continueAfterPipeline(next: UInt64?) {
-        let target = next.flatMap(queue.index(ofItem:))
+        let target =
+            next.flatMap(queue.index(ofItem:))
             ?? queue.currentIndex.map { $0 + 1 }.flatMap { $0 < queue.count ? $0 : nil }
         guard let index = target, state == .playing else { return endOfQueue() }
         queue.select(index)

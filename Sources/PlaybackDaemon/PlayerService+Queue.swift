@@ -15,7 +15,10 @@ extension PlayerService {
         }
         let fields: [(String, JSONValue)] = [
             ("added", .array(items.map { .number(Double($0.id)) })),
-            ("rejected", .array(rejected.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+            (
+                "rejected",
+                .array(rejected.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+            ),
         ]
         guard !items.isEmpty else {
             let reasons = rejected.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")

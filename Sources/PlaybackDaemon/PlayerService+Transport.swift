@@ -62,7 +62,8 @@ extension PlayerService {
     private func noteRealtimePriority() {
         guard !engine.isRealtime, !hasReportedNoRealtime else { return }
         hasReportedNoRealtime = true
-        log.notice("the output thread runs without SCHED_FIFO (refused; raise LimitRTPRIO or RLIMIT_RTPRIO); playing on")
+        log.notice(
+            "the output thread runs without SCHED_FIFO (refused; raise LimitRTPRIO or RLIMIT_RTPRIO); playing on")
     }
 
     /// Records where a halted pipeline stopped.

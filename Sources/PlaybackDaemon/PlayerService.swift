@@ -1,8 +1,9 @@
 import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The single owner of the now-playing state: the queue, the transport state, the position
@@ -37,8 +38,10 @@ final class PlayerService {
     /// Receives each step's coalesced changes (set by the daemon).
     var onChanges: (ChangeSet) -> Void = { _ in }
 
-    init(engine: PlaybackEngine, prober: ItemProber, availability: CommandAvailability,
-         pauseHoldSeconds: Double, loop: ControlLoop, log: DaemonLog) {
+    init(
+        engine: PlaybackEngine, prober: ItemProber, availability: CommandAvailability,
+        pauseHoldSeconds: Double, loop: ControlLoop, log: DaemonLog
+    ) {
         self.engine = engine
         self.prober = prober
         self.availability = availability
@@ -77,8 +80,11 @@ final class PlayerService {
         case .changePlaybackPosition(let position): seek(to: position)
         case .enqueue(let paths, let replace, let play): enqueue(paths, replace: replace, play: play)
         case .clear: clear()
-        case .queue: .success([("currentIndex", .optional(queue.currentIndex.map(Double.init))),
-                               ("items", .array(queue.items.map(\.json)))])
+        case .queue:
+            .success([
+                ("currentIndex", .optional(queue.currentIndex.map(Double.init))),
+                ("items", .array(queue.items.map(\.json))),
+            ])
         case .nowPlaying, .subscribe: .success([("nowPlaying", snapshot().json)])
         case .commands: .success([("commands", availability.json)])
         case .setCommandEnabled(let name, let enabled): setEnabled(name, enabled)
@@ -89,10 +95,11 @@ final class PlayerService {
     func snapshot() -> NowPlaying {
         let frame = playedFrame()
         let item = queue.current
-        return NowPlaying(state: state, item: item,
-                          elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
-                          rate: isAdvancing ? 1 : 0, timestamp: Self.wallClockNow(),
-                          queueIndex: queue.currentIndex, queueCount: queue.count)
+        return NowPlaying(
+            state: state, item: item,
+            elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
+            rate: isAdvancing ? 1 : 0, timestamp: Self.wallClockNow(),
+            queueIndex: queue.currentIndex, queueCount: queue.count)
     }
 
     func setState(_ newState: PlaybackState) {

@@ -1,7 +1,8 @@
 import CSystemd
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why the control socket could not be set up.
@@ -29,7 +30,8 @@ struct UnixListener {
     static func bind(path: String) throws(ListenerError) -> UnixListener {
         try makePrivateDirectory(parentOf: path)
         try removeStaleSocket(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw ListenerError(description: "socket: \(errnoText)") }
         let address = try socketAddress(path)
         let previousMask = umask(0o177)

@@ -1,6 +1,7 @@
 import CShim
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A joinable pthread running one closure. The engine's decoder and output threads are
@@ -21,12 +22,14 @@ struct EngineThread {
     init(name: String, body: @escaping @Sendable () -> Void) {
         var handle = pthread_t()
         let context = Unmanaged.passRetained(Body(name, body)).toOpaque()
-        let result = pthread_create(&handle, nil, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            playbackd_name_this_thread(body.name)
-            body.run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                playbackd_name_this_thread(body.name)
+                body.run()
+                return nil
+            }, context)
         precondition(result == 0, "pthread_create failed: \(result)")
         thread = handle
     }

@@ -1,6 +1,7 @@
 import CShim
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A wake-up edge between threads, built on an `eventfd`: `signal()` never blocks or

@@ -50,8 +50,11 @@ struct OutputLoop<Sink: AudioSink> {
             }
             let delay = sink.delay()
             let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
-            if !isAudible && start.isPlaying(playedFrames: ring.totalRead / channels - delay,
-                                             delayFrames: delay, nanos: nanos) {
+            if !isAudible
+                && start.isPlaying(
+                    playedFrames: ring.totalRead / channels - delay,
+                    delayFrames: delay, nanos: nanos)
+            {
                 noteAudible()
             }
         }

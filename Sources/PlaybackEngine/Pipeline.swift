@@ -21,21 +21,26 @@ final class Pipeline: @unchecked Sendable {
     /// Whether the output thread got `SCHED_FIFO`.
     private(set) var isRealtime = false
 
-    init(first item: EngineItem, decoder: any AudioDecoder, startFrame: Int,
-         upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
-         events: EventSignal) {
+    init(
+        first item: EngineItem, decoder: any AudioDecoder, startFrame: Int,
+        upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
+        events: EventSignal
+    ) {
         format = decoder.format
         self.upcoming = UpcomingItems(upcoming)
         segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame))
-        let decoding = DecoderLoop(ring: ring, segments: segments, upcoming: self.upcoming, state: state,
-                                   openDecoder: openDecoder, outputWake: outputWake,
-                                   decoderWake: decoderWake, parking: parking)
-        let output = OutputLoop(sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
-                                state: state, clock: clock, outputWake: outputWake,
-                                decoderWake: decoderWake, events: events)
+        let decoding = DecoderLoop(
+            ring: ring, segments: segments, upcoming: self.upcoming, state: state,
+            openDecoder: openDecoder, outputWake: outputWake,
+            decoderWake: decoderWake, parking: parking)
+        let output = OutputLoop(
+            sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
+            state: state, clock: clock, outputWake: outputWake,
+            decoderWake: decoderWake, events: events)
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
-        threads.append(EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
+        threads.append(
+            EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
         let outputThread = EngineThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)

@@ -1,6 +1,7 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The output thread's latest measurement, published through a sequence lock so the control
@@ -39,9 +40,10 @@ final class PlaybackClock: @unchecked Sendable {
     func read() -> Reading {
         while true {
             let before = sequence.load(ordering: .acquiring)
-            let reading = Reading(samplesWritten: samples.load(ordering: .relaxed),
-                                  delayFrames: delay.load(ordering: .relaxed),
-                                  monotonicNanos: nanos.load(ordering: .relaxed))
+            let reading = Reading(
+                samplesWritten: samples.load(ordering: .relaxed),
+                delayFrames: delay.load(ordering: .relaxed),
+                monotonicNanos: nanos.load(ordering: .relaxed))
             atomicMemoryFence(ordering: .acquiring)
             if before & 1 == 0 && before == sequence.load(ordering: .relaxed) { return reading }
         }

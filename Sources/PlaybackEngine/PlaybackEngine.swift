@@ -51,8 +51,9 @@ public final class PlaybackEngine {
             do { try sink.open(decoder.format) } catch { throw .device(error) }
         }
         events.reset()
-        pipeline = Pipeline(first: item, decoder: decoder, startFrame: landed, upcoming: upcoming,
-                            sink: sink, openDecoder: openDecoder, events: events)
+        pipeline = Pipeline(
+            first: item, decoder: decoder, startFrame: landed, upcoming: upcoming,
+            sink: sink, openDecoder: openDecoder, events: events)
         return landed
     }
 
@@ -109,7 +110,8 @@ public final class PlaybackEngine {
             pipeline.join()
             self.pipeline = nil
             parked = pipeline.parking.take()
-            let next = pipeline.state.decoderEndValue == .formatChange
+            let next =
+                pipeline.state.decoderEndValue == .formatChange
                 ? pipeline.state.formatChangeItem.load(ordering: .acquiring) : nil
             if next == nil { sink.close() }
             result.append(.finished(last: position(in: pipeline, extrapolate: false), next: next))
@@ -129,8 +131,9 @@ public final class PlaybackEngine {
         let segment = pipeline.segments[index]
         let played = playedSample(in: pipeline, extrapolate: true)
         let frames = max(0, segment.startSample - played) / pipeline.format.channels
-        return .itemStarted(itemID: segment.itemID,
-                            audibleIn: Double(frames) / Double(pipeline.format.sampleRate))
+        return .itemStarted(
+            itemID: segment.itemID,
+            audibleIn: Double(frames) / Double(pipeline.format.sampleRate))
     }
 
     private func position(in pipeline: Pipeline, extrapolate: Bool) -> EnginePosition? {
@@ -146,7 +149,8 @@ public final class PlaybackEngine {
         let channels = pipeline.format.channels
         var playedFrames = reading.samplesWritten / channels - reading.delayFrames
         if extrapolate && reading.delayFrames > 0 && pipeline.state.outcomeValue == .running
-            && pipeline.state.isAudible.load(ordering: .acquiring) {
+            && pipeline.state.isAudible.load(ordering: .acquiring)
+        {
             let elapsed = PlaybackClock.monotonicNow() &- reading.monotonicNanos
             let frames = Int(elapsed) * pipeline.format.sampleRate / 1_000_000_000
             playedFrames += min(frames, reading.delayFrames)

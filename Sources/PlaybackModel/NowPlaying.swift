@@ -15,8 +15,10 @@ public struct NowPlaying: Sendable, Equatable {
     public var queueIndex: Int?
     public var queueCount: Int
 
-    public init(state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
-                timestamp: Double, queueIndex: Int?, queueCount: Int) {
+    public init(
+        state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
+        timestamp: Double, queueIndex: Int?, queueCount: Int
+    ) {
         self.state = state
         self.item = item
         self.elapsed = elapsed

@@ -23,8 +23,10 @@ public struct TrackMetadata: Sendable, Equatable {
     public var sampleRate: Int
     public var channels: Int
 
-    public init(title: String, artist: String? = nil, album: String? = nil,
-                duration: Double, sampleRate: Int, channels: Int) {
+    public init(
+        title: String, artist: String? = nil, album: String? = nil,
+        duration: Double, sampleRate: Int, channels: Int
+    ) {
         self.title = title
         self.artist = artist
         self.album = album

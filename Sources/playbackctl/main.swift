@@ -1,7 +1,8 @@
 import ControlCLI
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 exit(Runner.run(Array(CommandLine.arguments.dropFirst()), environment: SocketPath.processEnvironment))

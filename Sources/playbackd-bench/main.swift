@@ -1,7 +1,8 @@
 import ControlClient
 import ControlProtocol
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Round-trip measurements for Scripts/bench.
@@ -43,7 +44,9 @@ func serveEcho(socket path: String, replyBytes: Int) -> Never {
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
     unlink(path)
     _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     listen(listener, 4)
     let padding = max(0, replyBytes - 22)

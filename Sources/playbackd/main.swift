@@ -2,8 +2,9 @@ import ControlProtocol
 import PlaybackDaemon
 import PlaybackEngine
 import PlaybackModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // The composition root: the only place concrete audio backends are chosen.
@@ -22,6 +23,7 @@ if options.showVersion {
     print("playbackd \(PlaybackdVersion.current)")
     exit(0)
 }
-let daemon = Daemon(options: options, sink: ALSASink(deviceName: options.device),
-                    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
+let daemon = Daemon(
+    options: options, sink: ALSASink(deviceName: options.device),
+    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
 exit(daemon.run())

@@ -9,27 +9,34 @@ import Testing
         return json.serialized
     }
 
-    @Test("verbs and aliases become the catalog's requests", arguments: [
-        (["play"], #"{"command":"play"}"#),
-        (["toggle"], #"{"command":"togglePlayPause"}"#),
-        (["prev"], #"{"command":"previousTrack"}"#),
-        (["skip-forward"], #"{"command":"skipForward"}"#),
-        (["skip-backward", "30"], #"{"command":"skipBackward","interval":30}"#),
-        (["seek", "1:02:03.5"], #"{"command":"changePlaybackPosition","position":3723.5}"#),
-        (["seek", "+10"], #"{"command":"skipForward","interval":10}"#),
-        (["seek", "-0:30"], #"{"command":"skipBackward","interval":30}"#),
-        (["enqueue", "/a.mp3", "b.mp3", "--replace"], #"{"command":"enqueue","replace":true,"items":["/a.mp3","/nonexistent-dir/b.mp3"]}"#),
-        (["disable", "nextTrack"], #"{"command":"setCommandEnabled","enabled":false,"name":"nextTrack"}"#),
-        (["status"], #"{"command":"nowPlaying"}"#),
-    ])
+    @Test(
+        "verbs and aliases become the catalog's requests",
+        arguments: [
+            (["play"], #"{"command":"play"}"#),
+            (["toggle"], #"{"command":"togglePlayPause"}"#),
+            (["prev"], #"{"command":"previousTrack"}"#),
+            (["skip-forward"], #"{"command":"skipForward"}"#),
+            (["skip-backward", "30"], #"{"command":"skipBackward","interval":30}"#),
+            (["seek", "1:02:03.5"], #"{"command":"changePlaybackPosition","position":3723.5}"#),
+            (["seek", "+10"], #"{"command":"skipForward","interval":10}"#),
+            (["seek", "-0:30"], #"{"command":"skipBackward","interval":30}"#),
+            (
+                ["enqueue", "/a.mp3", "b.mp3", "--replace"],
+                #"{"command":"enqueue","replace":true,"items":["/a.mp3","/nonexistent-dir/b.mp3"]}"#
+            ),
+            (["disable", "nextTrack"], #"{"command":"setCommandEnabled","enabled":false,"name":"nextTrack"}"#),
+            (["status"], #"{"command":"nowPlaying"}"#),
+        ])
     func requests(_ arguments: [String], _ expected: String) throws {
         #expect(try request(arguments) == expected)
     }
 
-    @Test("bad command lines are usage errors", arguments: [
-        ["dance"], ["seek"], ["seek", "soon"], ["seek", "1:60"], ["skip-forward", "-3"], ["play", "extra"],
-        ["enqueue"], ["enqueue", "a.mp3", "--loud"], ["disable", "fly"], ["--socket"],
-    ])
+    @Test(
+        "bad command lines are usage errors",
+        arguments: [
+            ["dance"], ["seek"], ["seek", "soon"], ["seek", "1:60"], ["skip-forward", "-3"], ["play", "extra"],
+            ["enqueue"], ["enqueue", "a.mp3", "--loud"], ["disable", "fly"], ["--socket"],
+        ])
     func usageErrors(_ arguments: [String]) {
         #expect(throws: UsageError.self) { try Invocation.parse(arguments, cwd: "/") }
     }

@@ -6,7 +6,9 @@ import Testing
     func roundTrip() throws {
         let text = #"{"id":7,"command":"enqueue","items":["/a b.mp3","/ü/ß.mp3"],"play":true,"x":null,"f":-1.5e-3}"#
         let value = try JSONParser.parse(Array(text.utf8))
-        #expect(value.serialized == #"{"id":7,"command":"enqueue","items":["/a b.mp3","/ü/ß.mp3"],"play":true,"x":null,"f":-0.0015}"#)
+        #expect(
+            value.serialized
+                == #"{"id":7,"command":"enqueue","items":["/a b.mp3","/ü/ß.mp3"],"play":true,"x":null,"f":-0.0015}"#)
         #expect(try JSONParser.parse(Array(value.serialized.utf8)) == value)
     }
 
@@ -25,9 +27,12 @@ import Testing
         #expect(JSONValue.number(1e300).serialized == "1e+300")
     }
 
-    @Test("malformed texts are rejected with a position", arguments: [
-        "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"abc", "\"\\x\"", "\"\\ud800\"", "{\"a\":1}x", "\"a\u{01}\"", "1e999",
-    ])
+    @Test(
+        "malformed texts are rejected with a position",
+        arguments: [
+            "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"abc", "\"\\x\"", "\"\\ud800\"", "{\"a\":1}x",
+            "\"a\u{01}\"", "1e999",
+        ])
     func malformed(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(text.utf8)) }
     }

@@ -6,14 +6,22 @@ import Testing
         RequestDecoder.decode(Array(text.utf8))
     }
 
-    @Test("valid requests become typed commands", arguments: [
-        (#"{"command":"play"}"#, Command.play),
-        (#"{"command":"skipForward"}"#, .skipForward(interval: nil)),
-        (#"{"command":"skipBackward","interval":30}"#, .skipBackward(interval: 30)),
-        (#"{"command":"changePlaybackPosition","position":12.5}"#, .changePlaybackPosition(position: 12.5)),
-        (#"{"command":"enqueue","items":["/a.mp3"],"play":true}"#, .enqueue(paths: ["/a.mp3"], replace: false, play: true)),
-        (#"{"command":"setCommandEnabled","name":"nextTrack","enabled":false}"#, .setCommandEnabled(.nextTrack, enabled: false)),
-    ])
+    @Test(
+        "valid requests become typed commands",
+        arguments: [
+            (#"{"command":"play"}"#, Command.play),
+            (#"{"command":"skipForward"}"#, .skipForward(interval: nil)),
+            (#"{"command":"skipBackward","interval":30}"#, .skipBackward(interval: 30)),
+            (#"{"command":"changePlaybackPosition","position":12.5}"#, .changePlaybackPosition(position: 12.5)),
+            (
+                #"{"command":"enqueue","items":["/a.mp3"],"play":true}"#,
+                .enqueue(paths: ["/a.mp3"], replace: false, play: true)
+            ),
+            (
+                #"{"command":"setCommandEnabled","name":"nextTrack","enabled":false}"#,
+                .setCommandEnabled(.nextTrack, enabled: false)
+            ),
+        ])
     func valid(_ text: String, _ command: Command) throws {
         #expect(try decode(text).get().command == command)
     }
@@ -29,7 +37,8 @@ import Testing
         for spec in CommandCatalog.all {
             for argument in spec.arguments {
                 let wrong: JSONValue = argument.kind == .number ? .string("x") : .number(1)
-                let line = JSONValue.object([("command", .string(spec.name.rawValue)), (argument.name, wrong)]).serialized
+                let line = JSONValue.object([("command", .string(spec.name.rawValue)), (argument.name, wrong)])
+                    .serialized
                 guard case .failure(let failure) = decode(line) else {
                     Issue.record("\(spec.name).\(argument.name) accepted \(wrong)")
                     continue

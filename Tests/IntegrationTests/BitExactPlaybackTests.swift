@@ -28,7 +28,9 @@ extension IntegrationSuite {
             let first = try daemon.captured(suffix: "_44100_2.raw")
             let continued = try daemon.captured(suffix: "_44100_2.raw.0001")
             #expect(pcmDifference(first, try TestEnvironment.reference("one")) == nil)
-            #expect(pcmDifference(try daemon.captured(suffix: "_48000_1.raw"), try TestEnvironment.reference("mono48")) == nil)
+            #expect(
+                pcmDifference(try daemon.captured(suffix: "_48000_1.raw"), try TestEnvironment.reference("mono48"))
+                    == nil)
             #expect(pcmDifference(continued, try TestEnvironment.reference("two")) == nil)
         }
 

@@ -31,7 +31,8 @@ extension IntegrationSuite {
         @Test("enqueue resolves relative paths against the working directory and reports rejections")
         func enqueueRelative() throws {
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
-            let run = try playbackctl(daemon, ["enqueue", "one.mp3", "nope.mp3", "--play"], currentDirectory: TestEnvironment.fixtures)
+            let run = try playbackctl(
+                daemon, ["enqueue", "one.mp3", "nope.mp3", "--play"], currentDirectory: TestEnvironment.fixtures)
             #expect(run.status == 0)
             #expect(run.stdout == "added 1 item, queue has 1\n")
             #expect(run.stderr == "rejected \(TestEnvironment.fixtures)/nope.mp3: no such file\n")

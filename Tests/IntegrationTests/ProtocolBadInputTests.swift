@@ -61,16 +61,19 @@ extension IntegrationSuite {
             let reply = try #require(try client.readLine(timeout: 5))
             #expect(reply["status"]?.stringValue == "badRequest")
             #expect(reply["message"]?.stringValue == "request line longer than 65536 bytes")
-            #expect(try client.request(.object([("command", .string("nowPlaying"))]))["status"]?.stringValue == "success")
+            #expect(
+                try client.request(.object([("command", .string("nowPlaying"))]))["status"]?.stringValue == "success")
         }
 
         @Test("invalid UTF-8 is refused")
         func invalidUTF8() throws {
             let daemon = try DaemonProcess()
             let client = try daemon.connect()
-            try client.sendRaw("{\"command\": \"play\", \"x\": \"\u{FFFD}\"}\n".replacingOccurrences(of: "\u{FFFD}", with: "\u{00E9}"))
+            try client.sendRaw(
+                "{\"command\": \"play\", \"x\": \"\u{FFFD}\"}\n".replacingOccurrences(of: "\u{FFFD}", with: "\u{00E9}"))
             _ = try client.readLine(timeout: 5)
-            let raw = try Self.rawExchange(daemon, bytes: Array(#"{"command":"nowPlaying","id":""#.utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
+            let raw = try Self.rawExchange(
+                daemon, bytes: Array(#"{"command":"nowPlaying","id":""#.utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
             #expect(raw.contains("\"status\":\"badRequest\""))
             #expect(raw.contains("not valid UTF-8"))
         }
@@ -101,7 +104,9 @@ extension IntegrationSuite {
             try expectStateKept(daemon)  // a round trip: the vanished client's close is handled by now
             var crowd: [ControlClient] = []
             for _ in 0..<(ProtocolLimits.maximumClients - 1) { crowd.append(try daemon.connect()) }
-            #expect(try crowd[crowd.count - 1].request(.object([("command", .string("queue"))]))["status"]?.stringValue == "success")
+            #expect(
+                try crowd[crowd.count - 1].request(.object([("command", .string("queue"))]))["status"]?.stringValue
+                    == "success")
             let surplus = try daemon.connect()
             let refusal = try #require(try surplus.readLine(timeout: 5))
             #expect(refusal["message"]?.stringValue == "too many clients (at most 64)")
@@ -126,9 +131,12 @@ extension IntegrationSuite {
             let copy = daemon.directory + "/playbackctl"
             try FileManager.default.copyItem(atPath: TestEnvironment.binDirectory + "/playbackctl", toPath: copy)
             chmod(copy, 0o755)
-            let run = try CommandLineRun.run(executable: "/usr/bin/setpriv",
-                                             ["--reuid=65534", "--regid=65534", "--clear-groups",
-                                              copy, "--socket", daemon.socketPath, "status"])
+            let run = try CommandLineRun.run(
+                executable: "/usr/bin/setpriv",
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups",
+                    copy, "--socket", daemon.socketPath, "status",
+                ])
             #expect(run.status == 7, "\(run.stderr)")
             #expect(run.stderr.contains("connection refused: peer uid 65534 is not the daemon's uid 0"))
         }
@@ -154,7 +162,8 @@ extension IntegrationSuite {
             #expect(info.st_mode & 0o777 == 0o600)
         }
 
-        private func expectStateKept(_ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        private func expectStateKept(_ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation) throws
+        {
             let snapshot = try daemon.nowPlaying()
             #expect(snapshot["elapsed"]?.numberValue == 7.5, sourceLocation: sourceLocation)
             #expect(snapshot["queueCount"]?.numberValue == 2, sourceLocation: sourceLocation)
@@ -169,7 +178,9 @@ extension IntegrationSuite {
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socketPath.utf8)) }
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             guard connected == 0 else { throw TestFailure("connect failed") }
             _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }

@@ -19,10 +19,12 @@ extension IntegrationSuite {
         @Test("every command answers success over the socket, echoing the id")
         func everyCommandSucceeds() throws {
             let daemon = try DaemonProcess()
-            let ordered: [CommandName] = [.enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
-                                          .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
-                                          .togglePlayPause, .togglePlayPause, .previousTrack, .nextTrack, .stop,
-                                          .subscribe, .clear]
+            let ordered: [CommandName] = [
+                .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
+                .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
+                .togglePlayPause, .togglePlayPause, .previousTrack, .nextTrack, .stop,
+                .subscribe, .clear,
+            ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
             _ = try daemon.enqueue(["one.mp3"])
@@ -48,14 +50,19 @@ extension IntegrationSuite {
         @Test("enqueue rejects each bad file with its reason and keeps the playable ones")
         func enqueueRejectsBadFilesOneByOne() throws {
             let daemon = try DaemonProcess()
-            let paths = ["one.mp3", "missing.mp3", "unreadable.mp3", "not-audio.mp3", "garbage.mp3", "empty.mp3", "two.mp3"]
+            let paths =
+                ["one.mp3", "missing.mp3", "unreadable.mp3", "not-audio.mp3", "garbage.mp3", "empty.mp3", "two.mp3"]
                 .map(TestEnvironment.fixture) + [TestEnvironment.fixtures, "relative.mp3"]
             let reply = try daemon.call("enqueue", [("items", .array(paths.map(JSONValue.string)))])
             #expect(reply["status"]?.stringValue == "success")
             #expect(reply["added"]?.arrayValue?.count == 2)
-            let reasons = Dictionary(uniqueKeysWithValues: (reply["rejected"]?.arrayValue ?? []).map {
-                (($0["path"]?.stringValue ?? "").split(separator: "/").last.map(String.init) ?? "", $0["reason"]?.stringValue ?? "")
-            })
+            let reasons = Dictionary(
+                uniqueKeysWithValues: (reply["rejected"]?.arrayValue ?? []).map {
+                    (
+                        ($0["path"]?.stringValue ?? "").split(separator: "/").last.map(String.init) ?? "",
+                        $0["reason"]?.stringValue ?? ""
+                    )
+                })
             #expect(reasons["missing.mp3"] == "no such file")
             #expect(reasons["unreadable.mp3"] == "permission denied")
             #expect(reasons["not-audio.mp3"]?.hasPrefix("not an MPEG audio file") == true)
@@ -74,7 +81,8 @@ extension IntegrationSuite {
             #expect(none["message"]?.stringValue?.contains("/nonexistent.mp3: no such file") == true)
             let copy = daemon.directory + "/vanishing.mp3"
             try FileManager.default.copyItem(atPath: TestEnvironment.fixture("one.mp3"), toPath: copy)
-            #expect(try daemon.call("enqueue", [("items", .array([.string(copy)]))])["status"]?.stringValue == "success")
+            #expect(
+                try daemon.call("enqueue", [("items", .array([.string(copy)]))])["status"]?.stringValue == "success")
             try FileManager.default.removeItem(atPath: copy)
             let play = try daemon.call("play")
             #expect(play["status"]?.stringValue == "noSuchContent")
@@ -115,14 +123,18 @@ extension IntegrationSuite {
             #expect(disabled["status"]?.stringValue == "commandDisabled")
             #expect(disabled["message"]?.stringValue == "skipForward is disabled")
             let commands = try daemon.call("commands")["commands"]?.arrayValue ?? []
-            let enabled = Dictionary(uniqueKeysWithValues: commands.map { ($0["command"]?.stringValue ?? "", $0["enabled"]?.boolValue) })
+            let enabled = Dictionary(
+                uniqueKeysWithValues: commands.map { ($0["command"]?.stringValue ?? "", $0["enabled"]?.boolValue) })
             #expect(enabled["skipForward"] == false)
             #expect(enabled["nextTrack"] == false)
             #expect(enabled["play"] == true)
-            #expect(commands.first { $0["command"]?.stringValue == "skipBackward" }?["preferredIntervals"] == .array([.number(15)]))
+            #expect(
+                commands.first { $0["command"]?.stringValue == "skipBackward" }?["preferredIntervals"]
+                    == .array([.number(15)]))
             _ = try daemon.call("setCommandEnabled", [("name", .string("nextTrack")), ("enabled", .bool(true))])
             #expect(try daemon.call("nextTrack")["status"]?.stringValue == "success")
-            let notRemote = try daemon.call("setCommandEnabled", [("name", .string("queue")), ("enabled", .bool(false))])
+            let notRemote = try daemon.call(
+                "setCommandEnabled", [("name", .string("queue")), ("enabled", .bool(false))])
             #expect(notRemote["status"]?.stringValue == "badRequest")
         }
 

@@ -6,7 +6,9 @@ extension IntegrationSuite {
     /// Acceptance 3, on a PulseAudio null sink behind ALSA's pulse plugin (real-time pacing,
     /// real `snd_pcm_delay`). The sleeps here are the wall-clock time being measured.
     @Suite struct RealTime {
-        @Test("elapsed follows the wall clock; pause freezes it; the device is released after the hold time and play resumes there")
+        @Test(
+            "elapsed follows the wall clock; pause freezes it; the device is released after the hold time and play resumes there"
+        )
         func clockPauseHoldAndResume() throws {
             let daemon = try DaemonProcess(device: "pulse", arguments: ["--pause-hold", "1"], pulse: true)
             let events = try daemon.connect()
@@ -15,9 +17,10 @@ extension IntegrationSuite {
             let requested = Date()
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
             // The event is pushed when the device has started; its snapshot anchors the clock.
-            let started = try #require(try events.waitForEvent {
-                $0["nowPlaying"]?["state"]?.stringValue == "playing" && $0["nowPlaying"]?["rate"]?.numberValue == 1
-            }["nowPlaying"])
+            let started = try #require(
+                try events.waitForEvent {
+                    $0["nowPlaying"]?["state"]?.stringValue == "playing" && $0["nowPlaying"]?["rate"]?.numberValue == 1
+                }["nowPlaying"])
             let startLatency = Date().timeIntervalSince(requested)
             #expect(startLatency < 5, "the device started within 5 s (\(startLatency) s)")
             #expect(started.number("rate") == 1)
@@ -58,8 +61,9 @@ extension IntegrationSuite {
             let defaultForward = try daemon.call("skipForward")
             #expect(abs((defaultForward.number("position") ?? -1) - 20) < 0.1, "default interval is 15 s")
             #expect(try daemon.call("skipBackward").number("position") == 0, "clamped to the start")
-            #expect(try daemon.call("skipForward", [("interval", .number(1000))]).number("position")
-                == daemon.nowPlaying().number("duration"), "clamped to the end")
+            #expect(
+                try daemon.call("skipForward", [("interval", .number(1000))]).number("position")
+                    == daemon.nowPlaying().number("duration"), "clamped to the end")
 
             _ = try daemon.call("changePlaybackPosition", [("position", .number(10))])
             _ = try daemon.call("previousTrack")

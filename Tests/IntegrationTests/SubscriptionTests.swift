@@ -36,8 +36,10 @@ extension IntegrationSuite {
             _ = try stalled.subscribe()
             let other = try daemon.connect()
             let toggle: [JSONValue] = (0..<4000).map { index in
-                .object([("command", .string("setCommandEnabled")), ("name", .string("skipForward")),
-                         ("enabled", .bool(index % 2 == 0))])
+                .object([
+                    ("command", .string("setCommandEnabled")), ("name", .string("skipForward")),
+                    ("enabled", .bool(index % 2 == 0)),
+                ])
             }
             for request in toggle {
                 #expect(try other.request(request)["status"]?.stringValue == "success")
@@ -57,12 +59,16 @@ extension IntegrationSuite {
         /// A start (play, or a seek while playing) is one event once the device plays. When the
         /// device took longer than the announcement timeout (a fresh PulseAudio null sink can),
         /// the start was announced with rate 0 and exactly one re-anchoring event follows.
-        private func expectStart(_ client: ControlClient, changes: [String],
-                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let started = try expectOneEvent(client, changes: changes, state: "playing", allowFollowUp: true,
-                                             sourceLocation: sourceLocation)
+        private func expectStart(
+            _ client: ControlClient, changes: [String],
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            let started = try expectOneEvent(
+                client, changes: changes, state: "playing", allowFollowUp: true,
+                sourceLocation: sourceLocation)
             if started["nowPlaying"]?["rate"]?.numberValue == 0 {
-                let anchor = try expectOneEvent(client, changes: ["position"], state: "playing", sourceLocation: sourceLocation)
+                let anchor = try expectOneEvent(
+                    client, changes: ["position"], state: "playing", sourceLocation: sourceLocation)
                 #expect(anchor["nowPlaying"]?["rate"]?.numberValue == 1, sourceLocation: sourceLocation)
             } else {
                 #expect(try client.readLine(timeout: 0.2) == nil, "exactly one event", sourceLocation: sourceLocation)
@@ -71,8 +77,10 @@ extension IntegrationSuite {
 
         /// Reads one event and checks it; unless `allowFollowUp`, checks that no second one follows.
         @discardableResult
-        private func expectOneEvent(_ client: ControlClient, changes: [String], state: String, allowFollowUp: Bool = false,
-                                    sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        private func expectOneEvent(
+            _ client: ControlClient, changes: [String], state: String, allowFollowUp: Bool = false,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> JSONValue {
             let event = try #require(try client.readLine(timeout: 5), sourceLocation: sourceLocation)
             #expect(event["event"]?.stringValue == "changed", sourceLocation: sourceLocation)
             let names = Set(event["changes"]?.arrayValue?.compactMap(\.stringValue) ?? [])

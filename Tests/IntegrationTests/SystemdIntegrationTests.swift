@@ -9,15 +9,17 @@ extension IntegrationSuite {
         func unitVerifies() throws {
             let directory = TestEnvironment.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let template = try String(contentsOfFile: TestEnvironment.packageRoot + "/systemd/playbackd.service", encoding: .utf8)
+            let template = try String(
+                contentsOfFile: TestEnvironment.packageRoot + "/systemd/playbackd.service", encoding: .utf8)
             let unit = template.replacingOccurrences(of: "@BINDIR@", with: TestEnvironment.binDirectory)
                 .replacingOccurrences(of: "@DOCDIR@", with: TestEnvironment.packageRoot)
             #expect(unit.contains("Type=notify"))
             try unit.write(toFile: directory + "/playbackd.service", atomically: true, encoding: .utf8)
             mkdir(directory + "/runtime", 0o700)
-            let run = try CommandLineRun.run(executable: "/usr/bin/systemd-analyze",
-                                             ["--user", "verify", directory + "/playbackd.service"],
-                                             environment: ["XDG_RUNTIME_DIR": directory + "/runtime"])
+            let run = try CommandLineRun.run(
+                executable: "/usr/bin/systemd-analyze",
+                ["--user", "verify", directory + "/playbackd.service"],
+                environment: ["XDG_RUNTIME_DIR": directory + "/runtime"])
             #expect(run.status == 0)
             #expect(run.stderr.isEmpty, "\(run.stderr)")
             #expect(run.stdout.isEmpty, "\(run.stdout)")

@@ -14,8 +14,9 @@ import Testing
     deinit { try? FileManager.default.removeItem(atPath: capture) }
 
     private func makeEngine() -> PlaybackEngine {
-        PlaybackEngine(sink: ALSASink(deviceName: "playbackd_capture"),
-                       openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
+        PlaybackEngine(
+            sink: ALSASink(deviceName: "playbackd_capture"),
+            openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
     }
 
     /// Waits for the engine's events until the pipeline finished.
@@ -33,7 +34,9 @@ import Testing
     @Test("a queue plays gaplessly; item starts and the end are reported")
     func queueIsGapless() throws {
         let engine = makeEngine()
-        let items = ["one", "two", "three"].enumerated().map { EngineItem(id: UInt64($0.offset + 1), path: Fixtures.path($0.element + ".mp3")) }
+        let items = ["one", "two", "three"].enumerated().map {
+            EngineItem(id: UInt64($0.offset + 1), path: Fixtures.path($0.element + ".mp3"))
+        }
         #expect(try engine.start(items[0], atFrame: 0, upcoming: Array(items.dropFirst())) == 0)
         let events = waitUntilFinished(engine)
         let started = events.compactMap { if case .itemStarted(let id, _) = $0 { id } else { nil } }
@@ -64,8 +67,9 @@ import Testing
 
     @Test("a missing device is a typed error, not a crash")
     func missingDevice() throws {
-        let engine = PlaybackEngine(sink: ALSASink(deviceName: "no_such_device"),
-                                    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
+        let engine = PlaybackEngine(
+            sink: ALSASink(deviceName: "no_such_device"),
+            openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
         #expect(throws: EngineError.self) {
             try engine.start(EngineItem(id: 1, path: Fixtures.path("one.mp3")), atFrame: 0, upcoming: [])
         }

@@ -41,7 +41,9 @@ import Testing
                 for i in 0..<count { chunk[i] = Int16(truncatingIfNeeded: next + i) }
                 var offset = 0
                 while offset < count {
-                    offset += chunk.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[offset..<count])) }
+                    offset += chunk.withUnsafeBufferPointer {
+                        ring.write(UnsafeBufferPointer(rebasing: $0[offset..<count]))
+                    }
                 }
                 next += count
             }
@@ -51,7 +53,9 @@ import Testing
             var bad = 0
             while expected < total {
                 let region = ring.readableRegion()
-                for (i, sample) in region.enumerated() where sample != Int16(truncatingIfNeeded: expected + i) { bad += 1 }
+                for (i, sample) in region.enumerated() where sample != Int16(truncatingIfNeeded: expected + i) {
+                    bad += 1
+                }
                 expected += region.count
                 ring.consume(region.count)
             }

@@ -3,7 +3,11 @@ import Testing
 
 @Suite struct PlaybackQueueTests {
     private func items(_ ids: ClosedRange<UInt64>) -> [QueueItem] {
-        ids.map { QueueItem(id: $0, path: "/\($0).mp3", metadata: TrackMetadata(title: "\($0)", duration: 1, sampleRate: 44_100, channels: 2)) }
+        ids.map {
+            QueueItem(
+                id: $0, path: "/\($0).mp3",
+                metadata: TrackMetadata(title: "\($0)", duration: 1, sampleRate: 44_100, channels: 2))
+        }
     }
 
     @Test("the first appended item becomes current; advancing past the end leaves none")
@@ -48,8 +52,10 @@ import Testing
 @Suite struct NowPlayingTests {
     @Test("position extrapolates with rate and clamps to the duration")
     func extrapolation() {
-        let item = QueueItem(id: 1, path: "/a", metadata: TrackMetadata(title: "a", duration: 10, sampleRate: 44_100, channels: 2))
-        let playing = NowPlaying(state: .playing, item: item, elapsed: 2, rate: 1, timestamp: 100, queueIndex: 0, queueCount: 1)
+        let item = QueueItem(
+            id: 1, path: "/a", metadata: TrackMetadata(title: "a", duration: 10, sampleRate: 44_100, channels: 2))
+        let playing = NowPlaying(
+            state: .playing, item: item, elapsed: 2, rate: 1, timestamp: 100, queueIndex: 0, queueCount: 1)
         #expect(playing.position(at: 103.5) == 5.5)
         #expect(playing.position(at: 200) == 10)
         var paused = playing

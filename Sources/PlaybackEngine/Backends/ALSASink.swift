@@ -1,7 +1,8 @@
 import CALSA
 import CShim
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// ALSA playback through libasound2, on the PCM named by `--device`.
@@ -42,8 +43,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
             try configure(handle, format)
         } catch {
             snd_pcm_close(handle)
-            throw SinkError(function: error.function, code: error.code,
-                            reason: "cannot play \(format): \(error.reason)", isUnsupportedFormat: true)
+            throw SinkError(
+                function: error.function, code: error.code,
+                reason: "cannot play \(format): \(error.reason)", isUnsupportedFormat: true)
         }
         pcm = handle
         openFormat = format
@@ -63,8 +65,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         var rate = UInt32(format.sampleRate)
         try check(snd_pcm_hw_params_set_rate_near(handle, hw, &rate, nil), "set_rate_near")
         guard rate == UInt32(format.sampleRate) else {
-            throw SinkError(function: "set_rate_near", code: -EINVAL,
-                            reason: "device cannot play \(format.sampleRate) Hz (nearest \(rate))")
+            throw SinkError(
+                function: "set_rate_near", code: -EINVAL,
+                reason: "device cannot play \(format.sampleRate) Hz (nearest \(rate))")
         }
         var buffer = Self.bufferMicroseconds
         var period = Self.periodMicroseconds
@@ -83,8 +86,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
             if written >= 0 { return Int(written) }
             if written == -Int(EAGAIN) { return 0 }
             guard snd_pcm_recover(pcm, Int32(written), 1) == 0 else {
-                throw SinkError(function: "snd_pcm_writei", code: Int32(written),
-                                reason: String(cString: snd_strerror(Int32(written))))
+                throw SinkError(
+                    function: "snd_pcm_writei", code: Int32(written),
+                    reason: String(cString: snd_strerror(Int32(written))))
             }
             recoveredXruns += 1
         }
@@ -111,8 +115,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
             // A plugin whose server went away (PulseAudio killed) keeps its descriptors ready
             // and fails here: that is the device disappearing, not a reason to poll again.
             if result < 0 || snd_pcm_state(pcm) == SND_PCM_STATE_DISCONNECTED {
-                throw SinkError(function: "snd_pcm_poll_descriptors_revents", code: result < 0 ? result : -ENODEV,
-                                reason: result < 0 ? String(cString: snd_strerror(result)) : "device disconnected")
+                throw SinkError(
+                    function: "snd_pcm_poll_descriptors_revents", code: result < 0 ? result : -ENODEV,
+                    reason: result < 0 ? String(cString: snd_strerror(result)) : "device disconnected")
             }
             // POLLERR or POLLOUT: either way the next write makes progress or reports.
             if events != 0 { return true }

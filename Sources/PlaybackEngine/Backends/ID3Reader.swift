@@ -3,8 +3,10 @@ import PlaybackModel
 
 /// Reads title, artist and album from the ID3v2 (preferred) or ID3v1 tags libmpg123 parsed.
 enum ID3Reader {
-    static func metadata(_ handle: OpaquePointer, path: String, format: AudioFormat,
-                         frames: Int?) -> TrackMetadata {
+    static func metadata(
+        _ handle: OpaquePointer, path: String, format: AudioFormat,
+        frames: Int?
+    ) -> TrackMetadata {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         _ = mpg123_id3(handle, &v1, &v2)
@@ -23,8 +25,9 @@ enum ID3Reader {
     /// libmpg123 converts ID3v2 text of every encoding to UTF-8.
     private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
         guard let s = string?.pointee, let p = s.p, s.fill > 0 else { return nil }
-        let value = String(decoding: UnsafeRawBufferPointer(start: p, count: s.fill - 1)
-                           .prefix { $0 != 0 }, as: UTF8.self)
+        let value = String(
+            decoding: UnsafeRawBufferPointer(start: p, count: s.fill - 1)
+                .prefix { $0 != 0 }, as: UTF8.self)
         return nonEmpty(value)
     }
 

@@ -1,7 +1,8 @@
 import CMPG123
 import PlaybackModel
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An MP3 file decoded by libmpg123: gapless (encoder delay and padding removed), exact
@@ -48,8 +49,9 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
         while true {
-            let result = mpg123_read(handle, UnsafeMutableRawPointer(buffer.baseAddress),
-                                     buffer.count * 2, &done)
+            let result = mpg123_read(
+                handle, UnsafeMutableRawPointer(buffer.baseAddress),
+                buffer.count * 2, &done)
             switch result {
             case MPG123_OK.rawValue, MPG123_DONE.rawValue:
                 if done > 0 || result == MPG123_DONE.rawValue { return done / 2 }
@@ -105,7 +107,8 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         var channels: Int32 = 0
         var encoding: Int32 = 0
         guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue,
-              rate > 0, channels > 0 else {
+            rate > 0, channels > 0
+        else {
             throw .notMPEGAudio("no MPEG audio frame found")
         }
         mpg123_format_none(handle)

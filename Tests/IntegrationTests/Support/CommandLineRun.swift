@@ -7,14 +7,19 @@ struct CommandLineRun {
     var stderr: String
 
     /// Runs `TestEnvironment.binDirectory/name` with `arguments` and waits for it.
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                    currentDirectory: String? = nil) throws -> CommandLineRun {
-        try run(executable: TestEnvironment.binDirectory + "/" + name, arguments, environment: environment,
-                currentDirectory: currentDirectory)
+    static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: String? = nil
+    ) throws -> CommandLineRun {
+        try run(
+            executable: TestEnvironment.binDirectory + "/" + name, arguments, environment: environment,
+            currentDirectory: currentDirectory)
     }
 
-    static func run(executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    currentDirectory: String? = nil) throws -> CommandLineRun {
+    static func run(
+        executable: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: String? = nil
+    ) throws -> CommandLineRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -30,14 +35,17 @@ struct CommandLineRun {
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CommandLineRun(status: process.terminationStatus,
-                              stdout: String(decoding: stdoutData, as: UTF8.self),
-                              stderr: String(decoding: stderrData, as: UTF8.self))
+        return CommandLineRun(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
     }
 }
 
 /// Runs the built `playbackctl` against `daemon`'s socket.
-func playbackctl(_ daemon: DaemonProcess?, _ arguments: [String], currentDirectory: String? = nil) throws -> CommandLineRun {
+func playbackctl(_ daemon: DaemonProcess?, _ arguments: [String], currentDirectory: String? = nil) throws
+    -> CommandLineRun
+{
     let socket = daemon?.socketPath ?? "/nonexistent/playbackd.sock"
     return try CommandLineRun.run("playbackctl", ["--socket", socket] + arguments, currentDirectory: currentDirectory)
 }

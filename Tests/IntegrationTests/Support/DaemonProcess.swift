@@ -15,8 +15,10 @@ final class DaemonProcess {
 
     /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
     /// configuration write to `capturePath`.
-    init(device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
-         pulseRuntime: String? = nil) throws {
+    init(
+        device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
+        pulseRuntime: String? = nil
+    ) throws {
         directory = TestEnvironment.makeTemporaryDirectory()
         socketPath = directory + "/control.sock"
         capturePath = directory + "/capture"
@@ -86,8 +88,12 @@ final class DaemonProcess {
     }
 
     func enqueue(_ names: [String], play: Bool = false, replace: Bool = false) throws -> JSONValue {
-        try call("enqueue", [("items", .array(names.map { .string(TestEnvironment.fixture($0)) })),
-                             ("play", .bool(play)), ("replace", .bool(replace))])
+        try call(
+            "enqueue",
+            [
+                ("items", .array(names.map { .string(TestEnvironment.fixture($0)) })),
+                ("play", .bool(play)), ("replace", .bool(replace)),
+            ])
     }
 
     /// Sends SIGTERM and waits; returns the exit status.
@@ -107,7 +113,9 @@ extension ControlClient {
     /// Subscribes and returns the first snapshot.
     func subscribe() throws -> JSONValue {
         let reply = try request(.object([("command", .string("subscribe"))]))
-        guard let snapshot = reply["nowPlaying"] else { throw TestFailure("subscribe reply without nowPlaying: \(reply.serialized)") }
+        guard let snapshot = reply["nowPlaying"] else {
+            throw TestFailure("subscribe reply without nowPlaying: \(reply.serialized)")
+        }
         return snapshot
     }
 

@@ -5,8 +5,9 @@ import Foundation
 enum PulseProbe {
     static func openStreams() throws -> Int {
         guard let runtime = TestEnvironment.pulseRuntime else { throw TestFailure("no test PulseAudio server") }
-        let run = try CommandLineRun.run(executable: "/usr/bin/pactl", ["list", "short", "sink-inputs"],
-                                         environment: ["XDG_RUNTIME_DIR": runtime])
+        let run = try CommandLineRun.run(
+            executable: "/usr/bin/pactl", ["list", "short", "sink-inputs"],
+            environment: ["XDG_RUNTIME_DIR": runtime])
         guard run.status == 0 else { throw TestFailure("pactl failed: \(run.stderr)") }
         return run.stdout.split(separator: "\n").count
     }

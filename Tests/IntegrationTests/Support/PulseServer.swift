@@ -9,7 +9,8 @@ final class PulseServer {
 
     init() throws {
         runtime = TestEnvironment.makeTemporaryDirectory()
-        try "load-module module-null-sink sink_name=nullsink rate=44100 channels=2\nset-default-sink nullsink\nload-module module-native-protocol-unix\n"
+        try
+            "load-module module-null-sink sink_name=nullsink rate=44100 channels=2\nset-default-sink nullsink\nload-module module-native-protocol-unix\n"
             .write(toFile: runtime + "/default.pa", atomically: true, encoding: .utf8)
         try start()
     }
@@ -20,8 +21,10 @@ final class PulseServer {
     }
 
     func start() throws {
-        let arguments = ["/usr/bin/pulseaudio", "-n", "-F", runtime + "/default.pa", "--exit-idle-time=-1",
-                         "--daemonize=no", "--log-target=file:" + runtime + "/pulse.log"]
+        let arguments = [
+            "/usr/bin/pulseaudio", "-n", "-F", runtime + "/default.pa", "--exit-idle-time=-1",
+            "--daemonize=no", "--log-target=file:" + runtime + "/pulse.log",
+        ]
         let environment = ["HOME=" + runtime, "XDG_RUNTIME_DIR=" + runtime, "PATH=/usr/bin:/bin"]
         var argv = arguments.map { strdup($0) } + [nil]
         var envp = environment.map { strdup($0) } + [nil]
@@ -30,7 +33,9 @@ final class PulseServer {
             throw TestFailure("cannot start pulseaudio")
         }
         let deadline = Date().addingTimeInterval(10)
-        while try CommandLineRun.run(executable: "/usr/bin/pactl", ["info"], environment: ["XDG_RUNTIME_DIR": runtime]).status != 0 {
+        while try CommandLineRun.run(executable: "/usr/bin/pactl", ["info"], environment: ["XDG_RUNTIME_DIR": runtime])
+            .status != 0
+        {
             guard Date() < deadline else { throw TestFailure("PulseAudio did not start") }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -42,5 +42,6 @@ func pcmDifference(_ actual: Data, _ expected: Data) -> String? {
     if actual == expected { return nil }
     let common = min(actual.count, expected.count)
     let firstDifference = (0..<common).first { actual[actual.startIndex + $0] != expected[expected.startIndex + $0] }
-    return "captured \(actual.count) bytes, expected \(expected.count); first difference at byte \(firstDifference.map(String.init) ?? "\(common) (one is a prefix of the other)")"
+    return
+        "captured \(actual.count) bytes, expected \(expected.count); first difference at byte \(firstDifference.map(String.init) ?? "\(common) (one is a prefix of the other)")"
 }
