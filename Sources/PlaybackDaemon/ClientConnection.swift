@@ -7,7 +7,6 @@ import ControlProtocol
 /// One connected client: its line framing and its bounded queue of unsent output.
 final class ClientConnection {
     let fd: Int32
-    let peerUID: uid_t
     /// After `subscribe`, pushed events go to this client too.
     var isSubscribed = false
     /// The client sent EOF; close once the replies are flushed.
@@ -17,9 +16,8 @@ final class ClientConnection {
     private var discarding = false
     private(set) var output: [UInt8] = []
 
-    init(fd: Int32, peerUID: uid_t) {
+    init(fd: Int32) {
         self.fd = fd
-        self.peerUID = peerUID
     }
 
     /// A complete request line, or a line that was too long.

@@ -10,34 +10,27 @@ import PlaybackModel
 /// player service and writes replies in order; fans pushed events out to subscribers.
 /// Runs on the control loop. Every per-client resource is bounded (`ProtocolLimits`).
 final class ControlServer {
-    /// Answers one request; `subscribe` is answered here with the handler's snapshot.
+    /// Answers one request (a successful `subscribe` also subscribes the connection).
     typealias Handler = (Request) -> Response
 
     private let loop: ControlLoop
     private let listener: UnixListener
     private let handle: Handler
-    private let snapshot: () -> NowPlaying
+    private let log: DaemonLog
     private var clients: [Int32: ClientConnection] = [:]
     /// One receive buffer for every client (the loop handles one client at a time).
     private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
     private let ownUID = geteuid()
-    /// Peers turned away (other UID, too many clients), for the daemon to report.
-    private(set) var refusedConnections = 0
 
-    init(
-        loop: ControlLoop, listener: UnixListener, snapshot: @escaping () -> NowPlaying,
-        handle: @escaping Handler
-    ) {
+    init(loop: ControlLoop, listener: UnixListener, log: DaemonLog, handle: @escaping Handler) {
         self.loop = loop
         self.listener = listener
         self.handle = handle
-        self.snapshot = snapshot
+        self.log = log
         loop.watch(listener.fd) { [unowned self] _ in self.acceptClients() }
     }
 
     deinit { receiveBuffer.deallocate() }
-
-    var clientCount: Int { clients.count }
 
     /// Closes every client and the listener.
     func shutdown() {
@@ -70,14 +63,14 @@ final class ControlServer {
                 refuse(fd, "too many clients (at most \(ProtocolLimits.maximumClients))")
                 continue
             }
-            let client = ClientConnection(fd: fd, peerUID: ownUID)
+            let client = ClientConnection(fd: fd)
             clients[fd] = client
             loop.watch(fd) { [unowned self] events in self.service(fd, events) }
         }
     }
 
     private func refuse(_ fd: Int32, _ message: String) {
-        refusedConnections += 1
+        log.warning(message)
         let line = Response.failure(.badRequest, message).line
         _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         close(fd)

@@ -50,8 +50,8 @@ public final class Daemon {
             log.error(error.description)
             return 1
         }
-        let server = ControlServer(loop: loop, listener: listener, snapshot: { [unowned self] in service.snapshot() }) {
-            [unowned self] request in service.handle(request)
+        let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request in
+            service.handle(request)
         }
         self.server = server
         service.onChanges = { [unowned self] changes in publish(changes) }

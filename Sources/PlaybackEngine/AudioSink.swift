@@ -24,6 +24,8 @@ public struct SinkError: Error, Equatable, CustomStringConvertible {
 public protocol AudioSink: AnyObject, SendableMetatype {
     /// The format the device is open with; nil when closed.
     var openFormat: AudioFormat? { get }
+    /// Frames per period of the open device (how much one wake-up moves).
+    var periodFrames: Int { get }
     /// Human-readable device name (for logs and errors).
     var deviceName: String { get }
     func open(_ format: AudioFormat) throws(SinkError)

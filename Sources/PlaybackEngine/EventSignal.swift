@@ -30,10 +30,10 @@ public final class EventSignal: @unchecked Sendable {
         _ = Glibc.read(fileDescriptor, &value, 8)
     }
 
-    /// Sleeps until signalled, then clears the signal.
-    public func wait() {
+    /// Sleeps until signalled (then clears the signal) or, with a timeout, until it passes.
+    public func wait(timeoutMilliseconds: Int32 = -1) {
         var pfd = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-        while poll(&pfd, 1, -1) < 0 && errno == EINTR {}
-        reset()
+        while poll(&pfd, 1, timeoutMilliseconds) < 0 && errno == EINTR {}
+        if pfd.revents != 0 { reset() }
     }
 }

@@ -96,7 +96,17 @@ struct OutputLoop<Sink: AudioSink> {
         state.outputWaitingForData.store(false, ordering: .relaxed)
     }
 
+    /// Plays out what the device holds. It waits in steps a halt can interrupt until about one
+    /// period is left, and only then drains (which blocks): a pause in the last second of the
+    /// queue waits at most one period, and the stream still ends without an underrun.
     private func endOfStream() {
+        while true {
+            if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
+            let delay = sink.delay()
+            clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+            guard delay > sink.periodFrames else { break }
+            outputWake.wait(timeoutMilliseconds: Int32((delay - sink.periodFrames) * 1000 / sampleRate) + 1)
+        }
         sink.drain()
         end(.finished, delay: 0, drop: false)
     }

@@ -76,6 +76,25 @@ extension IntegrationSuite {
             #expect(previous["state"]?.stringValue == "playing")
         }
 
+        @Test("a pause while the last item plays out takes effect where it was asked, not at the end")
+        func pauseDuringPlayOut() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["three.mp3"], play: true)
+            let started = try #require(
+                try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }["nowPlaying"])
+            let anchor = try #require(started.number("timestamp"))
+            let startElapsed = try #require(started.number("elapsed"))
+            // 1.2 s in, everything is decoded and written: the device is playing out its buffer.
+            Thread.sleep(until: Date(timeIntervalSince1970: anchor + 1.2 - startElapsed))
+            #expect(try daemon.call("pause")["status"]?.stringValue == "success")
+            let paused = try daemon.nowPlaying()
+            #expect(paused["state"]?.stringValue == "paused")
+            let elapsed = try #require(paused.number("elapsed"))
+            #expect(elapsed > 1.1 && elapsed < 1.6, "paused at \(elapsed) s of 1.93 s")
+        }
+
         @Test("at the end of the queue the state becomes stopped and the device is closed")
         func queueEndStopsAndClosesDevice() throws {
             let daemon = try DaemonProcess(device: "pulse", pulse: true)

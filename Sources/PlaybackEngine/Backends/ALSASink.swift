@@ -22,6 +22,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
 
     public let deviceName: String
     public private(set) var openFormat: AudioFormat?
+    public private(set) var periodFrames = 0
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
     /// xruns recovered since the device was opened (read by the control side for reporting).
@@ -49,6 +50,10 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         }
         pcm = handle
         openFormat = format
+        var bufferSize: snd_pcm_uframes_t = 0
+        var periodSize: snd_pcm_uframes_t = 0
+        snd_pcm_get_params(handle, &bufferSize, &periodSize)
+        periodFrames = Int(periodSize)
         let count = Int(snd_pcm_poll_descriptors_count(handle))
         pollDescriptors = .allocate(capacity: count + 1)
         recoveredXruns = 0
