@@ -25,7 +25,7 @@ struct OutputLoop<Sink: AudioSink> {
             nextSegment = noteBoundaries(from: nextSegment)
             var region = ring.readableRegion()
             if region.isEmpty {
-                if finishedDecoding() { return endOfStream() }
+                if finishedDecoding() { return endOfStream(&start) }
                 waitForData()
                 continue
             }
@@ -50,13 +50,7 @@ struct OutputLoop<Sink: AudioSink> {
             }
             let delay = sink.delay()
             let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
-            if !isAudible
-                && start.isPlaying(
-                    playedFrames: ring.totalRead / channels - delay,
-                    delayFrames: delay, nanos: nanos)
-            {
-                noteAudible()
-            }
+            noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
         }
     }
 
@@ -99,16 +93,25 @@ struct OutputLoop<Sink: AudioSink> {
     /// Plays out what the device holds. It waits in steps a halt can interrupt until about one
     /// period is left, and only then drains (which blocks): a pause in the last second of the
     /// queue waits at most one period, and the stream still ends without an underrun.
-    private func endOfStream() {
+    private func endOfStream(_ start: inout StartDetector) {
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
             let delay = sink.delay()
-            clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+            let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+            // A device can start only now, after everything was written (a short item).
+            noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
             guard delay > sink.periodFrames else { break }
             outputWake.wait(timeoutMilliseconds: Int32((delay - sink.periodFrames) * 1000 / sampleRate) + 1)
         }
         sink.drain()
         end(.finished, delay: 0, drop: false)
+    }
+
+    private func noteAudibleIfPlaying(_ start: inout StartDetector, delay: Int, nanos: UInt64) {
+        guard !isAudible,
+            start.isPlaying(playedFrames: ring.totalRead / channels - delay, delayFrames: delay, nanos: nanos)
+        else { return }
+        noteAudible()
     }
 
     private func end(_ outcome: PipelineState.Outcome, delay: Int, drop: Bool) {

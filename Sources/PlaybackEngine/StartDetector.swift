@@ -1,8 +1,8 @@
 /// Decides, from the output thread's clock readings, when the device has really started
 /// playing. Devices can report a little progress at once and then stall while they start
-/// (PulseAudio's null sink reports 7 ms played, then nothing for over a second), so a single
-/// increment is no proof: two readings at least `minimumWindow` apart must show progress of
-/// at least half real time. A device with no delay at all (the null and file PCMs) plays what
+/// (PulseAudio's null sink reports 7 ms played, then nothing for over a second, and its first
+/// readings after the start run ahead), so a single increment is no proof: two consecutive
+/// windows of at least `minimumWindow` must each show progress of at least half real time. A device with no delay at all (the null and file PCMs) plays what
 /// it is given immediately.
 ///
 /// A value type owned by the output thread; no allocation, no locks.
@@ -12,6 +12,8 @@ struct StartDetector {
     let sampleRate: Int
     private var referenceFrames = -1
     private var referenceNanos: UInt64 = 0
+    private var confirmedWindows = 0
+    static let requiredWindows = 2
 
     init(sampleRate: Int) { self.sampleRate = sampleRate }
 
@@ -26,9 +28,10 @@ struct StartDetector {
         let window = nanos &- referenceNanos
         guard window >= Self.minimumWindowNanos else { return false }
         let realTimeFrames = Int(window) * sampleRate / 1_000_000_000
-        if (playedFrames - referenceFrames) * 2 >= realTimeFrames { return true }
+        let advanced = (playedFrames - referenceFrames) * 2 >= realTimeFrames
+        confirmedWindows = advanced ? confirmedWindows + 1 : 0
         referenceFrames = playedFrames
         referenceNanos = nanos
-        return false
+        return confirmedWindows >= Self.requiredWindows
     }
 }

@@ -61,9 +61,6 @@ extension IntegrationSuite {
             let defaultForward = try daemon.call("skipForward")
             #expect(abs((defaultForward.number("position") ?? -1) - 20) < 0.1, "default interval is 15 s")
             #expect(try daemon.call("skipBackward").number("position") == 0, "clamped to the start")
-            #expect(
-                try daemon.call("skipForward", [("interval", .number(1000))]).number("position")
-                    == daemon.nowPlaying().number("duration"), "clamped to the end")
 
             _ = try daemon.call("changePlaybackPosition", [("position", .number(10))])
             _ = try daemon.call("previousTrack")
@@ -74,6 +71,12 @@ extension IntegrationSuite {
             let previous = try daemon.nowPlaying()
             #expect(previous.number("queueIndex") == 0, "at the start: go back one item")
             #expect(previous["state"]?.stringValue == "playing")
+            // Last: skipping past the end of the last item may end the queue.
+            _ = try daemon.call("nextTrack")
+            let duration = try daemon.nowPlaying().number("duration")
+            #expect(
+                try daemon.call("skipForward", [("interval", .number(1000))]).number("position") == duration,
+                "clamped to the end")
         }
 
         @Test("a pause while the last item plays out takes effect where it was asked, not at the end")
@@ -81,18 +84,25 @@ extension IntegrationSuite {
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
             let events = try daemon.connect()
             _ = try events.subscribe()
-            _ = try daemon.enqueue(["three.mp3"], play: true)
+            _ = try daemon.enqueue(["long.mp3"])
+            let duration = try #require(try daemon.nowPlaying().number("duration"))
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(duration - 2.5))])
+            _ = try daemon.call("play")
             let started = try #require(
                 try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }["nowPlaying"])
             let anchor = try #require(started.number("timestamp"))
             let startElapsed = try #require(started.number("elapsed"))
-            // 1.2 s in, everything is decoded and written: the device is playing out its buffer.
-            Thread.sleep(until: Date(timeIntervalSince1970: anchor + 1.2 - startElapsed))
+            // Everything is written once the device holds the last second (its buffer), so
+            // 0.6 s before the end the device is playing out: the old blocking drain made a
+            // pause then wait for the very end.
+            let pauseAt = duration - 0.6
+            try #require(startElapsed < pauseAt - 0.2, "the device started at \(startElapsed) s, too late to test")
+            Thread.sleep(until: Date(timeIntervalSince1970: anchor + pauseAt - startElapsed))
             #expect(try daemon.call("pause")["status"]?.stringValue == "success")
             let paused = try daemon.nowPlaying()
             #expect(paused["state"]?.stringValue == "paused")
             let elapsed = try #require(paused.number("elapsed"))
-            #expect(elapsed > 1.1 && elapsed < 1.6, "paused at \(elapsed) s of 1.93 s")
+            #expect(elapsed > pauseAt - 0.1 && elapsed < duration - 0.3, "paused at \(elapsed) s of \(duration) s")
         }
 
         @Test("at the end of the queue the state becomes stopped and the device is closed")
