@@ -68,7 +68,14 @@ public final class ControlClient {
 
     /// Sends `request` and returns the reply object.
     public func request(_ request: JSONValue) throws(ClientError) -> JSONValue {
-        try send(request)
+        do {
+            try send(request)
+        } catch {
+            // A daemon that refuses a connection (another uid, too many clients) writes the
+            // reason and closes at once, so the send can fail with the reason already here.
+            if let reason = try? readLine(timeout: 1) { return reason }
+            throw error
+        }
         guard let reply = try readLine(timeout: nil) else { throw .connectionLost("no reply") }
         return reply
     }

@@ -91,14 +91,27 @@ final class PlayerService {
         }
     }
 
-    /// The now-playing snapshot, with the position measured now.
+    /// The now-playing snapshot. While playing, `elapsed` and `timestamp` are the output
+    /// thread's last measurement and the time it was taken (up to one device period ago), so
+    /// the anchor carries no extrapolation error; otherwise the held position, now.
     func snapshot() -> NowPlaying {
-        let frame = playedFrame()
+        syncWithEngine()
+        var frame = heldFrame
+        var timestamp = Self.wallClockNow()
+        if state == .playing, let (measured, age) = engine.measuredPosition() {
+            if measured.itemID == queue.current?.id {
+                frame = measured.frame
+                timestamp -= age
+            } else {
+                // Measured just before an item boundary the timer has already announced.
+                frame = engine.currentPosition()?.frame ?? heldFrame
+            }
+        }
         let item = queue.current
         return NowPlaying(
             state: state, item: item,
             elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
-            rate: isAdvancing ? 1 : 0, timestamp: Self.wallClockNow(),
+            rate: isAdvancing ? 1 : 0, timestamp: timestamp,
             queueIndex: queue.currentIndex, queueCount: queue.count)
     }
 

@@ -85,6 +85,14 @@ public final class PlaybackEngine {
         pipeline.flatMap { position(in: $0, extrapolate: true) }
     }
 
+    /// The output thread's last measurement itself, and how many seconds ago it was taken:
+    /// an anchor for `(elapsed, rate, timestamp)` that carries no extrapolation error.
+    public func measuredPosition() -> (position: EnginePosition, age: Double)? {
+        guard let pipeline, let position = position(in: pipeline, extrapolate: false) else { return nil }
+        let age = PlaybackClock.monotonicNow() &- pipeline.clock.read().monotonicNanos
+        return (position, Double(age) / 1e9)
+    }
+
     /// Replaces what plays after the current item. Returns false when the decoder already
     /// reached the end of its list (the new items start once this pipeline finishes).
     @discardableResult

@@ -18,7 +18,8 @@ extension IntegrationSuite {
 
         @Test("every command answers success over the socket, echoing the id")
         func everyCommandSucceeds() throws {
-            let daemon = try DaemonProcess()
+            // Real-time pacing: on the unpaced file device `play` would finish the item at once.
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
             let ordered: [CommandName] = [
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
@@ -27,7 +28,7 @@ extension IntegrationSuite {
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
-            _ = try daemon.enqueue(["one.mp3"])
+            _ = try daemon.enqueue(["long.mp3"])
             for (index, name) in ordered.enumerated() {
                 let reply = try daemon.call(name.rawValue, Self.validRequests[name]!, id: .number(Double(index)))
                 #expect(reply["status"]?.stringValue == "success", "\(name): \(reply.serialized)")

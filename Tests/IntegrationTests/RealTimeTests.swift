@@ -32,7 +32,9 @@ extension IntegrationSuite {
             let measuredAt = try #require(playing.number("timestamp"))
             let expected = startElapsed + (measuredAt - anchor)
             #expect(abs(elapsed - expected) < 0.05, "elapsed \(elapsed) s, expected \(expected) s after 3 s of play")
-            #expect(abs(expected - 3.0 - startElapsed) < 0.05)
+            // Timestamps are measurement times (up to one device period old): the two readings
+            // compared lie about 3 s apart.
+            #expect(measuredAt - anchor > 2.7, "\(measuredAt - anchor) s between the readings")
             #expect(playing.number("rate") == 1)
 
             #expect(try daemon.call("pause")["status"]?.stringValue == "success")
