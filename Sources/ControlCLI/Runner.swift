@@ -50,7 +50,7 @@ public enum Runner {
         if json {
             Console.out(reply.serialized + "\n")
         } else {
-            if status == .success { Console.out(HumanOutput.render(verb: verb, reply: reply, now: wallClockNow())) }
+            if status == .success { Console.out(HumanOutput.render(verb: verb, reply: reply, now: WallClock.now())) }
             Console.error(HumanOutput.rejections(reply))
             if status != .success {
                 Console.error("playbackctl: \(reply["message"]?.stringValue ?? statusText) (\(statusText))\n")
@@ -84,7 +84,7 @@ public enum Runner {
             Console.out(nowPlaying.serialized + "\n")
         } else {
             Console.out(
-                HumanOutput.status(nowPlaying, now: wallClockNow()).split(separator: "\n").joined(separator: " | ")
+                HumanOutput.status(nowPlaying, now: WallClock.now()).split(separator: "\n").joined(separator: " | ")
                     + "\n")
         }
     }
@@ -95,9 +95,4 @@ public enum Runner {
         return String(cString: cwd)
     }
 
-    static func wallClockNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }

@@ -10,10 +10,7 @@ public struct Event: Sendable, Equatable {
         self.nowPlaying = nowPlaying
     }
 
-    /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` and a newline.
-    public var line: String { String(decoding: lineBytes, as: UTF8.self) }
-
-    /// The line as UTF-8 bytes, newline included.
+    /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` and a newline, as UTF-8.
     public var lineBytes: [UInt8] {
         var bytes = JSONValue.object([
             ("event", .string("changed")),

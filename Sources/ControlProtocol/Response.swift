@@ -39,10 +39,7 @@ public struct Response: Sendable, Equatable {
         return .object(members)
     }
 
-    /// The line sent on the wire, newline included.
-    public var line: String { String(decoding: lineBytes, as: UTF8.self) }
-
-    /// The line as UTF-8 bytes, newline included.
+    /// The line sent on the wire, newline included, as UTF-8.
     public var lineBytes: [UInt8] {
         var bytes = json.serializedBytes
         bytes.append(UInt8(ascii: "\n"))

@@ -71,8 +71,8 @@ final class ControlServer {
 
     private func refuse(_ fd: Int32, _ message: String) {
         log.warning(message)
-        let line = Response.failure(.badRequest, message).line
-        _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        let line = Response.failure(.badRequest, message).lineBytes
+        _ = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         close(fd)
     }
 

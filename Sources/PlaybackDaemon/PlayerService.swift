@@ -97,7 +97,7 @@ final class PlayerService {
     func snapshot() -> NowPlaying {
         syncWithEngine()
         var frame = heldFrame
-        var timestamp = Self.wallClockNow()
+        var timestamp = WallClock.now()
         if state == .playing, let (measured, age) = engine.measuredPosition() {
             if measured.itemID == queue.current?.id {
                 frame = measured.frame
@@ -200,9 +200,4 @@ final class PlayerService {
         }
     }
 
-    static func wallClockNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
 }

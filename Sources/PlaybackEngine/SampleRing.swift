@@ -35,19 +35,6 @@ public final class SampleRing: @unchecked Sendable {
         capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring))
     }
 
-    /// Producer: copies as many of `samples` as fit; returns how many were copied.
-    public func write(_ samples: UnsafeBufferPointer<Int16>) -> Int {
-        let write = writeIndex.load(ordering: .relaxed)
-        let count = min(samples.count, capacity - (write - readIndex.load(ordering: .acquiring)))
-        guard count > 0, let base = samples.baseAddress else { return 0 }
-        let start = write & mask
-        let first = min(count, capacity - start)
-        (storage + start).update(from: base, count: first)
-        if first < count { storage.update(from: base + first, count: count - first) }
-        writeIndex.store(write + count, ordering: .releasing)
-        return count
-    }
-
     /// Producer: the longest contiguous run of free slots (possibly empty), to be filled in
     /// place and then published with `commit`.
     public func writableRegion() -> UnsafeMutableBufferPointer<Int16> {

@@ -7,7 +7,7 @@ import Testing
         let ring = SampleRing(capacity: 1000)
         #expect(ring.capacity == 1024)
         let data = [Int16](repeating: 7, count: 1500)
-        let written = data.withUnsafeBufferPointer { ring.write($0) }
+        let written = data.withUnsafeBufferPointer { ring.copy($0) }
         #expect(written == 1024)
         #expect(ring.writableCount == 0)
         #expect(ring.readableCount == 1024)
@@ -16,9 +16,9 @@ import Testing
     @Test("wrap-around keeps order; the readable region is contiguous")
     func wrapAround() {
         let ring = SampleRing(capacity: 8)
-        _ = [Int16](0..<6).withUnsafeBufferPointer { ring.write($0) }
+        _ = [Int16](0..<6).withUnsafeBufferPointer { ring.copy($0) }
         ring.consume(5)
-        _ = [Int16](6..<12).withUnsafeBufferPointer { ring.write($0) }
+        _ = [Int16](6..<12).withUnsafeBufferPointer { ring.copy($0) }
         var out: [Int16] = []
         while ring.readableCount > 0 {
             let region = ring.readableRegion()
@@ -42,7 +42,7 @@ import Testing
                 var offset = 0
                 while offset < count {
                     offset += chunk.withUnsafeBufferPointer {
-                        ring.write(UnsafeBufferPointer(rebasing: $0[offset..<count]))
+                        ring.copy(UnsafeBufferPointer(rebasing: $0[offset..<count]))
                     }
                 }
                 next += count
@@ -63,5 +63,23 @@ import Testing
         }.value
         await produced
         #expect(mismatches == 0)
+    }
+}
+
+extension SampleRing {
+    /// Copies as many of `samples` as fit, through the producer API the decoder uses
+    /// (`writableRegion` and `commit`); returns how many were copied.
+    func copy(_ samples: UnsafeBufferPointer<Int16>) -> Int {
+        var copied = 0
+        while copied < samples.count {
+            let region = writableRegion()
+            let count = min(region.count, samples.count - copied)
+            guard count > 0 else { break }
+            _ = UnsafeMutableBufferPointer(rebasing: region[..<count])
+                .initialize(from: UnsafeBufferPointer(rebasing: samples[copied..<copied + count]))
+            commit(count)
+            copied += count
+        }
+        return copied
     }
 }
