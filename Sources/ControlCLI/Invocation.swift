@@ -4,12 +4,14 @@ import ControlProtocol
     import Glibc
 #endif
 
-/// A parsed `playbackctl` command line: global options and the request to send.
+/// A parsed `playbackctl` command line: global options and what to do.
 public struct Invocation: Equatable {
     public enum Action: Equatable {
         case help(verb: String?)
         case version
-        case request(verb: String, JSONValue)
+        case completionScript(shell: String)
+        case manual
+        case request(verb: String, JSONValue, OutputOptions)
     }
 
     public var socket: String?
@@ -25,23 +27,50 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
 extension Invocation {
     /// Parses argv (without the program name). `cwd` makes relative file paths absolute.
+    /// Global options go anywhere; a verb's own options (`--format`) follow the verb.
     public static func parse(_ arguments: [String], cwd: String) throws(UsageError) -> Invocation {
         var socket: String?
         var json = false
         var help = false
         var words: [String] = []
+        var verbOptions: [(CLIOption, String)] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            switch argument {
-            case "--socket":
-                guard let path = rest.popFirst() else { throw UsageError("--socket needs a path") }
-                socket = path
-            case let s where s.hasPrefix("--socket="): socket = String(s.dropFirst(9))
-            case "--json": json = true
-            case "-h", "--help": help = true
-            case "--version": return Invocation(socket: socket, json: json, action: .version)
-            case "--": words.append(contentsOf: rest); rest = []
-            default: words.append(argument)
+            if argument == "--" {
+                words.append(contentsOf: rest)
+                break
+            }
+            let verbName = words.first
+            let known = CLIOptions.global + (verbName.map(CLIOptions.of(verb:)) ?? [])
+            guard let (option, inlineValue) = Self.match(argument, in: known) else {
+                if argument.hasPrefix("--"), let option = Self.match(argument, in: allVerbOptions)?.0 {
+                    let owners = VerbTable.all.map(\.1.name).filter { CLIOptions.of(verb: $0).contains { $0.name == option.name } }
+                    throw UsageError("--\(option.name) belongs to \(owners.joined(separator: " and ")), after the command")
+                }
+                words.append(argument)
+                continue
+            }
+            var value = ""
+            if option.value != nil {
+                guard let given = inlineValue ?? rest.popFirst() else {
+                    throw UsageError("\(option.usage): missing \(option.value!)")
+                }
+                value = given
+            } else if inlineValue != nil {
+                throw UsageError("--\(option.name) takes no value")
+            }
+            switch option.name {
+            case CLIOptions.socket.name: socket = value
+            case CLIOptions.json.name: json = true
+            case CLIOptions.help.name: help = true
+            case CLIOptions.version.name: return Invocation(socket: socket, json: json, action: .version)
+            case CLIOptions.manual.name: return Invocation(socket: socket, json: json, action: .manual)
+            case CLIOptions.completionScript.name:
+                guard CLIOptions.shells.contains(value) else {
+                    throw UsageError("no completion script for '\(value)' (shells: \(CLIOptions.shells.joined(separator: ", ")))")
+                }
+                return Invocation(socket: socket, json: json, action: .completionScript(shell: value))
+            default: verbOptions.append((option, value))
             }
         }
         guard let verbName = words.first else {
@@ -55,7 +84,24 @@ extension Invocation {
         }
         if help { return Invocation(socket: socket, json: json, action: .help(verb: verb.name)) }
         let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd).build(Array(words.dropFirst()))
-        return Invocation(socket: socket, json: json, action: .request(verb: verb.name, request))
+        let output = try OutputOptions(verb: verb.name, options: verbOptions, json: json)
+        return Invocation(socket: socket, json: json, action: .request(verb: verb.name, request, output))
+    }
+
+    private static var allVerbOptions: [CLIOption] {
+        VerbTable.all.flatMap { CLIOptions.of(verb: $0.1.name) }
+    }
+
+    /// The option `argument` names (`--name`, `--name=value`, `-s`), with an inline value.
+    private static func match(_ argument: String, in options: [CLIOption]) -> (CLIOption, String?)? {
+        for option in options {
+            if let short = option.short, argument == "-\(short)" { return (option, nil) }
+            if argument == "--\(option.name)" { return (option, nil) }
+            if argument.hasPrefix("--\(option.name)=") {
+                return (option, String(argument.dropFirst(option.name.count + 3)))
+            }
+        }
+        return nil
     }
 }
 
@@ -69,14 +115,21 @@ public enum VerbTable {
         all.first { $0.1.name == word || $0.1.aliases.contains(word) }
     }
 
-    /// `seek POSITION`, `enqueue FILE... [--replace] [--play]`.
-    public static func synopsis(_ verb: CLIVerb) -> String {
+    /// `seek POSITION`, `enqueue FILE... [--replace] [--play]`, `status [--format TEMPLATE]`;
+    /// with `optionsSummarized`, a verb's own options read `[OPTIONS]`.
+    public static func synopsis(_ verb: CLIVerb, optionsSummarized: Bool = false) -> String {
         var parts = [verb.name]
         for positional in verb.positionals {
             let name = positional.placeholder + (positional.isVariadic ? "..." : "")
             parts.append(positional.isOptional ? "[\(name)]" : name)
         }
         parts += verb.flags.map { "[--\($0)]" }
+        let options = CLIOptions.of(verb: verb.name)
+        if optionsSummarized && !options.isEmpty {
+            parts.append("[OPTIONS]")
+        } else {
+            parts += options.map { "[\($0.usage)]" }
+        }
         return parts.joined(separator: " ")
     }
 }

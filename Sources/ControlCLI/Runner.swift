@@ -20,6 +20,12 @@ public enum Runner {
         case .version:
             Console.out("playbackctl \(PlaybackdVersion.current)\n")
             return ExitCode.success
+        case .completionScript(let shell):
+            Console.out(CompletionScript.script(for: shell))
+            return ExitCode.success
+        case .manual:
+            Console.out(ManualPage.text)
+            return ExitCode.success
         case .help(let verb):
             guard let verb else { Console.out(HelpText.overview); return ExitCode.success }
             guard let text = HelpText.verb(verb) else {
@@ -28,18 +34,46 @@ public enum Runner {
             }
             Console.out(text)
             return ExitCode.success
-        case .request(let verb, let request):
+        case .request(let verb, let request, let output):
             let path = SocketPath.resolve(explicit: invocation.socket, environment: environment)
+            if verb == "watch" {
+                return WatchSession(path: path, format: output.format, maxWidth: output.maxWidth, offlineText: output.offlineText).run()
+            }
             do {
                 let client = try ControlClient(path: path)
-                if verb == "watch" { return try watch(client, request, json: invocation.json) }
-                return report(verb: verb, reply: try client.request(request), json: invocation.json)
+                if verb == "status" && output.format == .human && !invocation.json {
+                    return try status(client, request, style: .standardOutput(environment: environment))
+                }
+                let reply = try client.request(request)
+                if verb == "status", case .template = output.format, reply.isSuccess {
+                    let view = SnapshotView(reply["nowPlaying"] ?? .object([]), now: WallClock.now())
+                    Console.out(output.format.line(view, maxWidth: output.maxWidth) + "\n")
+                    return ExitCode.success
+                }
+                return report(verb: verb, reply: reply, json: invocation.json)
             } catch {
                 Console.error("playbackctl: \(error)\n")
                 if case .daemonNotRunning = error { return ExitCode.daemonNotRunning }
                 return ExitCode.protocolError
             }
         }
+    }
+
+    /// The human status: `nowPlaying` and `commands` (for the skip intervals), pipelined.
+    private static func status(
+        _ client: ControlClient, _ request: JSONValue, style: TerminalStyle
+    ) throws(ClientError) -> Int32 {
+        try client.send(request)
+        try client.send(.object([("command", .string(CommandName.commands.rawValue))]))
+        guard let reply = try client.readLine(timeout: nil), let commands = try client.readLine(timeout: nil) else {
+            throw .connectionLost("no reply")
+        }
+        guard reply.isSuccess, let nowPlaying = reply["nowPlaying"] else {
+            return report(verb: "status", reply: reply, json: false)
+        }
+        let skips = commands.isSuccess ? commands : nil
+        Console.out(HumanOutput.status(nowPlaying, commands: skips, now: WallClock.now(), style: style))
+        return ExitCode.success
     }
 
     private static func report(verb: String, reply: JSONValue, json: Bool) -> Int32 {
@@ -59,40 +93,13 @@ public enum Runner {
         return status.exitCode
     }
 
-    /// Prints the first snapshot and then one line per pushed change, until the daemon goes away.
-    private static func watch(_ client: ControlClient, _ request: JSONValue, json: Bool) throws(ClientError) -> Int32 {
-        let reply = try client.request(request)
-        guard reply["status"]?.stringValue == CommandStatus.success.rawValue, let first = reply["nowPlaying"] else {
-            return report(verb: "watch", reply: reply, json: json)
-        }
-        printWatchLine(first, json: json)
-        while true {
-            do {
-                guard let event = try client.readLine(timeout: nil), let nowPlaying = event["nowPlaying"] else {
-                    continue
-                }
-                printWatchLine(nowPlaying, json: json)
-            } catch {
-                Console.error("playbackctl: \(error)\n")
-                return ExitCode.daemonNotRunning
-            }
-        }
-    }
-
-    private static func printWatchLine(_ nowPlaying: JSONValue, json: Bool) {
-        if json {
-            Console.out(nowPlaying.serialized + "\n")
-        } else {
-            Console.out(
-                HumanOutput.status(nowPlaying, now: WallClock.now()).split(separator: "\n").joined(separator: " | ")
-                    + "\n")
-        }
-    }
-
     static func currentDirectory() -> String {
         guard let cwd = getcwd(nil, 0) else { return "/" }
         defer { free(cwd) }
         return String(cString: cwd)
     }
+}
 
+extension JSONValue {
+    var isSuccess: Bool { self["status"]?.stringValue == CommandStatus.success.rawValue }
 }

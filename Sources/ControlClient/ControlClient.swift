@@ -109,7 +109,8 @@ public final class ControlClient {
 
     private func waitReadable(timeout: Double?) throws(ClientError) -> Bool {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let milliseconds = timeout.map { Int32(max(0, $0) * 1000) } ?? -1
+        // Rounded up: a reader that waits for a deadline must not wake before it.
+        let milliseconds = timeout.map { Int32(min(86_400_000, (max(0, $0) * 1000).rounded(.up))) } ?? -1
         while true {
             let ready = poll(&pfd, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }

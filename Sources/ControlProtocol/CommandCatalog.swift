@@ -16,33 +16,36 @@ public enum CommandCatalog {
     static let transport: [CommandSpec] = [
         CommandSpec(
             .play, "Start or resume playback of the current item.", remote: true,
-            verbs: [CLIVerb("play", "Start or resume playback.")]
+            verbs: [CLIVerb("play", "Start or resume playback.", examples: ["play"])]
         ) { _ in .play },
         CommandSpec(
             .pause, "Pause playback, keeping the position.", remote: true,
-            verbs: [CLIVerb("pause", "Pause playback.")]
+            verbs: [CLIVerb("pause", "Pause playback.", examples: ["pause"])]
         ) { _ in .pause },
         CommandSpec(
             .togglePlayPause, "Pause when playing, play otherwise.", remote: true,
-            verbs: [CLIVerb("toggle-play-pause", aliases: ["toggle"], "Toggle between play and pause.")]
+            verbs: [CLIVerb(
+                    "toggle-play-pause", aliases: ["toggle"], "Toggle between play and pause.",
+                    examples: ["toggle-play-pause", "toggle"])]
         ) { _ in .togglePlayPause },
         CommandSpec(
             .stop, "Stop playback and release the device; the queue is kept, the position returns to the item's start.",
             remote: true,
-            verbs: [CLIVerb("stop", "Stop playback.")]
+            verbs: [CLIVerb("stop", "Stop playback.", examples: ["stop"])]
         ) { _ in .stop },
     ]
 
     static let navigation: [CommandSpec] = [
         CommandSpec(
             .nextTrack, "Go to the next item; past the last one playback stops.", remote: true,
-            verbs: [CLIVerb("next-track", aliases: ["next"], "Go to the next item.")]
+            verbs: [CLIVerb("next-track", aliases: ["next"], "Go to the next item.", examples: ["next"])]
         ) { _ in .nextTrack },
         CommandSpec(
             .previousTrack, "Restart the current item when more than 3 s in, else go to the previous item.",
             remote: true,
             verbs: [
-                CLIVerb("previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.")
+                CLIVerb("previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.",
+                    examples: ["previous"])
             ]
         ) { _ in .previousTrack },
         CommandSpec(
@@ -51,7 +54,8 @@ public enum CommandCatalog {
             verbs: [
                 CLIVerb(
                     "skip-forward", "Skip forward (default: the preferred interval).",
-                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)])
+                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)],
+                    examples: ["skip-forward", "skip-forward 30"])
             ]
         ) { args throws(RequestError) in
             .skipForward(interval: try args.positiveNumber("interval"))
@@ -62,7 +66,8 @@ public enum CommandCatalog {
             verbs: [
                 CLIVerb(
                     "skip-backward", "Skip backward (default: the preferred interval).",
-                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)])
+                    positionals: [CLIPositional("interval", "SECONDS", .seconds, optional: true)],
+                    examples: ["skip-backward", "skip-backward 10"])
             ]
         ) { args throws(RequestError) in
             .skipBackward(interval: try args.positiveNumber("interval"))
@@ -74,7 +79,8 @@ public enum CommandCatalog {
             verbs: [
                 CLIVerb(
                     "seek", "Seek to POSITION (seconds, M:SS or H:MM:SS); +N / -N skip relatively.",
-                    positionals: [CLIPositional("position", "POSITION", .position)])
+                    positionals: [CLIPositional("position", "POSITION", .position)],
+                    examples: ["seek 90", "seek 1:30", "seek 1:02:03", "seek +10", "seek -10"])
             ]
         ) { args throws(RequestError) in
             .changePlaybackPosition(position: try args.nonNegativeNumber("position")!)
@@ -93,7 +99,8 @@ public enum CommandCatalog {
                 CLIVerb(
                     "enqueue", aliases: ["add"], "Add files to the queue.",
                     positionals: [CLIPositional("items", "FILE", .paths, variadic: true)],
-                    flags: ["replace", "play"])
+                    flags: ["replace", "play"],
+                    examples: ["enqueue ~/Music/album/*.mp3 --play", "add track.mp3", "enqueue --replace --play a.mp3 b.mp3"])
             ]
         ) { args throws(RequestError) in
             .enqueue(
@@ -102,26 +109,37 @@ public enum CommandCatalog {
         },
         CommandSpec(
             .clear, "Stop and empty the queue.", remote: false,
-            verbs: [CLIVerb("clear", "Stop and empty the queue.")]
+            verbs: [CLIVerb("clear", "Stop and empty the queue.", examples: ["clear"])]
         ) { _ in .clear },
     ]
 
     static let queries: [CommandSpec] = [
         CommandSpec(
             .queue, "List the queue and the current index.", remote: false,
-            verbs: [CLIVerb("queue", "List the queue.")]
+            verbs: [CLIVerb("queue", "List the queue.", examples: ["queue", "--json queue"])]
         ) { _ in .queue },
         CommandSpec(
             .nowPlaying, "Return the now-playing snapshot.", remote: false,
-            verbs: [CLIVerb("status", "Show what is playing.")]
+            verbs: [CLIVerb(
+                    "status", "Show what is playing.",
+                    examples: [
+                        "status", "--json status", "status --format '{{state|icon}} {{artist|suffix:\" - \"}}{{title}}'",
+                        "status --format '{{elapsed|time}}/{{duration|time}}'",
+                    ])]
         ) { _ in .nowPlaying },
         CommandSpec(
             .commands, "List the remote commands, whether each is enabled, and the skip intervals.", remote: false,
-            verbs: [CLIVerb("commands", "List the commands and whether they are enabled.")]
+            verbs: [CLIVerb(
+                    "commands", "List the commands and whether they are enabled.", examples: ["commands"])]
         ) { _ in .commands },
         CommandSpec(
             .subscribe, "Reply with a snapshot, then push one event line per change.", remote: false,
-            verbs: [CLIVerb("watch", "Print a line on every change (until interrupted).")]
+            verbs: [CLIVerb(
+                    "watch", "Print a line on every change, and every second while playing when the line shows the time.",
+                    examples: [
+                        "watch --waybar", "watch --i3blocks --max-width 40", "watch --polybar --format '{{title|truncate:30}}'",
+                        "watch --format '{{state|icon}} {{title}} {{elapsed|time}}' --offline 'not running'", "watch --json",
+                    ])]
         ) { _ in .subscribe },
         CommandSpec(
             .setCommandEnabled, "Enable or disable a remote command.", remote: false,
@@ -133,11 +151,11 @@ public enum CommandCatalog {
                 CLIVerb(
                     "enable", "Enable a remote command.",
                     positionals: [CLIPositional("name", "COMMAND", .commandName)],
-                    presets: [("enabled", .bool(true))]),
+                    presets: [("enabled", .bool(true))], examples: ["enable skipForward"]),
                 CLIVerb(
                     "disable", "Disable a remote command.",
                     positionals: [CLIPositional("name", "COMMAND", .commandName)],
-                    presets: [("enabled", .bool(false))]),
+                    presets: [("enabled", .bool(false))], examples: ["disable nextTrack"]),
             ]
         ) { args throws(RequestError) in
             let name = try args.commandName("name")!

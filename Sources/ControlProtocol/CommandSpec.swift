@@ -62,12 +62,16 @@ public struct CLIVerb: Sendable {
     public let flags: [String]
     /// Arguments the verb always sends (e.g. `enable` sends `enabled: true`).
     public let presets: [(String, JSONValue)]
+    /// Command lines (after `playbackctl`) shown in `--help` and the man page; tests check
+    /// that each one parses.
+    public let examples: [String]
 
     public init(
         _ name: String, aliases: [String] = [], _ summary: String,
         positionals: [CLIPositional] = [], flags: [String] = [],
-        presets: [(String, JSONValue)] = []
+        presets: [(String, JSONValue)] = [], examples: [String] = []
     ) {
+        self.examples = examples
         self.name = name
         self.aliases = aliases
         self.summary = summary

@@ -5,7 +5,6 @@ public enum HumanOutput {
     /// Text for a successful reply to `verb`; empty for commands that need no answer.
     public static func render(verb: String, reply: JSONValue, now: Double) -> String {
         switch verb {
-        case "status": reply["nowPlaying"].map { status($0, now: now) } ?? ""
         case "queue": queue(reply)
         case "commands", "enable", "disable": commands(reply)
         case "enqueue": enqueued(reply)
@@ -15,19 +14,41 @@ public enum HumanOutput {
         }
     }
 
-    /// `[playing] Artist - Title`, the album, and `elapsed / duration (index/count)`.
-    public static func status(_ nowPlaying: JSONValue, now: Double) -> String {
+    /// The widest a status line gets.
+    public static let columns = 80
+
+    /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)` and the
+    /// skip intervals when `commands` (the `commands` reply) has them; each line fits 80 columns.
+    public static func status(
+        _ nowPlaying: JSONValue, commands: JSONValue? = nil, now: Double, style: TerminalStyle = .plain
+    ) -> String {
         let state = nowPlaying["state"]?.stringValue ?? "unknown"
-        guard let title = nowPlaying["title"]?.stringValue else { return "[\(state)]\n" }
-        var lines = ["[\(state)] " + track(nowPlaying, title: title)]
+        let tag = "[\(state)]"
+        guard let title = nowPlaying["title"]?.stringValue else { return style.stateTag(state) + "\n" }
+        var lines = [tag + " " + track(nowPlaying, title: title)]
         if let album = nowPlaying["album"]?.stringValue { lines.append(album) }
         let elapsed = position(nowPlaying, now: now)
         var timing = "\(TimeText.format(elapsed)) / \(TimeText.format(nowPlaying["duration"]?.numberValue ?? 0))"
         if let index = nowPlaying["queueIndex"]?.numberValue, let count = nowPlaying["queueCount"]?.numberValue {
             timing += "  (\(Int(index) + 1)/\(Int(count)))"
         }
+        if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
         lines.append(timing)
+        lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
+        lines[0] = style.stateTag(state) + lines[0].dropFirst(tag.count)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `-15s/+30s` from the enabled skip commands of a `commands` reply; nil when both are disabled.
+    static func skipIntervals(_ reply: JSONValue) -> String? {
+        func interval(_ name: CommandName, sign: String) -> String? {
+            guard let entry = reply["commands"]?.arrayValue?.first(where: { $0["command"]?.stringValue == name.rawValue }),
+                entry["enabled"]?.boolValue == true, let seconds = entry["preferredIntervals"]?.arrayValue?.first?.numberValue
+            else { return nil }
+            return "\(sign)\(JSONValue.number(seconds).serialized)s"
+        }
+        let parts = [interval(.skipBackward, sign: "-"), interval(.skipForward, sign: "+")].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
     /// The position at `now`, extrapolated from `(elapsed, rate, timestamp)`.

@@ -1,0 +1,49 @@
+import ControlProtocol
+
+/// What the shells complete, read from the command catalog and the option declarations, so
+/// the three scripts cannot disagree with the parser.
+struct CompletionModel {
+    struct Verb {
+        let names: [String]
+        let summary: String
+        let flags: [(name: String, summary: String)]
+        let options: [CLIOption]
+        let positional: ValueCompletion
+    }
+
+    let verbs: [Verb]
+    let globalOptions = CLIOptions.global
+
+    /// Names a `COMMAND` positional accepts: the remote commands.
+    static var remoteCommandNames: [String] {
+        CommandCatalog.all.filter(\.isRemoteCommand).map(\.name.rawValue)
+    }
+
+    init() {
+        var verbs = VerbTable.all.map { spec, verb in
+            let positional: ValueCompletion =
+                switch verb.positionals.first?.kind {
+                case .paths?: .file
+                case .commandName?: .choices(Self.remoteCommandNames)
+                default: .none
+                }
+            let flags = verb.flags.map { flag in
+                (flag, spec.arguments.first { $0.name == flag }?.summary ?? "")
+            }
+            return Verb(
+                names: [verb.name] + verb.aliases, summary: verb.summary, flags: flags,
+                options: CLIOptions.of(verb: verb.name), positional: positional)
+        }
+        let helpTargets = VerbTable.all.map(\.1.name) + HelpText.topics
+        verbs.append(
+            Verb(names: ["help"], summary: "Show help for a command or topic.", flags: [], options: [],
+                positional: .choices(helpTargets)))
+        self.verbs = verbs
+    }
+
+    /// Every option that takes a value, global or of a verb.
+    var optionsWithValues: [CLIOption] {
+        var seen = Set<String>()
+        return (globalOptions + verbs.flatMap(\.options)).filter { $0.value != nil && seen.insert($0.name).inserted }
+    }
+}

@@ -1,0 +1,75 @@
+/// What a shell may complete for an option's value.
+public enum ValueCompletion: Sendable, Equatable {
+    case none
+    case file
+    case choices([String])
+}
+
+/// An option `playbackctl` handles itself rather than sending to the daemon. Declared once;
+/// the parser, `--help`, the completions and the man page follow.
+public struct CLIOption: Sendable {
+    public let name: String
+    public let short: String?
+    /// The value's placeholder (`TEMPLATE`); nil for a switch.
+    public let value: String?
+    public let summary: String
+    public let completion: ValueCompletion
+
+    init(
+        _ name: String, short: String? = nil, value: String? = nil, _ summary: String,
+        completion: ValueCompletion = .none
+    ) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.summary = summary
+        self.completion = completion
+    }
+
+    /// `--format TEMPLATE`, `-h, --help`.
+    public var usage: String {
+        let long = "--\(name)" + (value.map { " \($0)" } ?? "")
+        return short.map { "-\($0), \(long)" } ?? long
+    }
+}
+
+/// Every option of `playbackctl`: the global ones, and those of the verbs that print snapshots.
+public enum CLIOptions {
+    public static let shells = ["bash", "zsh", "fish"]
+
+    public static let socket = CLIOption(
+        "socket", value: "PATH",
+        "Control socket (default: $PLAYBACKD_SOCKET, else playbackd/control.sock in $XDG_RUNTIME_DIR, else in /tmp/playbackd-$UID)",
+        completion: .file)
+    public static let json = CLIOption("json", "Print the daemon's reply as JSON (watch: the raw snapshots)")
+    public static let help = CLIOption("help", short: "h", "Show help (also: playbackctl COMMAND --help)")
+    public static let version = CLIOption("version", "Print the version")
+    public static let completionScript = CLIOption(
+        "generate-completion-script", value: "SHELL", "Print the completion script for bash, zsh or fish",
+        completion: .choices(shells))
+    public static let manual = CLIOption("generate-manual", "Print the man page (roff)")
+
+    public static let global = [socket, json, help, version, completionScript, manual]
+
+    public static let format = CLIOption(
+        "format", value: "TEMPLATE", "Print TEMPLATE, e.g. '{{artist}} - {{title}}' (see TEMPLATES)")
+    public static let maxWidth = CLIOption(
+        "max-width", value: "N", "Cut the text to N characters, ending in …")
+    public static let waybar = CLIOption(
+        "waybar", "waybar JSON lines: text, alt, tooltip, class (the state), percentage")
+    public static let tooltip = CLIOption(
+        "tooltip", value: "TEMPLATE", "With --waybar: the tooltip's template")
+    public static let i3blocks = CLIOption("i3blocks", "i3blocks persist-mode JSON lines: full_text, short_text")
+    public static let polybar = CLIOption("polybar", "Plain lines for polybar's tail = true (%{ escaped)")
+    public static let offline = CLIOption(
+        "offline", value: "TEXT", "What to show while playbackd is not running (default: empty)")
+
+    /// The options of one verb.
+    public static func of(verb: String) -> [CLIOption] {
+        switch verb {
+        case "status": [format, maxWidth]
+        case "watch": [format, waybar, i3blocks, polybar, tooltip, maxWidth, offline]
+        default: []
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ControlProtocol
+
+/// How `status` and `watch` print a snapshot: the human layout, a template, a status bar's
+/// protocol, or the raw JSON.
+public enum SnapshotFormat: Equatable {
+    case human
+    case template(Template)
+    /// waybar `custom` module, `return-type: json`: text and tooltip are Pango markup.
+    case waybar(text: Template, tooltip: Template)
+    /// i3blocks `interval=persist`, `format=json`.
+    case i3blocks(full: Template, short: Template)
+    /// polybar `custom/script` with `tail = true`.
+    case polybar(Template)
+    case json
+
+    /// Whether the output changes while playing without a pushed change, so `watch` prints it
+    /// again at each second boundary of the position.
+    public var followsPosition: Bool {
+        switch self {
+        case .human: true
+        case .template(let template), .polybar(let template): template.followsPosition
+        case .waybar(let text, let tooltip): text.followsPosition || tooltip.followsPosition
+        case .i3blocks(let full, let short): full.followsPosition || short.followsPosition
+        case .json: false
+        }
+    }
+
+    /// One line (without the newline) for the snapshot at `view`'s instant.
+    public func line(_ view: SnapshotView, maxWidth: Int?) -> String {
+        switch self {
+        case .human:
+            return HumanOutput.status(view.snapshot, now: view.now).split(separator: "\n").joined(separator: " | ")
+        case .template(let template):
+            return template.line(view, maxWidth: maxWidth)
+        case .polybar(let template):
+            return template.line(view, maxWidth: maxWidth, escaping: .polybar)
+        case .waybar(let text, let tooltip):
+            let percent = TemplateField.percent.value(in: view)?.plainText ?? "0"
+            return JSONValue.object([
+                ("text", .string(text.line(view, maxWidth: maxWidth, escaping: .pango))),
+                ("alt", .string(view.state)),
+                ("tooltip", .string(tooltip.line(view, escaping: .pango))),
+                ("class", .string(view.state)),
+                ("percentage", .number(Double(percent) ?? 0)),
+            ]).serialized
+        case .i3blocks(let full, let short):
+            return JSONValue.object([
+                ("full_text", .string(full.line(view, maxWidth: maxWidth))),
+                ("short_text", .string(short.line(view, maxWidth: maxWidth))),
+            ]).serialized
+        case .json:
+            return view.snapshot.serialized
+        }
+    }
+
+    /// The line `watch` prints while the daemon cannot be reached: `text` in the bar's form,
+    /// with the class or state `offline`.
+    public func offlineLine(_ text: String) -> String {
+        switch self {
+        case .human, .template, .polybar:
+            return RenderedPiece.singleLine(text)
+        case .waybar:
+            return JSONValue.object([
+                ("text", .string(text)), ("alt", .string("offline")), ("tooltip", .string("playbackd is not running")),
+                ("class", .string("offline")), ("percentage", .number(0)),
+            ]).serialized
+        case .i3blocks:
+            return JSONValue.object([("full_text", .string(text)), ("short_text", .string(text))]).serialized
+        case .json:
+            return JSONValue.object([("state", .string("offline"))]).serialized
+        }
+    }
+}
+
+extension SnapshotFormat {
+    /// The templates each bar mode uses unless `--format` (and `--tooltip`) name others.
+    public enum Defaults {
+        public static let text = "{{artist|suffix:\" - \"}}{{title}}"
+        public static let tooltip =
+            "{{artist|suffix:\" - \"}}{{title}}{{album|prefix:\"\\n\"}}{{duration|time|prefix:\"\\n\"}}"
+        public static let short = "{{title|truncate:24}}"
+    }
+}
