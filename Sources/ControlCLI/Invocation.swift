@@ -44,8 +44,11 @@ extension Invocation {
             let known = CLIOptions.global + (verbName.map(CLIOptions.of(verb:)) ?? [])
             guard let (option, inlineValue) = Self.match(argument, in: known) else {
                 if argument.hasPrefix("--"), let option = Self.match(argument, in: allVerbOptions)?.0 {
-                    let owners = VerbTable.all.map(\.1.name).filter { CLIOptions.of(verb: $0).contains { $0.name == option.name } }
-                    throw UsageError("--\(option.name) belongs to \(owners.joined(separator: " and ")), after the command")
+                    let owners = VerbTable.all.map(\.1.name).filter {
+                        CLIOptions.of(verb: $0).contains { $0.name == option.name }
+                    }
+                    throw UsageError(
+                        "--\(option.name) belongs to \(owners.joined(separator: " and ")), after the command")
                 }
                 words.append(argument)
                 continue
@@ -67,7 +70,8 @@ extension Invocation {
             case CLIOptions.manual.name: return Invocation(socket: socket, json: json, action: .manual)
             case CLIOptions.completionScript.name:
                 guard CLIOptions.shells.contains(value) else {
-                    throw UsageError("no completion script for '\(value)' (shells: \(CLIOptions.shells.joined(separator: ", ")))")
+                    throw UsageError(
+                        "no completion script for '\(value)' (shells: \(CLIOptions.shells.joined(separator: ", ")))")
                 }
                 return Invocation(socket: socket, json: json, action: .completionScript(shell: value))
             default: verbOptions.append((option, value))

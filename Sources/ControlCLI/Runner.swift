@@ -37,7 +37,9 @@ public enum Runner {
         case .request(let verb, let request, let output):
             let path = SocketPath.resolve(explicit: invocation.socket, environment: environment)
             if verb == "watch" {
-                return WatchSession(path: path, format: output.format, maxWidth: output.maxWidth, offlineText: output.offlineText).run()
+                return WatchSession(
+                    path: path, format: output.format, maxWidth: output.maxWidth, offlineText: output.offlineText
+                ).run()
             }
             do {
                 let client = try ControlClient(path: path)

@@ -24,9 +24,11 @@ public enum CommandCatalog {
         ) { _ in .pause },
         CommandSpec(
             .togglePlayPause, "Pause when playing, play otherwise.", remote: true,
-            verbs: [CLIVerb(
+            verbs: [
+                CLIVerb(
                     "toggle-play-pause", aliases: ["toggle"], "Toggle between play and pause.",
-                    examples: ["toggle-play-pause", "toggle"])]
+                    examples: ["toggle-play-pause", "toggle"])
+            ]
         ) { _ in .togglePlayPause },
         CommandSpec(
             .stop, "Stop playback and release the device; the queue is kept, the position returns to the item's start.",
@@ -44,7 +46,8 @@ public enum CommandCatalog {
             .previousTrack, "Restart the current item when more than 3 s in, else go to the previous item.",
             remote: true,
             verbs: [
-                CLIVerb("previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.",
+                CLIVerb(
+                    "previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.",
                     examples: ["previous"])
             ]
         ) { _ in .previousTrack },
@@ -100,7 +103,9 @@ public enum CommandCatalog {
                     "enqueue", aliases: ["add"], "Add files to the queue.",
                     positionals: [CLIPositional("items", "FILE", .paths, variadic: true)],
                     flags: ["replace", "play"],
-                    examples: ["enqueue ~/Music/album/*.mp3 --play", "add track.mp3", "enqueue --replace --play a.mp3 b.mp3"])
+                    examples: [
+                        "enqueue ~/Music/album/*.mp3 --play", "add track.mp3", "enqueue --replace --play a.mp3 b.mp3",
+                    ])
             ]
         ) { args throws(RequestError) in
             .enqueue(
@@ -120,26 +125,36 @@ public enum CommandCatalog {
         ) { _ in .queue },
         CommandSpec(
             .nowPlaying, "Return the now-playing snapshot.", remote: false,
-            verbs: [CLIVerb(
+            verbs: [
+                CLIVerb(
                     "status", "Show what is playing.",
                     examples: [
-                        "status", "--json status", "status --format '{{state|icon}} {{artist|suffix:\" - \"}}{{title}}'",
+                        "status", "--json status",
+                        "status --format '{{state|icon}} {{artist|suffix:\" - \"}}{{title}}'",
                         "status --format '{{elapsed|time}}/{{duration|time}}'",
-                    ])]
+                    ])
+            ]
         ) { _ in .nowPlaying },
         CommandSpec(
             .commands, "List the remote commands, whether each is enabled, and the skip intervals.", remote: false,
-            verbs: [CLIVerb(
-                    "commands", "List the commands and whether they are enabled.", examples: ["commands"])]
+            verbs: [
+                CLIVerb(
+                    "commands", "List the commands and whether they are enabled.", examples: ["commands"])
+            ]
         ) { _ in .commands },
         CommandSpec(
             .subscribe, "Reply with a snapshot, then push one event line per change.", remote: false,
-            verbs: [CLIVerb(
-                    "watch", "Print a line on every change, and every second while playing when the line shows the time.",
+            verbs: [
+                CLIVerb(
+                    "watch",
+                    "Print a line on every change, and every second while playing when the line shows the time.",
                     examples: [
-                        "watch --waybar", "watch --i3blocks --max-width 40", "watch --polybar --format '{{title|truncate:30}}'",
-                        "watch --format '{{state|icon}} {{title}} {{elapsed|time}}' --offline 'not running'", "watch --json",
-                    ])]
+                        "watch --waybar", "watch --i3blocks --max-width 40",
+                        "watch --polybar --format '{{title|truncate:30}}'",
+                        "watch --format '{{state|icon}} {{title}} {{elapsed|time}}' --offline 'not running'",
+                        "watch --json",
+                    ])
+            ]
         ) { _ in .subscribe },
         CommandSpec(
             .setCommandEnabled, "Enable or disable a remote command.", remote: false,

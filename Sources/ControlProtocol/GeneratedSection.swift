@@ -14,8 +14,8 @@ public struct GeneratedSection: Sendable {
 
     /// `document` with the block between the markers replaced by `content`; nil without markers.
     public func replacing(in document: String, with content: String) -> String? {
-        guard let begin = document.firstRange(of: beginMarker), let end = document.firstRange(of: endMarker),
-            begin.upperBound <= end.lowerBound
+        guard let begin = document.firstRange(of: beginMarker),
+            let end = document[begin.upperBound...].firstRange(of: endMarker)
         else { return nil }
         return String(document[..<begin.upperBound]) + "\n" + content + String(document[end.lowerBound...])
     }

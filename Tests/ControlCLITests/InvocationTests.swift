@@ -5,7 +5,7 @@ import Testing
 @Suite struct InvocationTests {
     private func request(_ arguments: [String]) throws -> String {
         let invocation = try Invocation.parse(arguments, cwd: "/nonexistent-dir")
-        guard case .request(_, let json) = invocation.action else { return "not a request" }
+        guard case .request(_, let json, _) = invocation.action else { return "not a request" }
         return json.serialized
     }
 

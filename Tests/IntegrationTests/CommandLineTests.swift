@@ -13,7 +13,7 @@ extension IntegrationSuite {
             _ = try daemon.call("changePlaybackPosition", [("position", .number(1.5))])
             let run = try playbackctl(daemon, ["status"])
             #expect(run.status == 0)
-            #expect(run.stdout == "[stopped] Fixture Artist - One\nFixture Album\n0:01 / 0:02  (1/2)\n")
+            #expect(run.stdout == "[stopped] Fixture Artist - One\nFixture Album\n0:01 / 0:02  (1/2)  skip -15s/+15s\n")
             #expect(run.stderr.isEmpty)
         }
 
@@ -129,8 +129,9 @@ extension IntegrationSuite {
             _ = try daemon.call("clear")
             #expect(try reader.next() == #"{"state":"stopped"}"#)
             #expect(daemon.terminate() == 0)
+            #expect(try reader.next() == #"{"state":"offline"}"#, "watch reports the daemon gone and waits for it")
+            process.terminate()
             process.waitUntilExit()
-            #expect(process.terminationStatus == 8, "watch ends when the daemon goes away")
         }
     }
 }
@@ -149,6 +150,15 @@ final class LineReader {
 
     init(_ handle: FileHandle) { self.handle = handle }
 
+    /// When the most recent chunk of output arrived (`WallClock` seconds).
+    private(set) var arrival = 0.0
+
+    /// The next line and when it arrived; nil when `timeout` passes first.
+    func nextTimed(timeout: Double = 10) throws -> (line: String, time: Double)? {
+        guard let line = try next(timeout: timeout) else { return nil }
+        return (line, arrival)
+    }
+
     func next(timeout: Double = 10) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -161,6 +171,7 @@ final class LineReader {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0, poll(&pfd, 1, Int32(remaining * 1000)) > 0 else { return nil }
             let chunk = handle.availableData
+            arrival = WallClock.now()
             if chunk.isEmpty { return nil }
             buffer.append(chunk)
         }

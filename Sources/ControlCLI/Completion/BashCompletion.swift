@@ -32,12 +32,15 @@ enum BashCompletion {
             let words = (verb.flags.map { "--\($0.name)" } + verb.options.map { "--\($0.name)" }).joined(separator: " ")
             let positional: String
             switch verb.positional {
-            case .file: positional = "compopt -o filenames; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
-            case .choices(let choices): positional = "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\"))"
+            case .file:
+                positional = "compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
+            case .choices(let choices):
+                positional = "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\"))"
             case .none: positional = ":"
             }
             text += "        \(verb.names.joined(separator: "|")))\n"
-            text += "            if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"\(words) \(globals)\" -- \"$cur\"))\n"
+            text +=
+                "            if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"\(words) \(globals)\" -- \"$cur\"))\n"
             text += "            else \(positional); fi ;;\n"
         }
         text += """
@@ -52,7 +55,7 @@ enum BashCompletion {
     private static func reply(_ completion: ValueCompletion) -> String {
         switch completion {
         case .none: ":"
-        case .file: "compopt -o filenames; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
+        case .file: "compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
         case .choices(let choices): "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\"))"
         }
     }

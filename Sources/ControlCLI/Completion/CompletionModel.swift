@@ -36,7 +36,8 @@ struct CompletionModel {
         }
         let helpTargets = VerbTable.all.map(\.1.name) + HelpText.topics
         verbs.append(
-            Verb(names: ["help"], summary: "Show help for a command or topic.", flags: [], options: [],
+            Verb(
+                names: ["help"], summary: "Show help for a command or topic.", flags: [], options: [],
                 positional: .choices(helpTargets)))
         self.verbs = verbs
     }

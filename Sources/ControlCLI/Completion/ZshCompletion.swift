@@ -34,7 +34,8 @@ enum ZshCompletion {
             case .choices(let choices): specs.append(quoted("1:value:(\(choices.joined(separator: " ")))"))
             case .none: break
             }
-            let arguments = specs.isEmpty ? "_message 'no more arguments'" : "_arguments " + specs.joined(separator: " ")
+            let arguments =
+                specs.isEmpty ? "_message 'no more arguments'" : "_arguments " + specs.joined(separator: " ")
             text += "                \(verb.names.joined(separator: "|"))) \(arguments) ;;\n"
         }
         text += """

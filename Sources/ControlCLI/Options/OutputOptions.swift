@@ -43,10 +43,12 @@ public struct OutputOptions: Equatable {
         let text = try Self.template(formatSource ?? SnapshotFormat.Defaults.text, option: CLIOptions.format)
         switch bar?.name {
         case CLIOptions.waybar.name?:
-            let tooltip = try Self.template(tooltipSource ?? SnapshotFormat.Defaults.tooltip, option: CLIOptions.tooltip)
+            let tooltip = try Self.template(
+                tooltipSource ?? SnapshotFormat.Defaults.tooltip, option: CLIOptions.tooltip)
             format = .waybar(text: text, tooltip: tooltip)
         case CLIOptions.i3blocks.name?:
-            format = .i3blocks(full: text, short: try Self.template(SnapshotFormat.Defaults.short, option: CLIOptions.format))
+            format = .i3blocks(
+                full: text, short: try Self.template(SnapshotFormat.Defaults.short, option: CLIOptions.format))
         case CLIOptions.polybar.name?:
             format = .polybar(text)
         default:

@@ -42,8 +42,11 @@ public enum HumanOutput {
     /// `-15s/+30s` from the enabled skip commands of a `commands` reply; nil when both are disabled.
     static func skipIntervals(_ reply: JSONValue) -> String? {
         func interval(_ name: CommandName, sign: String) -> String? {
-            guard let entry = reply["commands"]?.arrayValue?.first(where: { $0["command"]?.stringValue == name.rawValue }),
-                entry["enabled"]?.boolValue == true, let seconds = entry["preferredIntervals"]?.arrayValue?.first?.numberValue
+            guard
+                let entry = reply["commands"]?.arrayValue?.first(where: { $0["command"]?.stringValue == name.rawValue }
+                ),
+                entry["enabled"]?.boolValue == true,
+                let seconds = entry["preferredIntervals"]?.arrayValue?.first?.numberValue
             else { return nil }
             return "\(sign)\(JSONValue.number(seconds).serialized)s"
         }

@@ -124,7 +124,8 @@ struct TemplateParser {
             throw error("\(what) (filters: \(known))", at: column)
         }
         if let accepted = name.accepts, !accepted.contains(kind) {
-            throw error("filter '\(name.rawValue)' does not apply to \(kind.rawValue) ('\(field.rawValue)')", at: column)
+            throw error(
+                "filter '\(name.rawValue)' does not apply to \(kind.rawValue) ('\(field.rawValue)')", at: column)
         }
         let hasArgument = index < characters.count && characters[index] == ":"
         switch name.argumentRule {
@@ -133,7 +134,9 @@ struct TemplateParser {
             return TemplateFilter(name)
         case .count:
             let argumentColumn = index + 1
-            guard hasArgument else { throw error("filter '\(name.rawValue)' needs a count, as in \(name.rawValue):20", at: index) }
+            guard hasArgument else {
+                throw error("filter '\(name.rawValue)' needs a count, as in \(name.rawValue):20", at: index)
+            }
             index += 1
             let text = try argument()
             guard let count = Int(text), count > 0 else {
@@ -141,7 +144,9 @@ struct TemplateParser {
             }
             return TemplateFilter(name, count: count)
         case .text:
-            guard hasArgument else { throw error("filter '\(name.rawValue)' needs text, as in \(name.usage)", at: index) }
+            guard hasArgument else {
+                throw error("filter '\(name.rawValue)' needs text, as in \(name.usage)", at: index)
+            }
             index += 1
             return TemplateFilter(name, argument: try argument())
         }

@@ -1,10 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 import ControlClient
 import ControlProtocol
 import PlaybackModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `playbackctl watch`: subscribes, prints a line for every pushed change and, when the format
 /// shows the position, at each second boundary while playing. Survives the daemon going away:
@@ -26,8 +26,9 @@ public struct WatchSession {
         self.offlineText = offlineText
     }
 
-    /// Runs until standard output is closed; returns the exit code.
+    /// Runs until standard output is closed or a signal ends it; returns the exit code.
     public func run() -> Int32 {
+        Self.unblockTerminationSignals()
         var printer = LinePrinter(dedupe: format != .json)
         var retryDelay = Self.firstRetryDelay
         while true {
@@ -70,6 +71,15 @@ public struct WatchSession {
 
     private func lineText(_ view: SnapshotView) -> String {
         RenderedPiece.singleLine(format.line(view, maxWidth: maxWidth))
+    }
+
+    /// A long-running child inherits its parent's signal mask; a bar or test harness that
+    /// blocks SIGTERM would otherwise be unable to stop it.
+    private static func unblockTerminationSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&signals, signal) }
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
     }
 
     private func sleep(seconds: Double) {

@@ -14,13 +14,14 @@ final class DaemonProcess {
     let notify: NotifyListener
 
     /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
-    /// configuration write to `capturePath`.
+    /// configuration write to `capturePath`. The socket is in the daemon's own directory
+    /// unless `socketPath` names one (to restart a daemon where a client expects it).
     init(
         device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
-        pulseRuntime: String? = nil
+        pulseRuntime: String? = nil, socketPath: String? = nil
     ) throws {
         directory = TestEnvironment.makeTemporaryDirectory()
-        socketPath = directory + "/control.sock"
+        self.socketPath = socketPath ?? directory + "/control.sock"
         capturePath = directory + "/capture"
         notify = try NotifyListener(path: directory + "/notify")
         var environment = ProcessInfo.processInfo.environment
@@ -38,7 +39,7 @@ final class DaemonProcess {
         }
         process.environment = environment
         let daemon = TestEnvironment.binDirectory + "/playbackd"
-        let daemonArguments = ["--socket", socketPath, "--device", device, "--log-level", "debug"] + arguments
+        let daemonArguments = ["--socket", self.socketPath, "--device", device, "--log-level", "debug"] + arguments
         if getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--bounding-set=-dac_override,-dac_read_search", "--", daemon] + daemonArguments

@@ -1,0 +1,76 @@
+import ControlCLI
+import ControlProtocol
+import Testing
+
+@Suite struct TickScheduleTests {
+    @Test("the next tick is when the extrapolated position crosses its next whole second")
+    func boundary() throws {
+        let snapshot = Snapshots.playing(elapsed: 83.4, timestamp: 1000)
+        #expect(abs(try #require(TickSchedule.nextBoundary(snapshot, after: 1000)) - 1000.6) < 1e-9)
+        #expect(abs(try #require(TickSchedule.nextBoundary(snapshot, after: 1000.6)) - 1001.6) < 1e-9)
+        #expect(abs(try #require(TickSchedule.nextBoundary(snapshot, after: 1003.1)) - 1003.6) < 1e-9)
+    }
+
+    @Test("no tick while paused, stopped, not yet advancing, or past the last whole second")
+    func noTick() {
+        func snapshot(_ state: String, rate: Double, elapsed: Double = 10) -> JSONValue {
+            .object([
+                ("state", .string(state)), ("title", .string("t")), ("duration", .number(19.8)),
+                ("elapsed", .number(elapsed)), ("rate", .number(rate)), ("timestamp", .number(0)),
+            ])
+        }
+        #expect(TickSchedule.nextBoundary(snapshot("paused", rate: 0), after: 1) == nil)
+        #expect(TickSchedule.nextBoundary(snapshot("playing", rate: 0), after: 1) == nil)
+        #expect(TickSchedule.nextBoundary(Snapshots.stopped, after: 1) == nil)
+        #expect(TickSchedule.nextBoundary(snapshot("playing", rate: 1, elapsed: 19.5), after: 0) == nil)
+        #expect(TickSchedule.nextBoundary(snapshot("playing", rate: 1, elapsed: 18.5), after: 0) == 0.5)
+        #expect(TickSchedule.nextBoundary(snapshot("playing", rate: 1, elapsed: 18.5), after: 0.6) == nil)
+    }
+}
+
+@Suite struct HumanStatusTests {
+    static let commands = JSONValue.object([
+        ("status", .string("success")),
+        (
+            "commands",
+            .array([
+                .object([
+                    ("command", .string("skipForward")), ("enabled", .bool(true)),
+                    ("preferredIntervals", .array([.number(30)])),
+                ]),
+                .object([
+                    ("command", .string("skipBackward")), ("enabled", .bool(true)),
+                    ("preferredIntervals", .array([.number(15)])),
+                ]),
+            ])
+        ),
+    ])
+
+    @Test("state, artist - title, album, time, queue position and skip intervals within 80 columns")
+    func layout() {
+        let text = HumanOutput.status(Snapshots.playing(), commands: Self.commands, now: 1000)
+        #expect(
+            text == """
+                [playing] Zoe\u{0301} & שלום - Say "Hi" & <Bye> \\ 🎵 now
+                👩‍👩‍👧 <b>
+                1:23 / 1:02:05  (2/12)  skip -15s/+30s
+
+                """)
+        var long = Snapshots.playing()
+        if case .object(var members) = long {
+            members[1] = ("title", .string(String(repeating: "長", count: 60)))
+            long = .object(members)
+        }
+        let lines = HumanOutput.status(long, now: 1000).split(separator: "\n")
+        #expect(DisplayWidth.of(String(lines[0])) <= 80)
+        #expect(lines[0].hasSuffix("長…"))
+    }
+
+    @Test("colour only when asked: the state tag is coloured, nothing else")
+    func colour() {
+        let text = HumanOutput.status(Snapshots.playing(), now: 1000, style: TerminalStyle(isColored: true))
+        #expect(text.hasPrefix("\u{1B}[32m[playing]\u{1B}[0m Zo"))
+        #expect(text.filter { $0 == "\u{1B}" }.count == 2)
+        #expect(!TerminalStyle.standardOutput(environment: ["NO_COLOR": "1", "TERM": "xterm"]).isColored)
+    }
+}

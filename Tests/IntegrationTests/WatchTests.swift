@@ -1,0 +1,147 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+/// A running `playbackctl watch`, its output read line by line.
+final class WatchProcess {
+    private let process = Process()
+    let lines: LineReader
+
+    init(socket: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: TestEnvironment.binDirectory + "/playbackctl")
+        process.arguments = ["--socket", socket, "watch"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        lines = LineReader(output.fileHandleForReading)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Voluntary context switches so far: how often the process went to sleep and woke up.
+    var wakeups: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: "\t").last!.trimmingCharacters(in: .whitespaces)) } ?? -1
+    }
+
+    /// Lines until one satisfies `predicate` (which is returned), failing after `timeout`.
+    func waitFor(timeout: Double = 10, _ predicate: (String) -> Bool) throws -> (line: String, time: Double) {
+        let deadline = WallClock.now() + timeout
+        while let next = try lines.nextTimed(timeout: max(0, deadline - WallClock.now())) {
+            if predicate(next.line) { return next }
+        }
+        throw TestFailure("watch printed no matching line within \(timeout) s")
+    }
+}
+
+extension IntegrationSuite {
+    /// Issue 3, acceptance 2 and 3: `watch` against the live daemon on a real-time device.
+    @Suite struct Watch {
+        @Test("lines on play, pause, seek, track change and stop; one per second while playing, on the boundary")
+        func ticksAndChanges() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            _ = try daemon.enqueue(["long.mp3", "two.mp3"])
+            let watch = try WatchProcess(socket: daemon.socketPath, ["--format", "{{state}} {{title}} {{elapsed}}"])
+            #expect(try watch.lines.next() == "stopped Long 0")
+            _ = try daemon.call("play")
+            _ = try watch.waitFor { $0 == "playing Long 1" }
+            var ticks: [(line: String, time: Double)] = []
+            for _ in 0..<4 { if let tick = try watch.lines.nextTimed(timeout: 2) { ticks.append(tick) } }
+            let anchor = try daemon.nowPlaying()
+            #expect(ticks.map(\.line) == ["playing Long 2", "playing Long 3", "playing Long 4", "playing Long 5"])
+            for (index, tick) in ticks.enumerated() {
+                let position =
+                    try #require(anchor["elapsed"]?.numberValue)
+                    + (tick.time - (try #require(anchor["timestamp"]?.numberValue)))
+                let pastBoundary = position - Double(index + 2)
+                #expect(
+                    pastBoundary >= -0.005 && pastBoundary < 0.05,
+                    "tick \(tick.line) came \(pastBoundary) s after its second")
+            }
+
+            _ = try daemon.call("pause")
+            let paused = try watch.waitFor { $0.hasPrefix("paused Long") }
+            #expect(paused.line == "paused Long 5" || paused.line == "paused Long 6")
+            let before = watch.wakeups
+            #expect(try watch.lines.next(timeout: 5) == nil, "nothing while paused")
+            #expect(watch.wakeups - before <= 1, "the watch slept while paused")
+
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(30.5))])
+            #expect(try watch.lines.next() == "paused Long 30")
+            _ = try daemon.call("nextTrack")
+            #expect(try watch.lines.next() == "paused Two 0")
+            _ = try daemon.call("stop")
+            #expect(try watch.waitFor { $0.hasPrefix("stopped") }.line == "stopped Two 0")
+        }
+
+        @Test("a template without the position prints only on changes, never ticks")
+        func noTicksWithoutPosition() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            _ = try daemon.enqueue(["long.mp3"])
+            let watch = try WatchProcess(
+                socket: daemon.socketPath, ["--format", "{{state|icon}} {{title}} {{duration|time}}"])
+            #expect(try watch.lines.next() == "⏹ Long 0:40")
+            _ = try daemon.call("play")
+            #expect(try watch.lines.next() == "▶ Long 0:40")
+            let before = watch.wakeups
+            #expect(try watch.lines.next(timeout: 3) == nil, "no line while playing without a change")
+            #expect(watch.wakeups - before <= 3, "it wakes only for pushed events (start re-anchoring), not per second")
+        }
+
+        @Test("watch shows the offline line while the daemon is away and reconnects, without spinning")
+        func reconnects() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let socket = directory + "/control.sock"
+            let watch = try WatchProcess(socket: socket, ["--format", "{{state}}", "--offline", "offline!"])
+            #expect(try watch.lines.next() == "offline!", "started before the daemon")
+            var daemon: DaemonProcess? = try DaemonProcess(socketPath: socket)
+            #expect(try watch.lines.next(timeout: 5) == "stopped")
+            _ = try daemon?.enqueue(["one.mp3"])
+            #expect(daemon?.terminate() == 0)
+            daemon = nil
+            #expect(try watch.lines.next() == "offline!")
+            let before = watch.wakeups
+            Thread.sleep(forTimeInterval: 3)
+            let asleep = watch.wakeups - before
+            #expect(asleep <= 8, "\(asleep) wake-ups in 3 s offline: retries back off")
+            daemon = try DaemonProcess(socketPath: socket)
+            #expect(try watch.lines.next(timeout: 5) == "stopped")
+            #expect(daemon?.terminate() == 0)
+        }
+
+        @Test("bar modes on the real daemon: tags with quotes, markup, emoji and RTL text arrive intact and escaped")
+        func barModesWithHostileTags() throws {
+            let daemon = try DaemonProcess()
+            _ = try daemon.enqueue(["tags.mp3"])
+            let title = "Say \"Hi\" & <Bye> \\ 🎵"
+            let artist = "Zoe\u{0301} & שלום"
+            let album = "👩‍👩‍👧 <b>"
+            let waybar = try WatchProcess(socket: daemon.socketPath, ["--waybar"])
+            let waybarLine = try #require(try waybar.lines.next())
+            let parsed = try JSONParser.parse(Array(waybarLine.utf8))
+            #expect(parsed["text"]?.stringValue == "Zoe\u{0301} &amp; שלום - Say &quot;Hi&quot; &amp; &lt;Bye&gt; \\ 🎵")
+            #expect(parsed["tooltip"]?.stringValue?.hasSuffix("\n👩‍👩‍👧 &lt;b&gt;\n0:03") == true)
+            #expect(parsed["class"]?.stringValue == "stopped")
+            let i3blocks = try WatchProcess(socket: daemon.socketPath, ["--i3blocks", "--max-width", "12"])
+            let i3Line = try JSONParser.parse(Array(try #require(try i3blocks.lines.next()).utf8))
+            #expect(i3Line["full_text"]?.stringValue == "Zoe\u{0301} & שלום …")
+            let json = try WatchProcess(socket: daemon.socketPath, ["--json"])
+            let snapshot = try JSONParser.parse(Array(try #require(try json.lines.next()).utf8))
+            #expect(snapshot["title"]?.stringValue == title)
+            #expect(snapshot["artist"]?.stringValue == artist)
+            #expect(snapshot["album"]?.stringValue == album)
+            let polybar = try playbackctl(daemon, ["status", "--format", "{{title|upper}} | {{artist|json}}"])
+            #expect(polybar.stdout == "SAY \"HI\" & <BYE> \\ 🎵 | \"Zoe\u{0301} & שלום\"\n")
+            let human = try playbackctl(daemon, ["status"])
+            #expect(human.stdout == "[stopped] \(artist) - \(title)\n\(album)\n0:00 / 0:03  (1/1)  skip -15s/+15s\n")
+        }
+    }
+}
