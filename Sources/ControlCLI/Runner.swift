@@ -61,20 +61,19 @@ public enum Runner {
         }
     }
 
-    /// The human status: `nowPlaying` and `commands` (for the skip intervals), pipelined.
+    /// The human status: `nowPlaying`, then `commands` for the skip intervals (left out when
+    /// that request fails).
     private static func status(
         _ client: ControlClient, _ request: JSONValue, style: TerminalStyle
     ) throws(ClientError) -> Int32 {
-        try client.send(request)
-        try client.send(.object([("command", .string(CommandName.commands.rawValue))]))
-        guard let reply = try client.readLine(timeout: nil), let commands = try client.readLine(timeout: nil) else {
-            throw .connectionLost("no reply")
-        }
+        let reply = try client.request(request)
         guard reply.isSuccess, let nowPlaying = reply["nowPlaying"] else {
             return report(verb: "status", reply: reply, json: false)
         }
-        let skips = commands.isSuccess ? commands : nil
-        Console.out(HumanOutput.status(nowPlaying, commands: skips, now: WallClock.now(), style: style))
+        let commands = try? client.request(.object([("command", .string(CommandName.commands.rawValue))]))
+        Console.out(
+            HumanOutput.status(
+                nowPlaying, commands: commands?.isSuccess == true ? commands : nil, now: WallClock.now(), style: style))
         return ExitCode.success
     }
 
