@@ -8,7 +8,7 @@ import PlaybackModel
 
 /// Runs one `playbackctl` invocation: argv to request, reply to output, status to exit code.
 public enum Runner {
-    public static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    public static func run(_ arguments: [String], environment: Environment) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments, cwd: currentDirectory())

@@ -6,26 +6,12 @@
 /// `--socket PATH`, else `$PLAYBACKD_SOCKET`, else `$XDG_RUNTIME_DIR/playbackd/control.sock`,
 /// else `/tmp/playbackd-$UID/control.sock`.
 public enum SocketPath {
-    public static func resolve(explicit: String?, environment: [String: String]) -> String {
+    public static func resolve(explicit: String?, environment: Environment) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let path = environment["PLAYBACKD_SOCKET"], !path.isEmpty { return path }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return runtime + "/playbackd/control.sock"
         }
         return "/tmp/playbackd-\(getuid())/control.sock"
-    }
-
-    /// The process environment as a dictionary.
-    public static var processEnvironment: [String: String] {
-        var result: [String: String] = [:]
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let pair = String(cString: entry)
-            if let eq = pair.firstIndex(of: "=") {
-                result[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-            }
-            cursor += 1
-        }
-        return result
     }
 }

@@ -42,7 +42,7 @@ public final class Daemon {
         // libraries' sockets, such as libpulse's inside the ALSA plugin, may not).
         signal(SIGPIPE, SIG_IGN)
         let signals = playbackd_signalfd()
-        let path = SocketPath.resolve(explicit: options.socket, environment: SocketPath.processEnvironment)
+        let path = SocketPath.resolve(explicit: options.socket, environment: .process)
         let listener: UnixListener
         do {
             listener = try UnixListener.open(path: path)

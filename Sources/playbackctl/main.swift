@@ -5,4 +5,4 @@ import ControlProtocol
     import Glibc
 #endif
 
-exit(Runner.run(Array(CommandLine.arguments.dropFirst()), environment: SocketPath.processEnvironment))
+exit(Runner.run(Array(CommandLine.arguments.dropFirst()), environment: .process))

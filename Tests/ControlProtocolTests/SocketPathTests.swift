@@ -8,7 +8,7 @@ import Testing
 @Suite struct SocketPathTests {
     @Test("flag, then PLAYBACKD_SOCKET, then XDG_RUNTIME_DIR, then /tmp")
     func precedence() {
-        let env = ["PLAYBACKD_SOCKET": "/e.sock", "XDG_RUNTIME_DIR": "/run/user/1"]
+        let env: Environment = ["PLAYBACKD_SOCKET": "/e.sock", "XDG_RUNTIME_DIR": "/run/user/1"]
         #expect(SocketPath.resolve(explicit: "/f.sock", environment: env) == "/f.sock")
         #expect(SocketPath.resolve(explicit: nil, environment: env) == "/e.sock")
         #expect(

@@ -1,3 +1,5 @@
+import ControlProtocol
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -12,7 +14,7 @@ public struct TerminalStyle: Equatable, Sendable {
     public init(isColored: Bool) { self.isColored = isColored }
 
     /// The style for standard output under `environment`.
-    public static func standardOutput(environment: [String: String]) -> TerminalStyle {
+    public static func standardOutput(environment: Environment) -> TerminalStyle {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let dumb = environment["TERM"] == "dumb"
         return TerminalStyle(isColored: isatty(STDOUT_FILENO) == 1 && !noColor && !dumb)
