@@ -11,6 +11,10 @@ let package = Package(
         .executable(name: "playbackd", targets: ["playbackd"]),
         .executable(name: "playbackctl", targets: ["playbackctl"]),
     ],
+    dependencies: [
+        // The configuration file's TOML parser (wraps toml++).
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0")
+    ],
     targets: [
         .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
@@ -29,7 +33,10 @@ let package = Package(
         .target(name: "PlaybackEngine", dependencies: ["PlaybackModel", "CALSA", "CMPG123", "CShim"]),
         .target(
             name: "PlaybackDaemon",
-            dependencies: ["PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd"]),
+            dependencies: [
+                "PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
         .executableTarget(
             name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"]),
         .target(name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),

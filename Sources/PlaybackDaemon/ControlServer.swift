@@ -21,6 +21,10 @@ final class ControlServer {
     /// One receive buffer for every client (the loop handles one client at a time).
     private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
     private let ownUID = geteuid()
+    /// Called when a client connects or goes away (the daemon's idle exit counts them).
+    var onClientCountChanged: (Int) -> Void = { _ in }
+
+    var clientCount: Int { clients.count }
 
     init(loop: ControlLoop, listener: UnixListener, log: DaemonLog, handle: @escaping Handler) {
         self.loop = loop
@@ -34,10 +38,20 @@ final class ControlServer {
 
     /// Closes every client and the listener.
     func shutdown() {
+        stopAccepting()
         for fd in Array(clients.keys) { drop(fd) }
+    }
+
+    /// Refuses new clients from now on: the listener is closed (a socket systemd passed stays
+    /// with systemd, which starts the daemon again on the next connection).
+    func stopAccepting() {
+        guard !isClosed else { return }
+        isClosed = true
         loop.unwatch(listener.fd)
         listener.close()
     }
+
+    private var isClosed = false
 
     /// Pushes `event` to every subscriber; a subscriber whose queue is full is dropped.
     func broadcast(_ event: Event) {
@@ -66,6 +80,7 @@ final class ControlServer {
             let client = ClientConnection(fd: fd)
             clients[fd] = client
             loop.watch(fd) { [unowned self] events in self.service(fd, events) }
+            onClientCountChanged(clients.count)
         }
     }
 
@@ -153,5 +168,6 @@ final class ControlServer {
         loop.unwatch(fd)
         clients[fd] = nil
         close(fd)
+        onClientCountChanged(clients.count)
     }
 }

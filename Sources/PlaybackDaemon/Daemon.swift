@@ -8,62 +8,85 @@ import PlaybackModel
 #endif
 
 /// The running daemon: the control loop with the socket server, the player service, the
-/// engine, signals and systemd notifications. The composition root passes in the concrete
-/// audio backends.
+/// engine, signals, the configuration and systemd's notifications and watchdog. The
+/// composition root passes in the concrete audio backends.
 public final class Daemon {
     private let options: DaemonOptions
+    private var settings: DaemonSettings
     private let loop = ControlLoop()
+    private let logOutput: LogOutput
     private let log: DaemonLog
     private let control: DaemonLog
     private let notifier = SystemdNotifier()
     private let engine: PlaybackEngine
     private let service: PlayerService
     private var server: ControlServer?
+    private var watchdog: HealthWatchdog?
+    private let idleTimer: OneShotTimer
     private var lastStatus = ""
 
-    public init(options: DaemonOptions, sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory) {
+    public init(
+        options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink,
+        openDecoder: @escaping AudioDecoderFactory
+    ) {
         self.options = options
-        log = DaemonLog(label: "playbackd", threshold: options.logLevel)
-        control = DaemonLog(label: "playbackd.control", threshold: options.logLevel)
-        engine = PlaybackEngine(sink: sink, openDecoder: openDecoder)
+        self.settings = settings
+        logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
+        log = DaemonLog(label: "playbackd", output: logOutput)
+        control = DaemonLog(label: "playbackd.control", output: logOutput)
+        engine = PlaybackEngine(sink: sink, openDecoder: openDecoder, realtime: settings.realtime)
         let availability = CommandAvailability(
-            disabled: options.disabled,
-            skipForwardIntervals: [options.skipForwardInterval],
-            skipBackwardIntervals: [options.skipBackwardInterval])
+            disabled: settings.disabled,
+            skipForwardIntervals: [settings.skipForwardInterval],
+            skipBackwardIntervals: [settings.skipBackwardInterval])
         service = PlayerService(
             engine: engine, prober: ItemProber(openDecoder: openDecoder),
-            availability: availability, pauseHoldSeconds: options.pauseHoldSeconds,
-            loop: loop, log: DaemonLog(label: "playbackd.engine", threshold: options.logLevel))
+            availability: availability, pauseHoldSeconds: settings.pauseHoldSeconds,
+            loop: loop, log: DaemonLog(label: "playbackd.engine", output: logOutput))
+        idleTimer = OneShotTimer(loop: loop)
     }
 
-    /// Runs until SIGTERM or SIGINT; returns the process exit code.
+    /// Runs until SIGTERM or SIGINT (or the idle exit); returns the process exit code.
     public func run() -> Int32 {
         // Writes to a vanished peer must be errors, not a fatal signal (ours use MSG_NOSIGNAL;
         // libraries' sockets, such as libpulse's inside the ALSA plugin, may not).
         signal(SIGPIPE, SIG_IGN)
         let signals = playbackd_signalfd()
-        let path = SocketPath.resolve(explicit: options.socket, environment: .process)
+        let path = SocketPath.resolve(explicit: settings.socket, environment: .process)
         let listener: UnixListener
         do {
             listener = try UnixListener.open(path: path)
         } catch {
-            log.error(error.description)
+            log.error(error.description, event: "failed")
             return 1
         }
         let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request in
             service.handle(request)
         }
         self.server = server
+        server.onClientCountChanged = { [unowned self] _ in evaluateIdleExit() }
         service.onChanges = { [unowned self] changes in publish(changes) }
         loop.watch(signals) { [unowned self] _ in handleSignal(playbackd_signalfd_read(signals)) }
-        log.notice("listening on \(listener.boundPath ?? "socket passed by systemd"), device '\(options.device)'")
+        watchdog = HealthWatchdog(
+            loop: loop, notifier: notifier,
+            isOutputHealthy: { [unowned self] in
+                engine.measuredPosition().map { $0.age < HealthWatchdog.maximumOutputSilence } ?? false
+            },
+            onStall: { [unowned self] in
+                log.error("the output has not advanced for \(HealthWatchdog.maximumOutputSilence) s while playing: "
+                    + "withholding the watchdog ping", event: "stalled")
+            })
+        log.notice(
+            "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(settings.device)'",
+            event: "started")
         lastStatus = SystemdNotifier.summary(service.snapshot())
         notifier.ready(status: lastStatus)
+        watchdog?.start(isPlaying: service.state == .playing)
+        evaluateIdleExit()
         loop.run()
-        notifier.stopping()
         engine.releaseDevice()
         server.shutdown()
-        log.notice("stopped")
+        log.notice("stopped", event: "stopped")
         return 0
     }
 
@@ -75,18 +98,70 @@ public final class Daemon {
             lastStatus = status
             notifier.status(status)
         }
-        if changes.contains(.state) || changes.contains(.item) { control.info(status) }
+        if changes.contains(.state) || changes.contains(.item) {
+            control.log(.info, status, event: snapshot.state.rawValue, track: snapshot.item?.path)
+        }
+        watchdog?.update(isPlaying: snapshot.state == .playing)
+        evaluateIdleExit()
     }
 
     private func handleSignal(_ signal: Int32) {
         switch signal {
-        case SIGTERM, SIGINT:
-            log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), shutting down")
+        case SIGTERM, SIGINT: shutDown(signal == SIGTERM ? "SIGTERM" : "SIGINT")
+        case SIGHUP: reload()
+        default: break
+        }
+    }
+
+    /// Refuses new clients, lets the device play out what it holds and fades the rest (no
+    /// click), and stops the loop; `run` then closes everything and returns 0.
+    private func shutDown(_ reason: String) {
+        log.notice("received \(reason), shutting down", event: "stopping")
+        notifier.stopping()
+        server?.stopAccepting()
+        idleTimer.cancel()
+        engine.fadeOut()
+        loop.stop()
+    }
+
+    /// SIGHUP: re-reads the configuration file (flags still win) and applies what can change
+    /// while running; playback is not interrupted. An invalid file keeps the current settings.
+    private func reload() {
+        notifier.reloading()
+        defer { notifier.ready(status: lastStatus) }
+        let new: DaemonSettings
+        do {
+            new = try options.settings(environment: .process)
+        } catch {
+            log.error("reload: \(error); keeping the current configuration", event: "reload-failed")
+            return
+        }
+        for (name, changed) in [("device", new.device != settings.device), ("socket", new.socket != settings.socket),
+                                ("realtime", new.realtime != settings.realtime)] where changed {
+            log.warning("reload: \(name) changes take effect when playbackd restarts")
+        }
+        logOutput.threshold = new.logLevel
+        logOutput.target = new.logTarget
+        service.apply(new, replacing: settings)
+        var applied = new
+        applied.device = settings.device
+        applied.socket = settings.socket
+        applied.realtime = settings.realtime
+        settings = applied
+        log.notice("reloaded the configuration", event: "reloaded")
+        evaluateIdleExit()
+    }
+
+    /// With `idle-exit` set: exit once stopped with an empty queue and no client for that long.
+    private func evaluateIdleExit() {
+        let isIdle = settings.idleExitSeconds > 0 && service.isIdle && (server?.clientCount ?? 0) == 0
+        guard isIdle else { return idleTimer.cancel() }
+        guard !idleTimer.isArmed else { return }
+        idleTimer.arm(after: settings.idleExitSeconds) { [unowned self] in
+            log.notice("idle for \(settings.idleExitSeconds) s with nothing queued: exiting", event: "idle-exit")
+            notifier.stopping()
+            server?.stopAccepting()
             loop.stop()
-        case SIGHUP:
-            log.notice("SIGHUP: nothing to reload (no configuration file yet)")
-        default:
-            break
         }
     }
 }

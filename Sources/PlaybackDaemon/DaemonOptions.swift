@@ -1,43 +1,47 @@
 import ControlProtocol
 
-/// `playbackd`'s command-line options.
-public struct DaemonOptions: Sendable, Equatable {
-    public var device = "default"
-    public var socket: String?
-    public var pauseHoldSeconds = 10.0
-    public var skipForwardInterval = CommandCatalog.defaultSkipInterval
-    public var skipBackwardInterval = CommandCatalog.defaultSkipInterval
-    public var disabled: Set<CommandName> = []
-    public var logLevel = DaemonLog.Level.info
+/// `playbackd`'s command line: settings given as flags (they override the configuration
+/// file, also after a reload), which configuration file to read, and help or version.
+public struct DaemonOptions: Sendable {
+    /// Flags in the order given, each a setting and its value.
+    var flags: [(name: String, input: SettingInput)] = []
+    /// `--config PATH`; nil reads the default path if it exists.
+    public var configPath: String?
     public var showHelp = false
     public var showVersion = false
 
     public init() {}
 
-    public static let usage = """
-        Usage: playbackd [OPTIONS]
+    public static var usage: String {
+        var text = """
+            Usage: playbackd [OPTIONS]
 
-        Headless audio playback daemon: plays MP3 through ALSA, controlled over a Unix socket
-        (see playbackctl(1) and docs/protocol.md).
+            Headless audio playback daemon: plays MP3 through ALSA, controlled over a Unix socket
+            (see playbackctl(1) and docs/protocol.md). Settings come from the configuration file
+            ($XDG_CONFIG_HOME/playbackd/config.toml) and these flags, which win; SIGHUP re-reads
+            the file (see docs/configuration.md).
 
-        Options:
-          --device NAME              ALSA PCM to play on (default: default)
-          --socket PATH              Control socket (default: $PLAYBACKD_SOCKET, else
-                                     $XDG_RUNTIME_DIR/playbackd/control.sock, else
-                                     /tmp/playbackd-$UID/control.sock)
-          --pause-hold SECONDS       Release the device after this long paused (default: 10)
-          --skip-interval SECONDS    Preferred interval of both skip commands (default: 15)
-          --skip-forward-interval SECONDS
-          --skip-backward-interval SECONDS
-          --disable COMMAND          Start with a remote command disabled (repeatable)
-          --log-level LEVEL          error, warning, notice, info or debug (default: info)
-          --version                  Print the version and exit
-          -h, --help                 Print this help and exit
-        """
+            Options:
+
+            """
+        for spec in SettingsCatalog.all {
+            text += row("--\(spec.name) \(spec.placeholder)", "\(spec.summary) (default: \(spec.defaultText))")
+        }
+        text += row("--config PATH", "Configuration file (default: $XDG_CONFIG_HOME/playbackd/config.toml)")
+        text += row("--version", "Print the version and exit")
+        text += row("-h, --help", "Print this help and exit")
+        return text
+    }
+
+    private static func row(_ left: String, _ right: String) -> String {
+        let pad = left.count >= 30 ? "\n" + String(repeating: " ", count: 32) : String(repeating: " ", count: 30 - left.count)
+        return "  " + left + pad + right + "\n"
+    }
 
     /// Parses argv (without the program name). Errors name the option and the bad value.
     public static func parse(_ arguments: [String]) throws(OptionsError) -> DaemonOptions {
         var options = DaemonOptions()
+        var scratch = DaemonSettings()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             let (name, inline) = split(argument)
@@ -49,52 +53,51 @@ public struct DaemonOptions: Sendable, Equatable {
             switch name {
             case "-h", "--help": options.showHelp = true
             case "--version": options.showVersion = true
-            case "--device": options.device = try value()
-            case "--socket": options.socket = try value()
-            case "--pause-hold": options.pauseHoldSeconds = try seconds(name, try value(), allowZero: true)
-            case "--skip-interval":
-                options.skipForwardInterval = try seconds(name, try value(), allowZero: false)
-                options.skipBackwardInterval = options.skipForwardInterval
-            case "--skip-forward-interval":
-                options.skipForwardInterval = try seconds(name, try value(), allowZero: false)
-            case "--skip-backward-interval":
-                options.skipBackwardInterval = try seconds(name, try value(), allowZero: false)
-            case "--disable": options.disabled.insert(try remoteCommand(try value()))
-            case "--log-level": options.logLevel = try level(try value())
-            default: throw OptionsError("unknown option '\(argument)'")
+            case "--config": options.configPath = try value()
+            default:
+                guard name.hasPrefix("--"), let spec = SettingsCatalog.spec(String(name.dropFirst(2))) else {
+                    throw OptionsError("unknown option '\(argument)'")
+                }
+                let input = SettingInput.word(try value())
+                do {
+                    try spec.apply(input, &scratch)
+                } catch {
+                    throw OptionsError("\(name): \(error.message)")
+                }
+                options.flags.append((spec.name, input))
             }
         }
         return options
     }
 
+    /// Defaults, then the configuration file, then the flags.
+    public func settings(environment: Environment) throws(ConfigurationError) -> DaemonSettings {
+        var settings = DaemonSettings()
+        let path = configPath ?? ConfigurationFile.defaultPath(
+            home: environment["HOME"], configHome: environment["XDG_CONFIG_HOME"])
+        if let path {
+            try ConfigurationFile(path: path).apply(to: &settings, mustExist: configPath != nil)
+        }
+        var flagDisabled: Set<CommandName>? = nil
+        for (name, input) in flags {
+            let spec = SettingsCatalog.spec(name)!
+            if spec.isRepeatableFlag {
+                // Repeated --disable flags add up, and together replace the file's list.
+                var collected = DaemonSettings()
+                collected.disabled = flagDisabled ?? []
+                try? spec.apply(input, &collected)
+                flagDisabled = collected.disabled
+                settings.disabled = collected.disabled
+            } else {
+                try? spec.apply(input, &settings)
+            }
+        }
+        return settings
+    }
+
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<eq]), String(argument[argument.index(after: eq)...]))
-    }
-
-    private static func seconds(_ name: String, _ text: String, allowZero: Bool) throws(OptionsError) -> Double {
-        guard let value = Double(text), value.isFinite, allowZero ? value >= 0 : value > 0 else {
-            throw OptionsError(
-                "\(name): '\(text)' is not a \(allowZero ? "non-negative" : "positive") number of seconds")
-        }
-        return value
-    }
-
-    private static func remoteCommand(_ text: String) throws(OptionsError) -> CommandName {
-        guard let name = CommandName(rawValue: text), CommandCatalog.spec(name).isRemoteCommand else {
-            let names = CommandCatalog.all.filter(\.isRemoteCommand).map(\.name.rawValue).joined(separator: ", ")
-            throw OptionsError("--disable: '\(text)' is not a remote command (one of: \(names))")
-        }
-        return name
-    }
-
-    private static func level(_ text: String) throws(OptionsError) -> DaemonLog.Level {
-        let levels: [String: DaemonLog.Level] = [
-            "error": .error, "warning": .warning, "notice": .notice,
-            "info": .info, "debug": .debug,
-        ]
-        guard let level = levels[text] else { throw OptionsError("--log-level: unknown level '\(text)'") }
-        return level
     }
 }
 

@@ -21,7 +21,7 @@ final class PlayerService {
     var availability: CommandAvailability
     let engine: PlaybackEngine
     let prober: ItemProber
-    let pauseHoldSeconds: Double
+    var pauseHoldSeconds: Double
     let log: DaemonLog
     var nextItemID: UInt64 = 1
     /// Whether the missing real-time priority was logged (it is said once).
@@ -189,6 +189,27 @@ final class PlayerService {
             engine.releaseDevice()
             log.info("released \(engine.deviceName) after \(pauseHoldSeconds) s paused")
         }
+    }
+
+    /// Stopped with nothing queued: nothing for the daemon to do until a command arrives.
+    var isIdle: Bool { state == .stopped && queue.isEmpty }
+
+    /// Applies reloaded settings: the pause hold time, the skip intervals, and the commands
+    /// whose enablement changed in the configuration (others keep what clients set).
+    func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
+        pauseHoldSeconds = new.pauseHoldSeconds
+        var changed = false
+        if availability.skipForwardIntervals != [new.skipForwardInterval]
+            || availability.skipBackwardIntervals != [new.skipBackwardInterval]
+        {
+            availability.skipForwardIntervals = [new.skipForwardInterval]
+            availability.skipBackwardIntervals = [new.skipBackwardInterval]
+            changed = true
+        }
+        for name in new.disabled.subtracting(old.disabled) { changed = availability.set(name, enabled: false) || changed }
+        for name in old.disabled.subtracting(new.disabled) { changed = availability.set(name, enabled: true) || changed }
+        if changed { noteChange(.commands) }
+        publishChanges()
     }
 
     /// Arms the timer that publishes an item change when it becomes audible.

@@ -17,12 +17,27 @@ struct UnixListener {
     /// Nil when the socket came from systemd (the daemon must not unlink it).
     let boundPath: String?
 
-    /// Uses the socket systemd passed (`LISTEN_FDS`), else binds `path`.
+    /// The name `playbackd.socket` gives its socket (`FileDescriptorName=`, default the unit's).
+    static let socketNames: Set<String> = ["control", "playbackd.socket"]
+
+    /// Uses the socket systemd passed (`LISTEN_FDS`; the one named `control` when there are
+    /// several, `LISTEN_FDNAMES`), else binds `path`.
     static func open(path: String) throws(ListenerError) -> UnixListener {
-        if sd_listen_fds(1) >= 1 {
-            let fd = SD_LISTEN_FDS_START
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            return UnixListener(fd: fd, boundPath: nil)
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
+        let count = sd_listen_fds_with_names(1, &names)
+        if count >= 1 {
+            var chosen = SD_LISTEN_FDS_START
+            for index in 0..<Int(count) {
+                let name = names?[index].map { String(cString: $0) } ?? ""
+                if socketNames.contains(name) { chosen = SD_LISTEN_FDS_START + Int32(index) }
+                free(names?[index])
+            }
+            free(names)
+            guard sd_is_socket_unix(chosen, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0 else {
+                throw ListenerError(description: "the socket systemd passed is not a listening Unix stream socket")
+            }
+            _ = fcntl(chosen, F_SETFL, fcntl(chosen, F_GETFL) | O_NONBLOCK)
+            return UnixListener(fd: chosen, boundPath: nil)
         }
         return try bind(path: path)
     }

@@ -16,12 +16,15 @@ struct OutputLoop<Sink: AudioSink> {
     let outputWake: EventSignal
     let decoderWake: EventSignal
     let events: EventSignal
+    /// Room for the fade-out's samples, allocated with the pipeline.
+    let fadeBuffer: UnsafeMutableBufferPointer<Int16>
 
     func run() {
         var nextSegment = 1
         var start = StartDetector(sampleRate: sampleRate)
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
+            if state.fadeRequested.load(ordering: .acquiring) { return fadeOut() }
             nextSegment = noteBoundaries(from: nextSegment)
             var region = ring.readableRegion()
             if region.isEmpty {
@@ -84,7 +87,9 @@ struct OutputLoop<Sink: AudioSink> {
 
     private func waitForData() {
         state.outputWaitingForData.store(true, ordering: .sequentiallyConsistent)
-        if ring.readableCount == 0 && state.decoderEndValue == .running && !state.isHaltRequested {
+        if ring.readableCount == 0 && state.decoderEndValue == .running && !state.isHaltRequested
+            && !state.fadeRequested.load(ordering: .acquiring)
+        {
             outputWake.wait()
         }
         state.outputWaitingForData.store(false, ordering: .relaxed)
@@ -105,6 +110,45 @@ struct OutputLoop<Sink: AudioSink> {
         }
         sink.drain()
         end(.finished, delay: 0, drop: false)
+    }
+
+    /// Writes the next samples (up to the fade buffer's length) scaled from full to zero gain,
+    /// in integer arithmetic (`sample * (n - i) / n` for frame `i` of `n`), then drains the
+    /// device: what it holds plays out, followed by the fade, and the stream ends at silence.
+    private func fadeOut() {
+        let fadeFrames = min(fadeBuffer.count, ring.readableCount) / channels
+        var frame = 0
+        while frame < fadeFrames {
+            let region = ring.readableRegion()
+            let frames = min(region.count / channels, fadeFrames - frame)
+            for index in 0..<frames {
+                let remaining = Int32(fadeFrames - frame - index)
+                for channel in 0..<channels {
+                    let sample = Int32(region[index * channels + channel])
+                    fadeBuffer[(frame + index) * channels + channel] = Int16(sample * remaining / Int32(fadeFrames))
+                }
+            }
+            ring.consume(frames * channels)
+            frame += frames
+        }
+        var written = 0
+        while written < fadeFrames * channels {
+            if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
+            do {
+                let frames = try sink.write(UnsafeBufferPointer(rebasing: fadeBuffer[written..<fadeFrames * channels]))
+                if frames == 0 {
+                    _ = try sink.waitWritable(orWake: outputWake)
+                    continue
+                }
+                written += frames * channels
+            } catch {
+                state.failure = error
+                return end(.failed, delay: 0, drop: false)
+            }
+        }
+        clock.publish(samplesWritten: ring.totalRead, delayFrames: sink.delay())
+        sink.drain()
+        end(.halted, delay: 0, drop: false)
     }
 
     private func noteAudibleIfPlaying(_ start: inout StartDetector, delay: Int, nanos: UInt64) {

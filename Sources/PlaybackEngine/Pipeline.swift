@@ -20,11 +20,13 @@ final class Pipeline: @unchecked Sendable {
     private var threads: [EngineThread] = []
     /// Whether the output thread got `SCHED_FIFO`.
     private(set) var isRealtime = false
+    /// Preallocated for the output thread's fade-out (it never allocates).
+    private let fadeBuffer: UnsafeMutableBufferPointer<Int16>
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int,
         upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
-        events: EventSignal
+        events: EventSignal, realtime: Bool
     ) {
         format = decoder.format
         self.upcoming = UpcomingItems(upcoming)
@@ -33,17 +35,33 @@ final class Pipeline: @unchecked Sendable {
             ring: ring, segments: segments, upcoming: self.upcoming, state: state,
             openDecoder: openDecoder, outputWake: outputWake,
             decoderWake: decoderWake, parking: parking)
+        fadeBuffer = .allocate(capacity: format.sampleRate * Self.fadeMilliseconds / 1000 * format.channels)
         let output = OutputLoop(
             sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
             state: state, clock: clock, outputWake: outputWake,
-            decoderWake: decoderWake, events: events)
+            decoderWake: decoderWake, events: events, fadeBuffer: fadeBuffer)
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
         threads.append(
             EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
         let outputThread = EngineThread(name: "pbd-output") { outputWork.value.run() }
-        isRealtime = outputThread.requestRealtime(priority: 20)
+        isRealtime = realtime && outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)
+    }
+
+    deinit { fadeBuffer.deallocate() }
+
+    /// How long the fade at the end of `fadeOut()` lasts.
+    static let fadeMilliseconds = 50
+
+    /// Ends without a click: the output thread writes a linear fade of the next
+    /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
+    /// Blocks until then (at most the device's buffer plus the fade).
+    func fadeOut() {
+        state.fadeRequested.store(true, ordering: .releasing)
+        outputWake.signal()
+        if !threads.isEmpty { threads.removeLast().join() }  // the output thread, appended last
+        halt()
     }
 
     /// Stops both threads and waits for them. Idempotent.

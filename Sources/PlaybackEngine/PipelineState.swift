@@ -22,6 +22,8 @@ final class PipelineState: @unchecked Sendable {
     }
 
     let haltRequested = Atomic<Bool>(false)
+    /// The output thread should fade out what follows the device's buffer, drain and end.
+    let fadeRequested = Atomic<Bool>(false)
     let decoderEnd = Atomic<Int>(DecoderEnd.running.rawValue)
     /// With `.formatChange`: the item that did not fit (stored before `decoderEnd`).
     let formatChangeItem = Atomic<UInt64>(0)

@@ -15,9 +15,13 @@ public final class PlaybackEngine {
     /// The last pipeline's decoder, reused when the same item starts again.
     private var parked: (itemID: UInt64, decoder: any AudioDecoder)?
 
-    public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory) {
+    private let realtime: Bool
+
+    /// `realtime` asks for `SCHED_FIFO` for each pipeline's output thread.
+    public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory, realtime: Bool = true) {
         self.sink = sink
         self.openDecoder = openDecoder
+        self.realtime = realtime
     }
 
     deinit { releaseDevice() }
@@ -53,7 +57,7 @@ public final class PlaybackEngine {
         events.reset()
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: landed, upcoming: upcoming,
-            sink: sink, openDecoder: openDecoder, events: events)
+            sink: sink, openDecoder: openDecoder, events: events, realtime: realtime)
         return landed
     }
 
@@ -63,6 +67,18 @@ public final class PlaybackEngine {
     public func halt() -> EnginePosition? {
         guard let pipeline else { return nil }
         pipeline.halt()
+        self.pipeline = nil
+        parked = pipeline.parking.take()
+        return position(in: pipeline, extrapolate: false)
+    }
+
+    /// Ends playback without a click, for shutdown: the device plays out what it holds, then a
+    /// 50 ms fade of what follows, and stops at silence. Blocks until then (at most the device's
+    /// buffer, 1 s, plus the fade). Returns the position heard last; nil when nothing ran.
+    @discardableResult
+    public func fadeOut() -> EnginePosition? {
+        guard let pipeline else { return nil }
+        pipeline.fadeOut()
         self.pipeline = nil
         parked = pipeline.parking.take()
         return position(in: pipeline, extrapolate: false)

@@ -7,6 +7,10 @@ import PlaybackModel
     import Glibc
 #endif
 
+/// Exit status for a configuration the daemon refuses (sysexits' EX_CONFIG); the unit does
+/// not restart on it (`RestartPreventExitStatus=`).
+let configurationErrorStatus: Int32 = 78
+
 // The composition root: the only place concrete audio backends are chosen.
 let options: DaemonOptions
 do {
@@ -16,14 +20,21 @@ do {
     exit(2)
 }
 if options.showHelp {
-    print(DaemonOptions.usage)
+    Console.out(DaemonOptions.usage)
     exit(0)
 }
 if options.showVersion {
-    print("playbackd \(PlaybackdVersion.current)")
+    Console.out("playbackd \(PlaybackdVersion.current)\n")
     exit(0)
 }
+let settings: DaemonSettings
+do {
+    settings = try options.settings(environment: .process)
+} catch {
+    Console.error("playbackd: invalid configuration: \(error)\n")
+    exit(configurationErrorStatus)
+}
 let daemon = Daemon(
-    options: options, sink: ALSASink(deviceName: options.device),
+    options: options, settings: settings, sink: ALSASink(deviceName: settings.device),
     openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
 exit(daemon.run())

@@ -18,7 +18,8 @@ final class DaemonProcess {
     /// unless `socketPath` names one (to restart a daemon where a client expects it).
     init(
         device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
-        pulseRuntime: String? = nil, socketPath: String? = nil
+        pulseRuntime: String? = nil, socketPath: String? = nil, environment extra: [String: String] = [:],
+        stderrIsJournal: Bool = false
     ) throws {
         directory = TestEnvironment.makeTemporaryDirectory()
         self.socketPath = socketPath ?? directory + "/control.sock"
@@ -29,6 +30,9 @@ final class DaemonProcess {
         environment["PLAYBACKD_CAPTURE"] = capturePath
         environment["NOTIFY_SOCKET"] = notify.path
         environment["LISTEN_FDS"] = nil
+        // The tests' own configuration only: never the developer's config.toml.
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        environment.merge(extra) { $1 }
         if let pulseRuntime {
             environment["XDG_RUNTIME_DIR"] = pulseRuntime
         } else if pulse {
@@ -48,6 +52,13 @@ final class DaemonProcess {
             process.arguments = daemonArguments
         }
         process.standardError = stderrPipe
+        if stderrIsJournal {
+            // What systemd sets when it connects stderr to the journal: the stream's device and inode.
+            var info = stat()
+            fstat(stderrPipe.fileHandleForWriting.fileDescriptor, &info)
+            environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+            process.environment = environment
+        }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         guard notify.waitFor("READY=1", timeout: 15) else {
@@ -98,10 +109,35 @@ final class DaemonProcess {
     }
 
     /// Sends SIGTERM and waits; returns the exit status.
+    /// Sends `signal` to the daemon.
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the daemon to exit by itself; its status, or nil after `timeout` seconds.
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else { return nil }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+
     func terminate() -> Int32 {
         process.terminate()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Polls `nowPlaying` until the state is `state`; fails after `timeout` seconds.
+    @discardableResult
+    func waitForState(_ state: String, timeout: Double = 10) throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let snapshot = try nowPlaying()
+            if snapshot["state"]?.stringValue == state { return snapshot }
+            usleep(20_000)
+        }
+        throw TestFailure("the state did not become \(state) within \(timeout) s")
     }
 
     /// The capture file's contents (file device).

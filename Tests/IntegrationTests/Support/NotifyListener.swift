@@ -22,6 +22,22 @@ final class NotifyListener {
 
     deinit { close(fd) }
 
+    /// Every datagram that arrives within `seconds` (they are also kept in `messages`).
+    func collect(for seconds: Double) -> [String] {
+        let start = messages.count
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { break }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { messages.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+        }
+        return Array(messages[start...])
+    }
+
     /// Waits until a datagram containing `text` arrives; false after `timeout` seconds.
     func waitFor(_ text: String, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

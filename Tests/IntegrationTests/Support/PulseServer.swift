@@ -1,11 +1,9 @@
 import Foundation
 
-/// A private PulseAudio server with a null sink, for a test that kills and restarts it.
-/// Started with `posix_spawn` rather than Foundation's `Process`, whose child monitor blocks in
-/// `wait4` on a long-lived PulseAudio and then never reports other children's exits.
+/// A private PulseAudio server with a null sink, for a test that kills, stops or restarts it.
 final class PulseServer {
     let runtime: String
-    private var pid: pid_t = 0
+    private var server: SpawnedProcess?
 
     init() throws {
         runtime = TestEnvironment.makeTemporaryDirectory()
@@ -21,17 +19,11 @@ final class PulseServer {
     }
 
     func start() throws {
-        let arguments = [
-            "/usr/bin/pulseaudio", "-n", "-F", runtime + "/default.pa", "--exit-idle-time=-1",
-            "--daemonize=no", "--log-target=file:" + runtime + "/pulse.log",
-        ]
-        let environment = ["HOME=" + runtime, "XDG_RUNTIME_DIR=" + runtime, "PATH=/usr/bin:/bin"]
-        var argv = arguments.map { strdup($0) } + [nil]
-        var envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, &envp) == 0 else {
-            throw TestFailure("cannot start pulseaudio")
-        }
+        server = try SpawnedProcess(
+            [
+                "/usr/bin/pulseaudio", "-n", "-F", runtime + "/default.pa", "--exit-idle-time=-1",
+                "--daemonize=no", "--log-target=file:" + runtime + "/pulse.log",
+            ], environment: ["HOME=" + runtime, "XDG_RUNTIME_DIR=" + runtime, "PATH=/usr/bin:/bin"])
         let deadline = Date().addingTimeInterval(10)
         while try CommandLineRun.run(executable: "/usr/bin/pactl", ["info"], environment: ["XDG_RUNTIME_DIR": runtime])
             .status != 0
@@ -41,12 +33,12 @@ final class PulseServer {
         }
     }
 
+    /// Sends `signal` (SIGSTOP freezes the server: every stream stalls; SIGCONT resumes).
+    func signal(_ signal: Int32) { server?.signal(signal) }
+
     /// SIGKILL: the sound server vanishes as a crashed one or an unplugged device would.
     func kill() {
-        guard pid > 0 else { return }
-        Foundation.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        pid = 0
+        server?.kill()
+        server = nil
     }
 }

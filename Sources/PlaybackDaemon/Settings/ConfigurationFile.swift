@@ -1,0 +1,107 @@
+import TOMLKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `$XDG_CONFIG_HOME/playbackd/config.toml`: TOML with the settings' names as keys. Every
+/// key must be a known setting with a value of the right type and range; anything else is an
+/// error naming the key and its line, and the daemon does not start (or, on reload, keeps
+/// the configuration it has).
+public struct ConfigurationFile {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The default path under `environment`: `$XDG_CONFIG_HOME/playbackd/config.toml`, else
+    /// `$HOME/.config/playbackd/config.toml`.
+    public static func defaultPath(home: String?, configHome: String?) -> String? {
+        if let configHome, configHome.hasPrefix("/") { return configHome + "/playbackd/config.toml" }
+        guard let home, !home.isEmpty else { return nil }
+        return home + "/.config/playbackd/config.toml"
+    }
+
+    /// Applies the file to `settings`. A missing file is not an error unless `mustExist`.
+    public func apply(to settings: inout DaemonSettings, mustExist: Bool) throws(ConfigurationError) {
+        guard let text = try read(mustExist: mustExist) else { return }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                path: path, line: error.source.begin.line, key: nil, message: "not valid TOML: \(error.description)")
+        } catch {
+            throw ConfigurationError(path: path, line: nil, key: nil, message: "not valid TOML: \(error)")
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for key in table.keys.sorted(by: { Self.line(of: $0, in: lines) ?? 0 < Self.line(of: $1, in: lines) ?? 0 }) {
+            let line = Self.line(of: key, in: lines)
+            guard let spec = SettingsCatalog.spec(key) else {
+                let known = SettingsCatalog.all.map(\.name).joined(separator: ", ")
+                throw ConfigurationError(path: path, line: line, key: key, message: "unknown setting (settings: \(known))")
+            }
+            do {
+                try spec.apply(Self.input(table[key]!), &settings)
+            } catch {
+                throw ConfigurationError(path: path, line: line, key: key, message: error.message)
+            }
+        }
+    }
+
+    private func read(mustExist: Bool) throws(ConfigurationError) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT && !mustExist { return nil }
+            throw ConfigurationError(path: path, line: nil, key: nil, message: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw ConfigurationError(path: path, line: nil, key: nil, message: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            guard bytes.count <= 1 << 20 else {
+                throw ConfigurationError(path: path, line: nil, key: nil, message: "larger than 1 MiB")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationError(path: path, line: nil, key: nil, message: "not valid UTF-8")
+        }
+        return text
+    }
+
+    /// The line (from 1) where `key` is assigned at the top level; TOMLKit keeps no positions.
+    static func line(of key: String, in lines: [Substring]) -> Int? {
+        for (index, line) in lines.enumerated() {
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            if rest.first == "[" { return nil }
+            for form in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(form) {
+                rest = rest.dropFirst(form.count).drop { $0 == " " || $0 == "\t" }
+                if rest.first == "=" { return index + 1 }
+            }
+        }
+        return nil
+    }
+
+    static func input(_ value: any TOMLValueConvertible) -> SettingInput {
+        switch value.type {
+        case .string: return .string(value.string ?? "")
+        case .int: return .number(Double(value.int ?? 0))
+        case .double: return .number(value.double ?? .nan)
+        case .bool: return .boolean(value.bool ?? false)
+        case .array:
+            var strings: [String] = []
+            for element in value.array ?? TOMLArray() {
+                guard let string = element.string else { return .other("an array with \(element.type.description) in it") }
+                strings.append(string)
+            }
+            return .strings(strings)
+        default: return .other("a \(value.type.description)")
+        }
+    }
+}

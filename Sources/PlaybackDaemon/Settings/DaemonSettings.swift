@@ -1,0 +1,30 @@
+import ControlProtocol
+
+/// The daemon's configurable values, from defaults, the configuration file and flags (in
+/// that order of precedence, lowest first).
+public struct DaemonSettings: Sendable, Equatable {
+    public var device = "default"
+    public var socket: String?
+    public var pauseHoldSeconds = 10.0
+    public var skipForwardInterval = CommandCatalog.defaultSkipInterval
+    public var skipBackwardInterval = CommandCatalog.defaultSkipInterval
+    public var disabled: Set<CommandName> = []
+    public var logLevel = DaemonLog.Level.info
+    public var logTarget = LogTarget.auto
+    /// Exit after this long with nothing queued and no client connected; 0 never.
+    public var idleExitSeconds = 0.0
+    /// Whether the output thread asks for SCHED_FIFO.
+    public var realtime = true
+
+    public init() {}
+}
+
+/// Where log lines go.
+public enum LogTarget: String, Sendable, CaseIterable {
+    /// The journal when `JOURNAL_STREAM` says stderr is connected to it, else stderr.
+    case auto
+    /// Structured entries through `sd_journal_sendv`.
+    case journal
+    /// `<priority>label: message` lines on stderr.
+    case stderr
+}

@@ -1,0 +1,181 @@
+import ControlProtocol
+
+/// A setting's value as given, before it is checked against the setting.
+enum SettingInput {
+    /// A command-line word.
+    case word(String)
+    case string(String)
+    case number(Double)
+    case boolean(Bool)
+    case strings([String])
+    /// A configuration value of a type no setting takes (a table, a date), named.
+    case other(String)
+
+    var typeName: String {
+        switch self {
+        case .word, .string: "a string"
+        case .number: "a number"
+        case .boolean: "a boolean"
+        case .strings: "an array of strings"
+        case .other(let name): name
+        }
+    }
+}
+
+/// One setting, declared once: its flag `--name` and configuration key `name`, what it accepts,
+/// its default, and whether SIGHUP applies it to a running daemon. The flag parser, the
+/// configuration file reader, `--help` and docs/configuration.md follow from this table.
+struct SettingSpec: Sendable {
+    let name: String
+    let placeholder: String
+    let summary: String
+    let defaultText: String
+    let isReloadable: Bool
+    /// Checks the value and stores it; errors say what was expected.
+    let apply: @Sendable (SettingInput, inout DaemonSettings) throws(SettingValueError) -> Void
+
+    /// `--disable` may be given more than once on the command line; each adds one command.
+    var isRepeatableFlag: Bool { name == "disable" }
+}
+
+/// Why a value does not fit its setting (the caller adds where it came from).
+struct SettingValueError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+enum SettingsCatalog {
+    static let all: [SettingSpec] = [
+        SettingSpec(
+            name: "device", placeholder: "NAME", summary: "ALSA PCM to play on", defaultText: "default",
+            isReloadable: false
+        ) { input, settings throws(SettingValueError) in settings.device = try text(input, nonEmpty: true) },
+        SettingSpec(
+            name: "socket", placeholder: "PATH",
+            summary: "Control socket (default: $PLAYBACKD_SOCKET, else $XDG_RUNTIME_DIR/playbackd/control.sock, "
+                + "else /tmp/playbackd-$UID/control.sock); ignored when systemd passes the socket",
+            defaultText: "(see summary)", isReloadable: false
+        ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
+        SettingSpec(
+            name: "pause-hold", placeholder: "SECONDS", summary: "Release the device after this long paused",
+            defaultText: "10", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings.pauseHoldSeconds = try seconds(input, allowZero: true, max: 86_400)
+        },
+        SettingSpec(
+            name: "skip-interval", placeholder: "SECONDS", summary: "Preferred interval of both skip commands",
+            defaultText: "15", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings.skipForwardInterval = try seconds(input, allowZero: false, max: 3600)
+            settings.skipBackwardInterval = settings.skipForwardInterval
+        },
+        SettingSpec(
+            name: "skip-forward-interval", placeholder: "SECONDS", summary: "Preferred interval of skipForward",
+            defaultText: "15", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings.skipForwardInterval = try seconds(input, allowZero: false, max: 3600)
+        },
+        SettingSpec(
+            name: "skip-backward-interval", placeholder: "SECONDS", summary: "Preferred interval of skipBackward",
+            defaultText: "15", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings.skipBackwardInterval = try seconds(input, allowZero: false, max: 3600)
+        },
+        SettingSpec(
+            name: "disable", placeholder: "COMMAND",
+            summary: "Remote commands to disable (flag: repeatable; file: an array of names)",
+            defaultText: "[] (all enabled)", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            switch input {
+            case .word(let name): settings.disabled.insert(try remoteCommand(name))
+            case .strings(let names):
+                var disabled: Set<CommandName> = []
+                for name in names { disabled.insert(try remoteCommand(name)) }
+                settings.disabled = disabled
+            default: throw SettingValueError("expected an array of command names, found \(input.typeName)")
+            }
+        },
+        SettingSpec(
+            name: "log-level", placeholder: "LEVEL", summary: "error, warning, notice, info or debug",
+            defaultText: "info", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            let name = try choice(input, DaemonLog.Level.allCases.map(\.name))
+            settings.logLevel = DaemonLog.Level.allCases.first { $0.name == name }!
+        },
+        SettingSpec(
+            name: "log", placeholder: "TARGET",
+            summary: "auto (the journal when stderr is connected to it), journal or stderr",
+            defaultText: "auto", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings.logTarget = LogTarget(rawValue: try choice(input, LogTarget.allCases.map(\.rawValue)))!
+        },
+        SettingSpec(
+            name: "idle-exit", placeholder: "SECONDS",
+            summary: "Exit after this long stopped with an empty queue and no client (0: never); "
+                + "with playbackd.socket the next command starts it again",
+            defaultText: "0", isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings.idleExitSeconds = try seconds(input, allowZero: true, max: 604_800)
+        },
+        SettingSpec(
+            name: "realtime", placeholder: "BOOL",
+            summary: "Ask for SCHED_FIFO for the output thread (the unit grants LimitRTPRIO)",
+            defaultText: "true", isReloadable: false
+        ) { input, settings throws(SettingValueError) in
+            switch input {
+            case .boolean(let value): settings.realtime = value
+            case .word("true"), .word("yes"): settings.realtime = true
+            case .word("false"), .word("no"): settings.realtime = false
+            default: throw SettingValueError("expected true or false, found \(describe(input))")
+            }
+        },
+    ]
+
+    static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }
+
+    private static func text(_ input: SettingInput, nonEmpty: Bool) throws(SettingValueError) -> String {
+        switch input {
+        case .word(let text), .string(let text):
+            guard !nonEmpty || !text.isEmpty else { throw SettingValueError("must not be empty") }
+            return text
+        default: throw SettingValueError("expected a string, found \(input.typeName)")
+        }
+    }
+
+    private static func seconds(_ input: SettingInput, allowZero: Bool, max: Double) throws(SettingValueError) -> Double {
+        let range = "\(allowZero ? "0" : "more than 0") to \(JSONValue.number(max).serialized)"
+        let value: Double
+        switch input {
+        case .number(let number): value = number
+        case .word(let word):
+            guard let number = Double(word) else { throw SettingValueError("'\(word)' is not a number of seconds") }
+            value = number
+        default: throw SettingValueError("expected a number of seconds, found \(input.typeName)")
+        }
+        guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= max else {
+            throw SettingValueError("\(JSONValue.number(value).serialized) is out of range (\(range) seconds)")
+        }
+        return value
+    }
+
+    private static func choice(_ input: SettingInput, _ choices: [String]) throws(SettingValueError) -> String {
+        let value = try text(input, nonEmpty: false)
+        guard choices.contains(value) else {
+            throw SettingValueError("'\(value)' is not one of \(choices.joined(separator: ", "))")
+        }
+        return value
+    }
+
+    private static func remoteCommand(_ name: String) throws(SettingValueError) -> CommandName {
+        guard let command = CommandName(rawValue: name), CommandCatalog.spec(command).isRemoteCommand else {
+            let names = CommandCatalog.all.filter(\.isRemoteCommand).map(\.name.rawValue).joined(separator: ", ")
+            throw SettingValueError("'\(name)' is not a remote command (one of: \(names))")
+        }
+        return command
+    }
+
+    private static func describe(_ input: SettingInput) -> String {
+        if case .word(let word) = input { return "'\(word)'" }
+        return input.typeName
+    }
+}
