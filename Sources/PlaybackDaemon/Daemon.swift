@@ -73,8 +73,9 @@ public final class Daemon {
                 engine.measuredPosition().map { $0.age < HealthWatchdog.maximumOutputSilence } ?? false
             },
             onStall: { [unowned self] in
-                log.error("the output has not advanced for \(HealthWatchdog.maximumOutputSilence) s while playing: "
-                    + "withholding the watchdog ping", event: "stalled")
+                log.error(
+                    "the output has not advanced for \(HealthWatchdog.maximumOutputSilence) s while playing: "
+                        + "withholding the watchdog ping", event: "stalled")
             })
         log.notice(
             "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(settings.device)'",
@@ -136,8 +137,10 @@ public final class Daemon {
             log.error("reload: \(error); keeping the current configuration", event: "reload-failed")
             return
         }
-        for (name, changed) in [("device", new.device != settings.device), ("socket", new.socket != settings.socket),
-                                ("realtime", new.realtime != settings.realtime)] where changed {
+        for (name, changed) in [
+            ("device", new.device != settings.device), ("socket", new.socket != settings.socket),
+            ("realtime", new.realtime != settings.realtime),
+        ] where changed {
             log.warning("reload: \(name) changes take effect when playbackd restarts")
         }
         logOutput.threshold = new.logLevel

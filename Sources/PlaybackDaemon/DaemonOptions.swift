@@ -34,7 +34,8 @@ public struct DaemonOptions: Sendable {
     }
 
     private static func row(_ left: String, _ right: String) -> String {
-        let pad = left.count >= 30 ? "\n" + String(repeating: " ", count: 32) : String(repeating: " ", count: 30 - left.count)
+        let pad =
+            left.count >= 30 ? "\n" + String(repeating: " ", count: 32) : String(repeating: " ", count: 30 - left.count)
         return "  " + left + pad + right + "\n"
     }
 
@@ -73,8 +74,10 @@ public struct DaemonOptions: Sendable {
     /// Defaults, then the configuration file, then the flags.
     public func settings(environment: Environment) throws(ConfigurationError) -> DaemonSettings {
         var settings = DaemonSettings()
-        let path = configPath ?? ConfigurationFile.defaultPath(
-            home: environment["HOME"], configHome: environment["XDG_CONFIG_HOME"])
+        let path =
+            configPath
+            ?? ConfigurationFile.defaultPath(
+                home: environment["HOME"], configHome: environment["XDG_CONFIG_HOME"])
         if let path {
             try ConfigurationFile(path: path).apply(to: &settings, mustExist: configPath != nil)
         }

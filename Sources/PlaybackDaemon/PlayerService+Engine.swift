@@ -6,6 +6,7 @@ extension PlayerService {
     /// device failure. Runs on the control loop when the engine's event descriptor fires.
     func handleEngineEvents() {
         for event in engine.takeEvents() {
+            log.log(.debug, "engine event: \(event)")
             switch event {
             case .audible:
                 audibleStartTimer.cancel()

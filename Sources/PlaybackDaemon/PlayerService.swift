@@ -206,8 +206,12 @@ final class PlayerService {
             availability.skipBackwardIntervals = [new.skipBackwardInterval]
             changed = true
         }
-        for name in new.disabled.subtracting(old.disabled) { changed = availability.set(name, enabled: false) || changed }
-        for name in old.disabled.subtracting(new.disabled) { changed = availability.set(name, enabled: true) || changed }
+        for name in new.disabled.subtracting(old.disabled) {
+            changed = availability.set(name, enabled: false) || changed
+        }
+        for name in old.disabled.subtracting(new.disabled) {
+            changed = availability.set(name, enabled: true) || changed
+        }
         if changed { noteChange(.commands) }
         publishChanges()
     }
@@ -216,9 +220,20 @@ final class PlayerService {
     func scheduleItemChange(_ id: UInt64, after seconds: Double) {
         guard seconds > 0.002 else { return sync(toItem: id) }
         boundaryTimer.arm(after: seconds) { [unowned self] in
+            // The timer runs on the wall clock, the position on the device's: they differ by
+            // milliseconds. If the engine has not reached the item yet, publishing now would
+            // be undone by `syncWithEngine` (back to the previous item) and the change lost.
+            if isBeforeItem(id) { return scheduleItemChange(id, after: 0.005) }
             sync(toItem: id)
             publishChanges()
         }
     }
 
+    /// Whether the engine is still playing an item queued before `id`.
+    private func isBeforeItem(_ id: UInt64) -> Bool {
+        guard state == .playing, let position = engine.currentPosition(),
+            let playing = queue.index(ofItem: position.itemID), let target = queue.index(ofItem: id)
+        else { return false }
+        return playing < target
+    }
 }

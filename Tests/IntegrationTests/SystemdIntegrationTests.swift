@@ -11,14 +11,17 @@ extension IntegrationSuite {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             var paths: [String] = []
             for name in ["playbackd.service", "playbackd.socket"] {
-                let template = try String(contentsOfFile: TestEnvironment.packageRoot + "/systemd/" + name, encoding: .utf8)
+                let template = try String(
+                    contentsOfFile: TestEnvironment.packageRoot + "/systemd/" + name, encoding: .utf8)
                 let unit = template.replacingOccurrences(of: "@BINDIR@", with: TestEnvironment.binDirectory)
                     .replacingOccurrences(of: "@DOCDIR@", with: TestEnvironment.packageRoot)
                 try unit.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
                 paths.append(directory + "/" + name)
             }
             let service = try String(contentsOfFile: paths[0], encoding: .utf8)
-            for line in ["Type=notify", "WatchdogSec=", "ExecReload=", "ProtectSystem=strict", "RestrictAddressFamilies=AF_UNIX"] {
+            for line in [
+                "Type=notify", "WatchdogSec=", "ExecReload=", "ProtectSystem=strict", "RestrictAddressFamilies=AF_UNIX",
+            ] {
                 #expect(service.contains(line))
             }
             let socket = try String(contentsOfFile: paths[1], encoding: .utf8)
@@ -41,7 +44,9 @@ extension IntegrationSuite {
             #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success", "accepting once ready")
             _ = try daemon.enqueue(["one.mp3", "long.mp3"], play: true)
             #expect(daemon.notify.waitFor("STATUS=Playing: Fixture Artist - One", timeout: 10))
-            #expect(daemon.notify.waitFor("STATUS=Playing: Fixture Artist - Long", timeout: 10), "track change")
+            #expect(
+                daemon.notify.waitFor("STATUS=Playing: Fixture Artist - Long", timeout: 10),
+                "track change: \(daemon.notify.messages)")
             _ = try daemon.call("pause")
             #expect(daemon.notify.waitFor("STATUS=Paused: Fixture Artist - Long", timeout: 10))
             _ = try daemon.call("stop")

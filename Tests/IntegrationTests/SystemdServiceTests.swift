@@ -26,7 +26,8 @@ extension IntegrationSuite {
             defer { activator.kill() }
             for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
             #expect(notify.collect(for: 0.3).isEmpty, "the daemon does not run before the first connection")
-            let run = try CommandLineRun.run("playbackctl", ["--socket", socket, "enqueue", TestEnvironment.fixture("one.mp3")])
+            let run = try CommandLineRun.run(
+                "playbackctl", ["--socket", socket, "enqueue", TestEnvironment.fixture("one.mp3")])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout == "added 1 item, queue has 1\n")
             #expect(notify.waitFor("READY=1", timeout: 5))
@@ -77,7 +78,10 @@ extension IntegrationSuite {
             let kept = captured.count / 4 - fadeFrames
             #expect(pcmDifference(captured.prefix(kept * 4), reference.prefix(kept * 4)) == nil, "before the fade")
             let samples = { (data: Data, index: Int) -> Int32 in
-                Int32(Int16(bitPattern: UInt16(data[data.startIndex + 2 * index]) | UInt16(data[data.startIndex + 2 * index + 1]) << 8))
+                Int32(
+                    Int16(
+                        bitPattern: UInt16(data[data.startIndex + 2 * index]) | UInt16(
+                            data[data.startIndex + 2 * index + 1]) << 8))
             }
             var mismatches = 0
             for frame in 0..<fadeFrames {
@@ -97,11 +101,13 @@ extension IntegrationSuite {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let config = directory + "/config.toml"
             try "skip-interval = 15\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let daemon = try DaemonProcess(device: "playbackd_capture_paced", arguments: ["--config", config], pulse: true)
+            let daemon = try DaemonProcess(
+                device: "playbackd_capture_paced", arguments: ["--config", config], pulse: true)
             _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3"], play: true)
             _ = try daemon.waitForState("playing")
             Thread.sleep(forTimeInterval: 1)
-            try "# changed\nskip-interval = 7\npause-hold = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try "# changed\nskip-interval = 7\npause-hold = 3\n".write(
+                toFile: config, atomically: true, encoding: .utf8)
             daemon.signal(SIGHUP)
             #expect(daemon.notify.waitFor("RELOADING=1", timeout: 5))
             let intervals = { () throws -> [Double] in
@@ -114,7 +120,9 @@ extension IntegrationSuite {
             daemon.signal(SIGHUP)
             Thread.sleep(forTimeInterval: 0.3)
             #expect(try intervals() == [7], "an invalid file keeps the configuration")
-            #expect(daemon.notify.messages.filter { $0.hasPrefix("READY=1") }.count == 3, "READY=1 after each reload")
+            _ = daemon.notify.collect(for: 0.3)
+            let lifecycle = daemon.notify.messages.filter { $0.hasPrefix("READY=1") || $0.hasPrefix("RELOADING=1") }
+            #expect(lifecycle.map { $0.prefix(7) } == ["READY=1", "RELOADI", "READY=1", "RELOADI", "READY=1"])
             _ = try daemon.waitForState("stopped", timeout: 15)
             var expected = Data()
             for name in ["one", "two", "three"] { expected += try TestEnvironment.reference(name) }
@@ -126,10 +134,22 @@ extension IntegrationSuite {
             arguments: [
                 ("device = \n", "config.toml:1: not valid TOML"),
                 ("device = \"null\"\ndevise = \"x\"\n", "config.toml:2: devise: unknown setting"),
-                ("# hold\npause-hold = \"ten\"\n", "config.toml:2: pause-hold: expected a number of seconds, found a string"),
-                ("skip-interval = 0\n", "config.toml:1: skip-interval: 0 is out of range (more than 0 to 3600 seconds)"),
-                ("log-level = \"loud\"\n", "config.toml:1: log-level: 'loud' is not one of error, warning, notice, info, debug"),
-                ("disable = [\"play\", 3]\n", "config.toml:1: disable: expected an array of command names, found an array with integer in it"),
+                (
+                    "# hold\npause-hold = \"ten\"\n",
+                    "config.toml:2: pause-hold: expected a number of seconds, found a string"
+                ),
+                (
+                    "skip-interval = 0\n",
+                    "config.toml:1: skip-interval: 0 is out of range (more than 0 to 3600 seconds)"
+                ),
+                (
+                    "log-level = \"loud\"\n",
+                    "config.toml:1: log-level: 'loud' is not one of error, warning, notice, info, debug"
+                ),
+                (
+                    "disable = [\"play\", 3]\n",
+                    "config.toml:1: disable: expected an array of command names, found an array with integer in it"
+                ),
                 ("disable = [\"fly\"]\n", "config.toml:1: disable: 'fly' is not a remote command"),
                 ("idle-exit = 1e9\n", "config.toml:1: idle-exit: 1000000000 is out of range"),
             ])
@@ -151,13 +171,15 @@ extension IntegrationSuite {
             try FileManager.default.createDirectory(atPath: directory + "/playbackd", withIntermediateDirectories: true)
             try "skip-interval = 9\ndisable = [\"nextTrack\"]\n".write(
                 toFile: directory + "/playbackd/config.toml", atomically: true, encoding: .utf8)
-            let daemon = try DaemonProcess(arguments: ["--skip-backward-interval", "4"], environment: ["XDG_CONFIG_HOME": directory])
+            let daemon = try DaemonProcess(
+                arguments: ["--skip-backward-interval", "4"], environment: ["XDG_CONFIG_HOME": directory])
             let commands = try daemon.call("commands")["commands"]?.arrayValue ?? []
             let entry = { (name: String) in commands.first { $0["command"]?.stringValue == name } }
             #expect(entry("skipForward")?["preferredIntervals"]?.arrayValue?.first?.numberValue == 9)
             #expect(entry("skipBackward")?["preferredIntervals"]?.arrayValue?.first?.numberValue == 4)
             #expect(entry("nextTrack")?["enabled"]?.boolValue == false)
-            let missing = try CommandLineRun.run("playbackd", ["--config", directory + "/nope.toml", "--device", "null"])
+            let missing = try CommandLineRun.run(
+                "playbackd", ["--config", directory + "/nope.toml", "--device", "null"])
             #expect(missing.status == 78)
             #expect(missing.stderr.contains("nope.toml: No such file or directory"))
         }
@@ -184,7 +206,9 @@ extension IntegrationSuite {
             #expect(journal.waitFor("PLAYBACKD_EVENT=playing", timeout: 5))
             let entries = journal.messages
             let started = try #require(entries.first { $0.contains("PLAYBACKD_EVENT=started") })
-            for field in ["PRIORITY=5\n", "SYSLOG_IDENTIFIER=playbackd\n", "PLAYBACKD_LOGGER=playbackd\n", "MESSAGE=listening on"] {
+            for field in [
+                "PRIORITY=5\n", "SYSLOG_IDENTIFIER=playbackd\n", "PLAYBACKD_LOGGER=playbackd\n", "MESSAGE=listening on",
+            ] {
                 #expect(started.contains(field), "\(field) missing from \(started)")
             }
             let playing = try #require(entries.first { $0.contains("PLAYBACKD_EVENT=playing") })

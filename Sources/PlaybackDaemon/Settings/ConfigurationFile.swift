@@ -38,7 +38,8 @@ public struct ConfigurationFile {
             let line = Self.line(of: key, in: lines)
             guard let spec = SettingsCatalog.spec(key) else {
                 let known = SettingsCatalog.all.map(\.name).joined(separator: ", ")
-                throw ConfigurationError(path: path, line: line, key: key, message: "unknown setting (settings: \(known))")
+                throw ConfigurationError(
+                    path: path, line: line, key: key, message: "unknown setting (settings: \(known))")
             }
             do {
                 try spec.apply(Self.input(table[key]!), &settings)
@@ -97,7 +98,9 @@ public struct ConfigurationFile {
         case .array:
             var strings: [String] = []
             for element in value.array ?? TOMLArray() {
-                guard let string = element.string else { return .other("an array with \(element.type.description) in it") }
+                guard let string = element.string else {
+                    return .other("an array with \(element.type.description) in it")
+                }
                 strings.append(string)
             }
             return .strings(strings)

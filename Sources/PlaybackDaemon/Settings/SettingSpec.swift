@@ -142,7 +142,8 @@ enum SettingsCatalog {
         }
     }
 
-    private static func seconds(_ input: SettingInput, allowZero: Bool, max: Double) throws(SettingValueError) -> Double {
+    private static func seconds(_ input: SettingInput, allowZero: Bool, max: Double) throws(SettingValueError) -> Double
+    {
         let range = "\(allowZero ? "0" : "more than 0") to \(JSONValue.number(max).serialized)"
         let value: Double
         switch input {
