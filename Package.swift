@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
         .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI"]),
+        .testTarget(name: "PlaybackDaemonTests", dependencies: ["PlaybackDaemon", "ControlProtocol"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -107,5 +107,5 @@ public struct DaemonOptions: Sendable {
 /// A bad command line, with a message that names the option.
 public struct OptionsError: Error, CustomStringConvertible, Equatable {
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

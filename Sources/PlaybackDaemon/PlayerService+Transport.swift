@@ -63,7 +63,8 @@ extension PlayerService {
         guard !engine.isRealtime, !hasReportedNoRealtime else { return }
         hasReportedNoRealtime = true
         log.notice(
-            "the output thread runs without SCHED_FIFO (refused; raise LimitRTPRIO or RLIMIT_RTPRIO); playing on")
+            "the output thread runs without SCHED_FIFO (refused, or realtime = false; raise LimitRTPRIO or RLIMIT_RTPRIO); playing on"
+        )
     }
 
     /// Records where a halted pipeline stopped.

@@ -37,6 +37,7 @@ extension IntegrationSuite {
             let unit = try String(
                 contentsOfFile: installed.prefix + "/config/systemd/user/playbackd.service", encoding: .utf8)
             #expect(unit.contains("ExecStart=\(installed.prefix)/bin/playbackd"))
+            #expect(FileManager.default.fileExists(atPath: installed.prefix + "/config/systemd/user/playbackd.socket"))
         }
 
         @Test("bash completes verbs, aliases, options, option values, command names and files")

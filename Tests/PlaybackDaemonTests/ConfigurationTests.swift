@@ -1,0 +1,53 @@
+import ControlProtocol
+import Foundation
+import PlaybackDaemon
+import Testing
+
+@Suite(.serialized) struct ConfigurationTests {
+    @Test("docs/configuration.md holds the current table of settings")
+    func documentationIsCurrent() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let path = url.appendingPathComponent("docs/configuration.md").path
+        let document = try String(contentsOfFile: path, encoding: .utf8)
+        let updated = try #require(
+            SettingsReference.section.replacing(in: document, with: SettingsReference.markdownTable),
+            "generated-block markers missing")
+        if ProcessInfo.processInfo.environment["PLAYBACKD_UPDATE_DOCS"] == "1" && updated != document {
+            try updated.write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(updated == document, "docs/configuration.md is stale: run PLAYBACKD_UPDATE_DOCS=1 swift test")
+    }
+
+    @Test("flags parse into settings over the defaults; bad flags name themselves")
+    func flags() throws {
+        let options = try DaemonOptions.parse([
+            "--device", "pulse", "--disable", "play", "--disable=pause", "--realtime", "no",
+        ])
+        let settings = try options.settings(environment: ["HOME": "/nonexistent"])
+        #expect(settings.device == "pulse")
+        #expect(settings.disabled == [.play, .pause])
+        #expect(!settings.realtime)
+        #expect(settings.pauseHoldSeconds == 10)
+        #expect(throws: OptionsError("--pause-hold: '-1x' is not a number of seconds")) {
+            try DaemonOptions.parse(["--pause-hold", "-1x"])
+        }
+        #expect(throws: OptionsError("unknown option '--volume'")) { try DaemonOptions.parse(["--volume", "3"]) }
+        #expect(throws: OptionsError("--device needs a value")) { try DaemonOptions.parse(["--device"]) }
+    }
+
+    @Test("the file is found under XDG_CONFIG_HOME, else ~/.config")
+    func defaultPath() {
+        #expect(ConfigurationFile.defaultPath(home: "/h", configHome: "/c") == "/c/playbackd/config.toml")
+        #expect(ConfigurationFile.defaultPath(home: "/h", configHome: nil) == "/h/.config/playbackd/config.toml")
+        #expect(ConfigurationFile.defaultPath(home: "/h", configHome: "relative") == "/h/.config/playbackd/config.toml")
+    }
+
+    @Test("every setting's usage line is in --help")
+    func help() {
+        for key in ["--device NAME", "--idle-exit SECONDS", "--log TARGET", "--config PATH", "--realtime BOOL"] {
+            #expect(DaemonOptions.usage.contains(key), "\(key)")
+        }
+    }
+}
