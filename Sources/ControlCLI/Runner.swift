@@ -61,19 +61,17 @@ public enum Runner {
         }
     }
 
-    /// The human status: `nowPlaying`, then `commands` for the skip intervals (left out when
-    /// that request fails).
+    /// The human status: `nowPlaying` and `commands` (for the skip intervals) pipelined in one
+    /// round trip; the intervals are left out when that second request fails.
     private static func status(
         _ client: ControlClient, _ request: JSONValue, style: TerminalStyle
     ) throws(ClientError) -> Int32 {
-        let reply = try client.request(request)
-        guard reply.isSuccess, let nowPlaying = reply["nowPlaying"] else {
-            return report(verb: "status", reply: reply, json: false)
+        let replies = try client.pipelined([request, .object([("command", .string(CommandName.commands.rawValue))])])
+        guard let reply = replies.first, reply.isSuccess, let nowPlaying = reply["nowPlaying"] else {
+            return report(verb: "status", reply: replies.first ?? .object([]), json: false)
         }
-        let commands = try? client.request(.object([("command", .string(CommandName.commands.rawValue))]))
-        Console.out(
-            HumanOutput.status(
-                nowPlaying, commands: commands?.isSuccess == true ? commands : nil, now: WallClock.now(), style: style))
+        let commands = replies.count > 1 && replies[1].isSuccess ? replies[1] : nil
+        Console.out(HumanOutput.status(nowPlaying, commands: commands, now: WallClock.now(), style: style))
         return ExitCode.success
     }
 

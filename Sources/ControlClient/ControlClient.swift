@@ -80,6 +80,28 @@ public final class ControlClient {
         return reply
     }
 
+    /// Sends `requests` in one write and returns their replies in order: one round trip for
+    /// all. A connection the daemon refuses yields just the refusal.
+    public func pipelined(_ requests: [JSONValue]) throws(ClientError) -> [JSONValue] {
+        do {
+            try sendRaw(requests.map { $0.serialized + "\n" }.joined())
+        } catch {
+            if let reason = try? readLine(timeout: 1) { return [reason] }
+            throw error
+        }
+        var replies: [JSONValue] = []
+        while replies.count < requests.count {
+            do {
+                guard let reply = try readLine(timeout: nil) else { break }
+                replies.append(reply)
+            } catch {
+                if replies.isEmpty { throw error }
+                break
+            }
+        }
+        return replies
+    }
+
     /// Reads the next line as JSON; nil when `timeout` (seconds) passes first.
     /// Throws `connectionLost` at end of stream.
     public func readLine(timeout: Double?) throws(ClientError) -> JSONValue? {

@@ -65,11 +65,7 @@ public final class PlaybackEngine {
     /// last. The device stays open. Nil when nothing was running.
     @discardableResult
     public func halt() -> EnginePosition? {
-        guard let pipeline else { return nil }
-        pipeline.halt()
-        self.pipeline = nil
-        parked = pipeline.parking.take()
-        return position(in: pipeline, extrapolate: false)
+        end { $0.halt() }
     }
 
     /// Ends playback without a click, for shutdown: the device plays out what it holds, then a
@@ -77,8 +73,13 @@ public final class PlaybackEngine {
     /// buffer, 1 s, plus the fade). Returns the position heard last; nil when nothing ran.
     @discardableResult
     public func fadeOut() -> EnginePosition? {
+        end { $0.fadeOut() }
+    }
+
+    /// Stops the pipeline with `stop`, parks its decoder and returns the position heard last.
+    private func end(_ stop: (Pipeline) -> Void) -> EnginePosition? {
         guard let pipeline else { return nil }
-        pipeline.fadeOut()
+        stop(pipeline)
         self.pipeline = nil
         parked = pipeline.parking.take()
         return position(in: pipeline, extrapolate: false)
