@@ -152,6 +152,7 @@ public final class Daemon {
         applied.realtime = settings.realtime
         settings = applied
         log.notice("reloaded the configuration", event: "reloaded")
+        idleTimer.cancel()  // re-armed with the new idle time, if still idle
         evaluateIdleExit()
     }
 

@@ -40,9 +40,7 @@ final class HealthWatchdog {
 
     /// Starts pinging (after `READY=1`).
     func start(isPlaying: Bool) {
-        guard configuredTimeout != nil else { return }
-        self.isPlaying = !isPlaying
-        update(isPlaying: isPlaying)
+        update(isPlaying: isPlaying)  // the timer is not armed yet, so this always takes effect
     }
 
     /// Called on every published change: switches between the playing and idle regimes.
