@@ -21,21 +21,38 @@ extension NowPlaying {
             ("mediaType", .string("audio")),
             ("isLiveStream", .bool(false)),
         ]
-        return .object(members)
+        return .object(members + item.metadata.tagMembers)
     }
 }
 
 extension QueueItem {
     /// One entry of the `queue` reply.
     public var json: JSONValue {
-        .object([
-            ("id", .number(Double(id))),
-            ("title", .string(metadata.title)),
-            ("artist", .optional(metadata.artist)),
-            ("album", .optional(metadata.album)),
-            ("duration", .number(metadata.duration.roundedToMicroseconds)),
-            ("assetURL", .string(FileURL.from(path: path))),
-        ])
+        .object(
+            [
+                ("id", .number(Double(id))),
+                ("title", .string(metadata.title)),
+                ("artist", .optional(metadata.artist)),
+                ("album", .optional(metadata.album)),
+                ("duration", .number(metadata.duration.roundedToMicroseconds)),
+                ("assetURL", .string(FileURL.from(path: path))),
+            ] + metadata.tagMembers)
+    }
+}
+
+extension TrackMetadata {
+    /// The optional tag fields and the artwork, each only when present.
+    var tagMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        let texts = [("albumArtist", albumArtist), ("composer", composer), ("genre", genre)]
+        for (key, value) in texts { if let value { members.append((key, .string(value))) } }
+        let numbers = [
+            ("year", year), ("trackNumber", trackNumber), ("trackCount", trackCount), ("discNumber", discNumber),
+            ("discCount", discCount),
+        ]
+        for (key, value) in numbers { if let value { members.append((key, .number(Double(value)))) } }
+        if let artworkPath { members.append(("artworkURL", .string(FileURL.from(path: artworkPath)))) }
+        return members
     }
 }
 

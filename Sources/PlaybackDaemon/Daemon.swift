@@ -40,7 +40,10 @@ public final class Daemon {
             skipForwardIntervals: [settings.skipForwardInterval],
             skipBackwardIntervals: [settings.skipBackwardInterval])
         service = PlayerService(
-            engine: engine, prober: ItemProber(openDecoder: openDecoder),
+            engine: engine,
+            prober: ItemProber(
+                openDecoder: openDecoder,
+                artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process))),
             availability: availability, pauseHoldSeconds: settings.pauseHoldSeconds,
             loop: loop, log: DaemonLog(label: "playbackd.engine", output: logOutput))
         idleTimer = OneShotTimer(loop: loop)

@@ -5,6 +5,7 @@ import PlaybackModel
 /// length, or a reason it cannot be played.
 struct ItemProber {
     let openDecoder: AudioDecoderFactory
+    let artwork: ArtworkStore
 
     /// One rejected path and why.
     struct Rejection {
@@ -26,7 +27,9 @@ struct ItemProber {
                     rejected.append(Rejection(path: path, reason: "no audio frames"))
                     continue
                 }
-                items.append(QueueItem(id: firstID + UInt64(items.count), path: path, metadata: decoder.metadata))
+                var metadata = decoder.metadata
+                metadata.artworkPath = artwork.artwork(for: decoder.coverPicture(), beside: path)
+                items.append(QueueItem(id: firstID + UInt64(items.count), path: path, metadata: metadata))
             } catch {
                 rejected.append(Rejection(path: path, reason: error.description))
             }

@@ -31,6 +31,8 @@ public protocol AudioDecoder: AnyObject {
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int
     /// Moves to `frame`; returns the frame it landed on.
     func seek(toFrame frame: Int) throws(DecoderError) -> Int
+    /// The front cover from the file's tags (else the first picture); nil when there is none.
+    func coverPicture() -> EmbeddedPicture?
 }
 
 /// Opens decoders for paths; the composition root chooses the implementation.

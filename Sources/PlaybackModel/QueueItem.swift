@@ -18,6 +18,17 @@ public struct TrackMetadata: Sendable, Equatable {
     public var title: String
     public var artist: String?
     public var album: String?
+    public var albumArtist: String?
+    public var composer: String?
+    public var genre: String?
+    public var year: Int?
+    public var trackNumber: Int?
+    public var trackCount: Int?
+    public var discNumber: Int?
+    public var discCount: Int?
+    /// The cover image: an embedded picture written to the artwork directory, or a
+    /// `cover.jpg` / `folder.jpg` beside the file. Set by the daemon when it probes the item.
+    public var artworkPath: String?
     /// Length in seconds (exact for files with a LAME/Xing header, estimated otherwise).
     public var duration: Double
     public var sampleRate: Int

@@ -14,17 +14,20 @@ public enum TemplateValueKind: String, Sendable {
 /// A value a template can show: every field of the now-playing snapshot and a few derived
 /// from it. Declared once; the parser, `--help`, the man page and docs/cli.md follow.
 public enum TemplateField: String, CaseIterable, Sendable {
-    case state, title, artist, album
+    case state, title, artist, album, albumArtist, composer, genre, year
+    case trackNumber, trackCount, discNumber, discCount
     case elapsed, duration, remaining, percent
     case queuePosition, queueIndex, queueCount
-    case rate, assetURL
+    case rate, assetURL, artworkURL
 
     public var kind: TemplateValueKind {
         switch self {
         case .state: .state
-        case .title, .artist, .album, .assetURL: .text
+        case .title, .artist, .album, .albumArtist, .composer, .genre, .assetURL, .artworkURL: .text
         case .elapsed, .duration, .remaining: .seconds
-        case .percent, .queuePosition, .queueIndex, .queueCount, .rate: .number
+        case .percent, .queuePosition, .queueIndex, .queueCount, .rate, .year, .trackNumber, .trackCount,
+            .discNumber, .discCount:
+            .number
         }
     }
 
@@ -43,6 +46,13 @@ public enum TemplateField: String, CaseIterable, Sendable {
         case .title: "the item's title (its file name when untagged)"
         case .artist: "the artist, when tagged"
         case .album: "the album, when tagged"
+        case .albumArtist: "the album artist (TPE2), when tagged"
+        case .composer: "the composer, when tagged"
+        case .genre: "the genre, when tagged"
+        case .year: "the year, when tagged"
+        case .trackNumber, .trackCount: "the track number and the album's track count, when tagged"
+        case .discNumber, .discCount: "the disc number and count, when tagged"
+        case .artworkURL: "a file URL of the cover (embedded picture or cover.jpg), when there is one"
         case .elapsed: "the position, extrapolated to the moment of printing"
         case .duration: "the item's duration"
         case .remaining: "duration minus position"
@@ -62,7 +72,8 @@ public enum TemplateField: String, CaseIterable, Sendable {
         case .title: view.text("title").map(TemplateValue.text)
         case .artist: view.text("artist").map(TemplateValue.text)
         case .album: view.text("album").map(TemplateValue.text)
-        case .assetURL: view.text("assetURL").map(TemplateValue.text)
+        case .assetURL, .artworkURL, .albumArtist, .composer, .genre: view.text(rawValue).map(TemplateValue.text)
+        case .year, .trackNumber, .trackCount, .discNumber, .discCount: view.number(rawValue).map(TemplateValue.number)
         case .elapsed: view.position.map(TemplateValue.seconds)
         case .duration: view.hasItem ? view.duration.map(TemplateValue.seconds) : nil
         case .remaining:

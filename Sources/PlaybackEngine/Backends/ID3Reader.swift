@@ -1,7 +1,10 @@
 import CMPG123
 import PlaybackModel
 
-/// Reads title, artist and album from the ID3v2 (preferred) or ID3v1 tags libmpg123 parsed.
+/// Reads the tags libmpg123 parsed (ID3v2.2 to 2.4, preferred, else ID3v1). libmpg123
+/// converts every ID3v2 text encoding (Latin-1, UTF-16 with BOM, UTF-16BE, UTF-8) to UTF-8 and
+/// promotes ID3v2.2's three-letter frame names to 2.3's, so one reading serves every version.
+/// A broken tag yields fewer fields, never an error: the title falls back to the file name.
 enum ID3Reader {
     static func metadata(
         _ handle: OpaquePointer, path: String, format: AudioFormat,
@@ -12,19 +15,96 @@ enum ID3Reader {
         _ = mpg123_id3(handle, &v1, &v2)
         let tag2 = v2?.pointee
         let tag1 = v1?.pointee
-        let title = text(tag2?.title) ?? tag1.flatMap { latin1($0.title) } ?? fileStem(path)
-        return TrackMetadata(
-            title: title,
+        let frames2 = textFrames(tag2)
+        var metadata = TrackMetadata(
+            title: text(tag2?.title) ?? tag1.flatMap { latin1($0.title) } ?? fileStem(path),
             artist: text(tag2?.artist) ?? tag1.flatMap { latin1($0.artist) },
             album: text(tag2?.album) ?? tag1.flatMap { latin1($0.album) },
             duration: Double(frames ?? 0) / Double(format.sampleRate),
             sampleRate: format.sampleRate,
             channels: format.channels)
+        metadata.albumArtist = frames2["TPE2"]
+        metadata.composer = frames2["TCOM"]
+        metadata.genre =
+            (frames2["TCON"] ?? text(tag2?.genre)).flatMap(ID3Genres.resolve)
+            ?? tag1.flatMap { ID3Genres.name(Int($0.genre)) }
+        metadata.year =
+            (frames2["TDRC"] ?? frames2["TYER"] ?? text(tag2?.year)).flatMap(leadingYear)
+            ?? tag1.flatMap { latin1($0.year) }.flatMap(leadingYear)
+        (metadata.trackNumber, metadata.trackCount) = numberAndCount(frames2["TRCK"])
+        (metadata.discNumber, metadata.discCount) = numberAndCount(frames2["TPOS"])
+        if metadata.trackNumber == nil, let tag1 { metadata.trackNumber = id3v11Track(tag1) }
+        return metadata
+    }
+
+    /// The front cover (picture type 3), else the first picture.
+    static func coverPicture(_ handle: OpaquePointer) -> EmbeddedPicture? {
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue, let tag = v2?.pointee else { return nil }
+        guard let pictures = tag.picture, tag.pictures > 0 else {
+            guard tag.version == 2 else { return nil }
+            var raw1: UnsafeMutablePointer<UInt8>?
+            var raw2: UnsafeMutablePointer<UInt8>?
+            var size1 = 0
+            var size2 = 0
+            guard mpg123_id3_raw(handle, &raw1, &size1, &raw2, &size2) == MPG123_OK.rawValue, let raw2 else {
+                return nil
+            }
+            return ID3v22Pictures.cover(rawTag: UnsafeBufferPointer(start: raw2, count: size2))
+        }
+        let all = UnsafeBufferPointer(start: pictures, count: tag.pictures)
+        guard let chosen = all.first(where: { $0.type == 3 }) ?? all.first, let data = chosen.data, chosen.size > 0
+        else { return nil }
+        let mime = string(chosen.mime_type) ?? ""
+        return EmbeddedPicture(
+            mimeType: mime.lowercased(), data: Array(UnsafeBufferPointer(start: data, count: chosen.size)))
+    }
+
+    /// Every text frame by its (2.3/2.4) name, first value wins.
+    private static func textFrames(_ tag: mpg123_id3v2?) -> [String: String] {
+        guard let tag, let list = tag.text else { return [:] }
+        var result: [String: String] = [:]
+        for entry in UnsafeBufferPointer(start: list, count: tag.texts) {
+            let id = withUnsafeBytes(of: entry.id) { String(decoding: $0, as: UTF8.self) }
+            guard result[id] == nil,
+                let value = string(entry.text)
+            else { continue }
+            result[id] = value
+        }
+        return result
+    }
+
+    /// `3/12` → (3, 12); `7` → (7, nil); anything else → (nil, nil).
+    static func numberAndCount(_ text: String?) -> (Int?, Int?) {
+        guard let text else { return (nil, nil) }
+        let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: " ") }
+        let number = parts.first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        let count = parts.count > 1 ? Int(parts[1]).flatMap { $0 > 0 ? $0 : nil } : nil
+        return (number, count)
+    }
+
+    /// The year a date starts with (`2004`, `2010-05-06`).
+    static func leadingYear(_ text: String) -> Int? {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard digits.count == 4, let year = Int(digits), year > 0 else { return nil }
+        return year
+    }
+
+    /// ID3v1.1 keeps a track number in the comment's last byte after a zero byte.
+    private static func id3v11Track(_ tag: mpg123_id3v1) -> Int? {
+        withUnsafeBytes(of: tag.comment) { bytes in
+            bytes.count == 30 && bytes[28] == 0 && bytes[29] != 0 ? Int(bytes[29]) : nil
+        }
+    }
+
+    private static func text(_ pointer: UnsafeMutablePointer<mpg123_string>?) -> String? {
+        pointer.flatMap { string($0.pointee) }
     }
 
     /// libmpg123 converts ID3v2 text of every encoding to UTF-8.
-    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
-        guard let s = string?.pointee, let p = s.p, s.fill > 0 else { return nil }
+    private static func string(_ s: mpg123_string) -> String? {
+        guard let p = s.p, s.fill > 0 else { return nil }
         let value = String(
             decoding: UnsafeRawBufferPointer(start: p, count: s.fill - 1)
                 .prefix { $0 != 0 }, as: UTF8.self)
@@ -58,4 +138,12 @@ extension String {
         while let last = s.last, last == " " || last == "\u{0}" { s = s.dropLast() }
         return String(s)
     }
+
+    func trimmingCharacters(in character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in character: Character) -> String { String(self).trimmingCharacters(in: character) }
 }

@@ -63,6 +63,8 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         }
     }
 
+    public func coverPicture() -> EmbeddedPicture? { ID3Reader.coverPicture(handle) }
+
     public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
         if !isScanned {
             guard mpg123_scan(handle) == MPG123_OK.rawValue else {
@@ -97,7 +99,8 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     }
 
     private static func configure(_ handle: OpaquePointer, fd: Int32) throws(DecoderError) -> (AudioFormat, Int?) {
-        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
+        let flags = Int(
+            MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue)
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
         mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
         guard mpg123_open_fd(handle, fd) == MPG123_OK.rawValue else {

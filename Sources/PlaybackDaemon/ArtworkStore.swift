@@ -1,0 +1,90 @@
+import ControlProtocol
+import PlaybackEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where an item's cover comes from: its embedded picture, written once per distinct image to
+/// `$XDG_RUNTIME_DIR/playbackd/artwork/<content hash>.<ext>` (so bars, notifications and MPRIS
+/// can open a file), else a `cover.jpg` or `folder.jpg` beside it.
+struct ArtworkStore {
+    let directory: String
+    /// Larger pictures are not written (a tag can hold megabytes).
+    static let maximumBytes = 16 << 20
+    static let sideFiles = ["cover.jpg", "folder.jpg", "cover.png", "folder.png", "Cover.jpg", "Folder.jpg"]
+
+    /// The artwork directory under `environment`: beside the control socket's default.
+    static func defaultDirectory(environment: Environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime + "/playbackd/artwork"
+        }
+        return "/tmp/playbackd-\(getuid())/artwork"
+    }
+
+    /// The cover's path for the file at `path`, or nil.
+    func artwork(for picture: EmbeddedPicture?, beside path: String) -> String? {
+        if let picture, let stored = store(picture) { return stored }
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return Self.sideFiles.lazy.map { folder + "/" + $0 }.first { access($0, R_OK) == 0 }
+    }
+
+    /// Writes the picture unless a file with its hash exists; nil for an unknown type, an
+    /// oversized picture, or a directory that cannot be written.
+    private func store(_ picture: EmbeddedPicture) -> String? {
+        guard let ext = Self.fileExtension(picture.mimeType), picture.data.count <= Self.maximumBytes,
+            makeDirectory()
+        else { return nil }
+        let path = directory + "/" + Self.hash(picture.data) + "." + ext
+        if access(path, F_OK) == 0 { return path }
+        let temporary = path + ".tmp\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        var written = 0
+        while written < picture.data.count {
+            let count = picture.data[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        close(fd)
+        guard written == picture.data.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return nil
+        }
+        return path
+    }
+
+    private func makeDirectory() -> Bool {
+        var parts: [Substring] = []
+        for component in directory.split(separator: "/") {
+            parts.append(component)
+            let path = "/" + parts.joined(separator: "/")
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        return true
+    }
+
+    /// `image/jpeg` → `jpg`, `image/png` → `png`, ...; ID3v2.2 gives `JPG`/`PNG` formats.
+    static func fileExtension(_ mimeType: String) -> String? {
+        switch mimeType.lowercased() {
+        case "image/jpeg", "image/jpg", "jpg", "jpeg": "jpg"
+        case "image/png", "png": "png"
+        case "image/gif", "gif": "gif"
+        case "image/webp": "webp"
+        case "image/bmp", "bmp": "bmp"
+        default: nil
+        }
+    }
+
+    /// 64-bit FNV-1a of the bytes, in hex: names a picture by its content.
+    static func hash(_ data: [UInt8]) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
