@@ -23,6 +23,7 @@ public final class Daemon {
     private var server: ControlServer?
     private var watchdog: HealthWatchdog?
     private let idleTimer: OneShotTimer
+    private var driftMonitor: AnchorDriftMonitor?
     private var lastStatus = ""
 
     public init(
@@ -69,6 +70,9 @@ public final class Daemon {
         self.server = server
         server.onClientCountChanged = { [unowned self] _ in evaluateIdleExit() }
         service.onChanges = { [unowned self] changes in publish(changes) }
+        driftMonitor = AnchorDriftMonitor(
+            loop: loop, measure: { [unowned self] in service.snapshot() },
+            republish: { [unowned self] in publish(.position) })
         loop.watch(signals) { [unowned self] _ in handleSignal(playbackd_signalfd_read(signals)) }
         watchdog = HealthWatchdog(
             loop: loop, notifier: notifier,
@@ -97,6 +101,7 @@ public final class Daemon {
     private func publish(_ changes: ChangeSet) {
         let snapshot = service.snapshot()
         server?.broadcast(Event(changes: changes, nowPlaying: snapshot))
+        driftMonitor?.pushed(snapshot)
         let status = SystemdNotifier.summary(snapshot)
         if status != lastStatus {
             lastStatus = status
