@@ -56,12 +56,9 @@ enum SettingsCatalog {
                 + "else /tmp/playbackd-$UID/control.sock); ignored when systemd passes the socket",
             defaultText: "(see summary)", isReloadable: false
         ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
-        SettingSpec(
-            name: "pause-hold", placeholder: "SECONDS", summary: "Release the device after this long paused",
-            defaultText: "10", isReloadable: true
-        ) { input, settings throws(SettingValueError) in
-            settings.pauseHoldSeconds = try seconds(input, allowZero: true, max: 86_400)
-        },
+        seconds(
+            "pause-hold", "Release the device after this long paused", "10", allowZero: true, max: 86_400,
+            \.pauseHoldSeconds),
         SettingSpec(
             name: "skip-interval", placeholder: "SECONDS", summary: "Preferred interval of both skip commands",
             defaultText: "15", isReloadable: true
@@ -69,18 +66,12 @@ enum SettingsCatalog {
             settings.skipForwardInterval = try seconds(input, allowZero: false, max: 3600)
             settings.skipBackwardInterval = settings.skipForwardInterval
         },
-        SettingSpec(
-            name: "skip-forward-interval", placeholder: "SECONDS", summary: "Preferred interval of skipForward",
-            defaultText: "15", isReloadable: true
-        ) { input, settings throws(SettingValueError) in
-            settings.skipForwardInterval = try seconds(input, allowZero: false, max: 3600)
-        },
-        SettingSpec(
-            name: "skip-backward-interval", placeholder: "SECONDS", summary: "Preferred interval of skipBackward",
-            defaultText: "15", isReloadable: true
-        ) { input, settings throws(SettingValueError) in
-            settings.skipBackwardInterval = try seconds(input, allowZero: false, max: 3600)
-        },
+        seconds(
+            "skip-forward-interval", "Preferred interval of skipForward", "15", allowZero: false, max: 3600,
+            \.skipForwardInterval),
+        seconds(
+            "skip-backward-interval", "Preferred interval of skipBackward", "15", allowZero: false, max: 3600,
+            \.skipBackwardInterval),
         SettingSpec(
             name: "disable", placeholder: "COMMAND",
             summary: "Remote commands to disable (flag: repeatable; file: an array of names)",
@@ -109,14 +100,11 @@ enum SettingsCatalog {
         ) { input, settings throws(SettingValueError) in
             settings.logTarget = LogTarget(rawValue: try choice(input, LogTarget.allCases.map(\.rawValue)))!
         },
-        SettingSpec(
-            name: "idle-exit", placeholder: "SECONDS",
-            summary: "Exit after this long stopped with an empty queue and no client (0: never); "
+        seconds(
+            "idle-exit",
+            "Exit after this long stopped with an empty queue and no client (0: never); "
                 + "with playbackd.socket the next command starts it again",
-            defaultText: "0", isReloadable: true
-        ) { input, settings throws(SettingValueError) in
-            settings.idleExitSeconds = try seconds(input, allowZero: true, max: 604_800)
-        },
+            "0", allowZero: true, max: 604_800, \.idleExitSeconds),
         SettingSpec(
             name: "realtime", placeholder: "BOOL",
             summary: "Ask for SCHED_FIFO for the output thread (the unit grants LimitRTPRIO)",
@@ -132,6 +120,18 @@ enum SettingsCatalog {
     ]
 
     static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }
+
+    /// A reloadable number of seconds stored at `keyPath`.
+    private static func seconds(
+        _ name: String, _ summary: String, _ defaultText: String, allowZero: Bool, max: Double,
+        _ keyPath: WritableKeyPath<DaemonSettings, Double> & Sendable
+    ) -> SettingSpec {
+        SettingSpec(
+            name: name, placeholder: "SECONDS", summary: summary, defaultText: defaultText, isReloadable: true
+        ) { input, settings throws(SettingValueError) in
+            settings[keyPath: keyPath] = try seconds(input, allowZero: allowZero, max: max)
+        }
+    }
 
     private static func text(_ input: SettingInput, nonEmpty: Bool) throws(SettingValueError) -> String {
         switch input {
