@@ -34,7 +34,9 @@ final class AnchorDriftMonitor {
     private func check() {
         guard let pushed else { return }
         let fresh = measure()
-        guard fresh.state == .playing, fresh.item?.id == pushed.item?.id else { return }
+        // Not advancing (a restart after a seek or skip waits for its device to start): the
+        // start is announced when the device plays, and that push re-arms the check.
+        guard fresh.state == .playing, fresh.rate > 0, fresh.item?.id == pushed.item?.id else { return }
         let predicted = pushed.elapsed + pushed.rate * (fresh.timestamp - pushed.timestamp)
         if abs(predicted - fresh.elapsed) > Self.tolerance {
             republish()
