@@ -68,15 +68,7 @@ public final class ControlClient {
 
     /// Sends `request` and returns the reply object.
     public func request(_ request: JSONValue) throws(ClientError) -> JSONValue {
-        do {
-            try send(request)
-        } catch {
-            // A daemon that refuses a connection (another uid, too many clients) writes the
-            // reason and closes at once, so the send can fail with the reason already here.
-            if let reason = try? readLine(timeout: 1) { return reason }
-            throw error
-        }
-        guard let reply = try readLine(timeout: nil) else { throw .connectionLost("no reply") }
+        guard let reply = try pipelined([request]).first else { throw .connectionLost("no reply") }
         return reply
     }
 
@@ -86,6 +78,8 @@ public final class ControlClient {
         do {
             try sendRaw(requests.map { $0.serialized + "\n" }.joined())
         } catch {
+            // A daemon that refuses a connection (another uid, too many clients) writes the
+            // reason and closes at once, so the send can fail with the reason already here.
             if let reason = try? readLine(timeout: 1) { return [reason] }
             throw error
         }

@@ -32,11 +32,12 @@ struct ArtworkStore {
     /// Writes the picture unless a file with its hash exists; nil for an unknown type, an
     /// oversized picture, or a directory that cannot be written.
     private func store(_ picture: EmbeddedPicture) -> String? {
-        guard let ext = Self.fileExtension(picture.mimeType), picture.data.count <= Self.maximumBytes,
-            makeDirectory()
-        else { return nil }
+        guard let ext = Self.fileExtension(picture.mimeType), picture.data.count <= Self.maximumBytes else {
+            return nil
+        }
         let path = directory + "/" + Self.hash(picture.data) + "." + ext
         if access(path, F_OK) == 0 { return path }
+        guard makeDirectory() else { return nil }
         let temporary = path + ".tmp\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }

@@ -26,9 +26,10 @@ public final class Daemon {
     private var driftMonitor: AnchorDriftMonitor?
     private var lastStatus = ""
 
+    /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures.
     public init(
         options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink,
-        openDecoder: @escaping AudioDecoderFactory
+        openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory
     ) {
         self.options = options
         self.settings = settings
@@ -43,7 +44,7 @@ public final class Daemon {
         service = PlayerService(
             engine: engine,
             prober: ItemProber(
-                openDecoder: openDecoder,
+                openDecoder: probeDecoder,
                 artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process))),
             availability: availability, pauseHoldSeconds: settings.pauseHoldSeconds,
             loop: loop, log: DaemonLog(label: "playbackd.engine", output: logOutput))

@@ -81,19 +81,10 @@ public struct DaemonOptions: Sendable {
         if let path {
             try ConfigurationFile(path: path).apply(to: &settings, mustExist: configPath != nil)
         }
-        var flagDisabled: Set<CommandName>? = nil
+        // Repeated --disable flags add up, and together replace the file's list.
+        if flags.contains(where: { SettingsCatalog.spec($0.name)!.isRepeatableFlag }) { settings.disabled = [] }
         for (name, input) in flags {
-            let spec = SettingsCatalog.spec(name)!
-            if spec.isRepeatableFlag {
-                // Repeated --disable flags add up, and together replace the file's list.
-                var collected = DaemonSettings()
-                collected.disabled = flagDisabled ?? []
-                try? spec.apply(input, &collected)
-                flagDisabled = collected.disabled
-                settings.disabled = collected.disabled
-            } else {
-                try? spec.apply(input, &settings)
-            }
+            try? SettingsCatalog.spec(name)!.apply(input, &settings)  // checked in `parse`
         }
         return settings
     }

@@ -31,7 +31,8 @@ public protocol AudioDecoder: AnyObject {
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int
     /// Moves to `frame`; returns the frame it landed on.
     func seek(toFrame frame: Int) throws(DecoderError) -> Int
-    /// The front cover from the file's tags (else the first picture); nil when there is none.
+    /// The front cover from the file's tags (else the first picture); nil when there is none
+    /// or the decoder was opened without pictures.
     func coverPicture() -> EmbeddedPicture?
 }
 

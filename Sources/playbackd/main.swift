@@ -36,5 +36,6 @@ do {
 }
 let daemon = Daemon(
     options: options, settings: settings, sink: ALSASink(deviceName: settings.device),
-    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) })
+    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) },
+    probeDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) })
 exit(daemon.run())

@@ -27,7 +27,7 @@ public enum HumanOutput {
         guard let title = nowPlaying["title"]?.stringValue else { return style.stateTag(state) + "\n" }
         var lines = [tag + " " + track(nowPlaying, title: title)]
         if let album = nowPlaying["album"]?.stringValue { lines.append(album) }
-        let elapsed = position(nowPlaying, now: now)
+        let elapsed = SnapshotView(nowPlaying, now: now).position ?? 0
         var timing = "\(TimeText.format(elapsed)) / \(TimeText.format(nowPlaying["duration"]?.numberValue ?? 0))"
         if let index = nowPlaying["queueIndex"]?.numberValue, let count = nowPlaying["queueCount"]?.numberValue {
             timing += "  (\(Int(index) + 1)/\(Int(count)))"
@@ -52,15 +52,6 @@ public enum HumanOutput {
         }
         let parts = [interval(.skipBackward, sign: "-"), interval(.skipForward, sign: "+")].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: "/")
-    }
-
-    /// The position at `now`, extrapolated from `(elapsed, rate, timestamp)`.
-    public static func position(_ nowPlaying: JSONValue, now: Double) -> Double {
-        let elapsed = nowPlaying["elapsed"]?.numberValue ?? 0
-        let rate = nowPlaying["rate"]?.numberValue ?? 0
-        let timestamp = nowPlaying["timestamp"]?.numberValue ?? now
-        let duration = nowPlaying["duration"]?.numberValue ?? .infinity
-        return min(duration, elapsed + rate * max(0, now - timestamp))
     }
 
     static func track(_ object: JSONValue, title: String) -> String {

@@ -35,13 +35,14 @@ public enum SnapshotFormat: Equatable {
         case .polybar(let template):
             return template.line(view, maxWidth: maxWidth, escaping: .polybar)
         case .waybar(let text, let tooltip):
-            let percent = TemplateField.percent.value(in: view)?.plainText ?? "0"
+            var percent = 0.0
+            if case .number(let value)? = TemplateField.percent.value(in: view) { percent = value }
             return JSONValue.object([
                 ("text", .string(text.line(view, maxWidth: maxWidth, escaping: .pango))),
                 ("alt", .string(view.state)),
                 ("tooltip", .string(tooltip.line(view, escaping: .pango))),
                 ("class", .string(view.state)),
-                ("percentage", .number(Double(percent) ?? 0)),
+                ("percentage", .number(percent)),
             ]).serialized
         case .i3blocks(let full, let short):
             return JSONValue.object([

@@ -34,8 +34,9 @@ public struct ConfigurationFile {
             throw ConfigurationError(path: path, line: nil, key: nil, message: "not valid TOML: \(error)")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for key in table.keys.sorted(by: { Self.line(of: $0, in: lines) ?? 0 < Self.line(of: $1, in: lines) ?? 0 }) {
-            let line = Self.line(of: key, in: lines)
+        let keyLines = table.keys.map { (key: $0, line: Self.line(of: $0, in: lines)) }
+        // In file order, so the first bad line is the one reported.
+        for (key, line) in keyLines.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
             guard let spec = SettingsCatalog.spec(key) else {
                 let known = SettingsCatalog.all.map(\.name).joined(separator: ", ")
                 throw ConfigurationError(

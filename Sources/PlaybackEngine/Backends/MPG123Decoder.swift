@@ -18,8 +18,9 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     private let fileDescriptor: Int32
     private var isScanned = false
 
-    /// Opens `path`, reads its format, length and tags.
-    public init(path: String) throws(DecoderError) {
+    /// Opens `path`, reads its format, length and tags. `readsPictures` keeps the tag's
+    /// pictures for `coverPicture()`; only probing needs them, not playback.
+    public init(path: String, readsPictures: Bool = false) throws(DecoderError) {
         let fd = try Self.openRegularFile(path)
         var error: Int32 = 0
         guard let handle = mpg123_new(nil, &error) else {
@@ -29,7 +30,7 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         self.handle = handle
         self.fileDescriptor = fd
         do {
-            let (format, frames) = try Self.configure(handle, fd: fd)
+            let (format, frames) = try Self.configure(handle, fd: fd, readsPictures: readsPictures)
             self.format = format
             self.frameCount = frames
             self.metadata = ID3Reader.metadata(handle, path: path, format: format, frames: frames)
@@ -98,9 +99,11 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         return fd
     }
 
-    private static func configure(_ handle: OpaquePointer, fd: Int32) throws(DecoderError) -> (AudioFormat, Int?) {
-        let flags = Int(
-            MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue)
+    private static func configure(
+        _ handle: OpaquePointer, fd: Int32, readsPictures: Bool
+    ) throws(DecoderError) -> (AudioFormat, Int?) {
+        let pictures = readsPictures ? MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue : 0
+        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | pictures)
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
         mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
         guard mpg123_open_fd(handle, fd) == MPG123_OK.rawValue else {
