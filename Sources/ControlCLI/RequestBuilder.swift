@@ -66,6 +66,21 @@ struct RequestBuilder {
                 throw UsageError("\(verb.name): unknown command name '\(word)'")
             }
             return .string(word)
+        case .queuePosition:
+            guard let position = Int(word), position >= 1 else {
+                throw UsageError("\(verb.name): '\(word)' is not a queue position (1 is the first item)")
+            }
+            return .number(Double(position - 1))
+        case .count:
+            guard let count = Int(word), count >= 1 else {
+                throw UsageError("\(verb.name): '\(word)' is not a count (a whole number >= 1)")
+            }
+            return .number(Double(count))
+        case .choice(let words):
+            guard words.contains(word) else {
+                throw UsageError("\(verb.name): '\(word)' is not one of \(words.joined(separator: ", "))")
+            }
+            return .string(word)
         }
     }
 

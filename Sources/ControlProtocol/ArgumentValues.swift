@@ -16,6 +16,26 @@ struct ArgumentValues {
         return n
     }
 
+    /// A queue index: a whole number from 0 up to `limit` (when given).
+    func index(_ name: String) throws(RequestError) -> Int? {
+        guard let n = values[name]?.numberValue else { return nil }
+        guard n >= 0, n.rounded() == n, n <= Double(ProtocolLimits.maximumIndex) else {
+            throw RequestError("'\(name)' must be a whole number >= 0, got \(JSONValue.format(n))")
+        }
+        return Int(n)
+    }
+
+    /// One of a mode's wire names.
+    func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _: Choice.Type) throws(RequestError) -> Choice?
+    where Choice.RawValue == String {
+        guard let word = values[name]?.stringValue else { return nil }
+        guard let choice = Choice(rawValue: word) else {
+            let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw RequestError("'\(name)' must be one of \(names), got \(JSONValue.string(word).serialized)")
+        }
+        return choice
+    }
+
     func bool(_ name: String) throws(RequestError) -> Bool? {
         values[name]?.boolValue
     }

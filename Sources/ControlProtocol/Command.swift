@@ -4,7 +4,18 @@ import PlaybackModel
 public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
-    case enqueue, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
+    case changeRepeatMode, changeShuffleMode
+    case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
+}
+
+/// Where `enqueue` puts its items.
+public enum EnqueuePlacement: Sendable, Equatable {
+    /// After the last item.
+    case end
+    /// Right after the current item (and next in a shuffled order): "play next".
+    case next
+    /// Before the item at this index (the queue's length appends).
+    case index(Int)
 }
 
 /// A request after validation: the typed form the player service acts on.
@@ -19,9 +30,16 @@ public enum Command: Sendable, Equatable {
     case skipForward(interval: Double?)
     case skipBackward(interval: Double?)
     case changePlaybackPosition(position: Double)
-    case enqueue(paths: [String], replace: Bool, play: Bool)
+    case changeRepeatMode(RepeatMode)
+    case changeShuffleMode(ShuffleMode)
+    case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
+    /// Removes `count` items starting at `index`.
+    case remove(index: Int, count: Int)
+    case move(from: Int, to: Int)
+    case jump(index: Int)
     case clear
-    case queue
+    /// A page of the queue: `limit` items from `offset`.
+    case queue(offset: Int, limit: Int)
     case nowPlaying
     case commands
     case subscribe
@@ -52,7 +70,12 @@ extension Command {
         case .skipForward: .skipForward
         case .skipBackward: .skipBackward
         case .changePlaybackPosition: .changePlaybackPosition
+        case .changeRepeatMode: .changeRepeatMode
+        case .changeShuffleMode: .changeShuffleMode
         case .enqueue: .enqueue
+        case .remove: .remove
+        case .move: .move
+        case .jump: .jump
         case .clear: .clear
         case .queue: .queue
         case .nowPlaying: .nowPlaying

@@ -1,3 +1,5 @@
+import PlaybackModel
+
 /// Every command, declared once. The request parser, the `commands` reply, the
 /// `playbackctl` verbs and `docs/protocol.md` follow from this table; tests fail when one of
 /// them is missing an entry.
@@ -6,7 +8,7 @@ public enum CommandCatalog {
     /// configuration names one.
     public static let defaultSkipInterval = 15.0
 
-    public static let all: [CommandSpec] = transport + navigation + queueing + queries
+    public static let all: [CommandSpec] = transport + navigation + modes + queueing + queries
 
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec {
@@ -90,27 +92,123 @@ public enum CommandCatalog {
         },
     ]
 
+    static let modes: [CommandSpec] = [
+        CommandSpec(
+            .changeRepeatMode, "Set the repeat mode: off, one (the current item loops seamlessly) or all (the queue starts over).",
+            remote: true,
+            arguments: [ArgumentSpec("mode", .string, required: true, "\"off\", \"one\" or \"all\".")],
+            verbs: [
+                CLIVerb(
+                    "repeat", "Set the repeat mode.",
+                    positionals: [CLIPositional("mode", "MODE", .choice(RepeatMode.allCases.map(\.rawValue)))],
+                    examples: ["repeat one", "repeat all", "repeat off"])
+            ]
+        ) { args throws(RequestError) in
+            .changeRepeatMode(try args.choice("mode", RepeatMode.self)!)
+        },
+        CommandSpec(
+            .changeShuffleMode,
+            "Set the shuffle mode: items plays every item once per cycle in a random order, keeping the current item; off restores the queue's order.",
+            remote: true,
+            arguments: [ArgumentSpec("mode", .string, required: true, "\"off\" or \"items\".")],
+            verbs: [
+                CLIVerb(
+                    "shuffle", "Set the shuffle mode.",
+                    positionals: [CLIPositional("mode", "MODE", .choice(ShuffleMode.allCases.map(\.rawValue)))],
+                    examples: ["shuffle items", "shuffle off"])
+            ]
+        ) { args throws(RequestError) in
+            .changeShuffleMode(try args.choice("mode", ShuffleMode.self)!)
+        },
+    ]
+
     static let queueing: [CommandSpec] = [
         CommandSpec(
-            .enqueue, "Add files to the queue; unplayable ones are rejected one by one with the reason.", remote: false,
+            .enqueue,
+            "Add files, directories (recursively, in natural order) and M3U/M3U8 playlists to the queue; unplayable entries are rejected one by one with the reason.",
+            remote: false,
             arguments: [
-                ArgumentSpec("items", .stringList, required: true, "Absolute file paths."),
+                ArgumentSpec("items", .stringList, required: true, "Absolute paths of files, directories or playlists."),
+                ArgumentSpec("at", .number, "Insert before this queue index (0-based) instead of appending."),
+                ArgumentSpec("next", .boolean, "Insert right after the current item (play next)."),
                 ArgumentSpec("replace", .boolean, "Replace the queue instead of appending."),
                 ArgumentSpec("play", .boolean, "Start playing the first added item."),
             ],
             verbs: [
                 CLIVerb(
-                    "enqueue", aliases: ["add"], "Add files to the queue.",
-                    positionals: [CLIPositional("items", "FILE", .paths, variadic: true)],
-                    flags: ["replace", "play"],
+                    "enqueue", aliases: ["add"], "Add files, directories or playlists to the queue.",
+                    positionals: [CLIPositional("items", "PATH", .paths, variadic: true)],
+                    flags: ["next", "replace", "play"],
                     examples: [
-                        "enqueue ~/Music/album/*.mp3 --play", "add track.mp3", "enqueue --replace --play a.mp3 b.mp3",
-                    ])
+                        "enqueue ~/Music/album --play", "add track.mp3", "enqueue --next podcast.mp3",
+                        "enqueue --replace --play a.mp3 b.mp3", "add ~/Music/mix.m3u8",
+                    ]),
+                CLIVerb(
+                    "insert", "Insert files, directories or playlists before POSITION (1-based).",
+                    positionals: [
+                        CLIPositional("at", "POSITION", .queuePosition),
+                        CLIPositional("items", "PATH", .paths, variadic: true),
+                    ],
+                    flags: ["play"],
+                    examples: ["insert 1 intro.mp3", "insert 3 ~/Music/album"]),
             ]
         ) { args throws(RequestError) in
-            .enqueue(
-                paths: try args.stringList("items")!, replace: try args.bool("replace") ?? false,
-                play: try args.bool("play") ?? false)
+            let at = try args.index("at")
+            let next = try args.bool("next") ?? false
+            if at != nil && next { throw RequestError("'at' and 'next' cannot be combined") }
+            return .enqueue(
+                paths: try args.stringList("items")!, placement: at.map(EnqueuePlacement.index) ?? (next ? .next : .end),
+                replace: try args.bool("replace") ?? false, play: try args.bool("play") ?? false)
+        },
+        CommandSpec(
+            .remove, "Remove items from the queue; removing the current item moves on to the one that would play next.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("index", .number, required: true, "Queue index (0-based) of the first item to remove."),
+                ArgumentSpec("count", .number, "How many items, >= 1; default 1."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "remove", aliases: ["rm"], "Remove the item at POSITION (1-based), or COUNT items from there.",
+                    positionals: [
+                        CLIPositional("index", "POSITION", .queuePosition),
+                        CLIPositional("count", "COUNT", .count, optional: true),
+                    ],
+                    examples: ["remove 3", "remove 2 5"])
+            ]
+        ) { args throws(RequestError) in
+            let count = try args.index("count") ?? 1
+            guard count >= 1 else { throw RequestError("'count' must be at least 1") }
+            return .remove(index: try args.index("index")!, count: count)
+        },
+        CommandSpec(
+            .move, "Move one item to another index; playback is not interrupted.", remote: false,
+            arguments: [
+                ArgumentSpec("from", .number, required: true, "Queue index (0-based) of the item."),
+                ArgumentSpec("to", .number, required: true, "Index (0-based) it has afterwards."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "move", aliases: ["mv"], "Move the item at FROM to position TO (1-based).",
+                    positionals: [
+                        CLIPositional("from", "FROM", .queuePosition), CLIPositional("to", "TO", .queuePosition),
+                    ],
+                    examples: ["move 5 1"])
+            ]
+        ) { args throws(RequestError) in
+            .move(from: try args.index("from")!, to: try args.index("to")!)
+        },
+        CommandSpec(
+            .jump, "Make the item at an index current, from its start, keeping the transport state.", remote: false,
+            arguments: [ArgumentSpec("index", .number, required: true, "Queue index (0-based).")],
+            verbs: [
+                CLIVerb(
+                    "jump", "Go to the item at POSITION (1-based).",
+                    positionals: [CLIPositional("index", "POSITION", .queuePosition)],
+                    examples: ["jump 4"])
+            ]
+        ) { args throws(RequestError) in
+            .jump(index: try args.index("index")!)
         },
         CommandSpec(
             .clear, "Stop and empty the queue.", remote: false,
@@ -120,9 +218,21 @@ public enum CommandCatalog {
 
     static let queries: [CommandSpec] = [
         CommandSpec(
-            .queue, "List the queue and the current index.", remote: false,
+            .queue, "List a page of the queue (with metadata), the current index, the total count and the play modes.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("offset", .number, "Index (0-based) of the first item listed; default 0."),
+                ArgumentSpec(
+                    "limit", .number, "Most items listed, 1 to \(ProtocolLimits.queuePageItems); default \(ProtocolLimits.queuePageItems)."),
+            ],
             verbs: [CLIVerb("queue", "List the queue.", examples: ["queue", "--json queue"])]
-        ) { _ in .queue },
+        ) { args throws(RequestError) in
+            let limit = try args.index("limit") ?? ProtocolLimits.queuePageItems
+            guard (1...ProtocolLimits.queuePageItems).contains(limit) else {
+                throw RequestError("'limit' must be from 1 to \(ProtocolLimits.queuePageItems), got \(limit)")
+            }
+            return .queue(offset: try args.index("offset") ?? 0, limit: limit)
+        },
         CommandSpec(
             .nowPlaying, "Return the now-playing snapshot.", remote: false,
             verbs: [

@@ -6,7 +6,7 @@ public enum ArgumentKind: String, Sendable {
 }
 
 /// How the CLI turns a word of argv into an argument value.
-public enum CLIValueKind: Sendable {
+public enum CLIValueKind: Sendable, Equatable {
     /// Seconds as a plain non-negative number.
     case seconds
     /// Seconds, `M:SS` or `H:MM:SS`; a leading `+` or `-` makes it relative.
@@ -15,6 +15,12 @@ public enum CLIValueKind: Sendable {
     case paths
     /// A protocol command name.
     case commandName
+    /// A 1-based queue position, sent as a 0-based index.
+    case queuePosition
+    /// A whole number >= 1.
+    case count
+    /// One of a fixed set of words.
+    case choice([String])
 }
 
 /// One request argument.

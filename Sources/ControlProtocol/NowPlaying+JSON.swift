@@ -1,9 +1,13 @@
 import PlaybackModel
 
 extension NowPlaying {
-    /// The `nowPlaying` object. Cleared now-playing (no item) carries only `state`.
+    /// The `nowPlaying` object. Cleared now-playing (no item) carries only `state` and the
+    /// play modes.
     public var json: JSONValue {
-        guard let item else { return .object([("state", .string(state.rawValue))]) }
+        let modes: [(String, JSONValue)] = [
+            ("repeatMode", .string(repeatMode.rawValue)), ("shuffleMode", .string(shuffleMode.rawValue)),
+        ]
+        guard let item else { return .object([("state", .string(state.rawValue))] + modes) }
         var members: [(String, JSONValue)] = [
             ("state", .string(state.rawValue)),
             ("title", .string(item.metadata.title)),
@@ -21,7 +25,7 @@ extension NowPlaying {
             ("mediaType", .string("audio")),
             ("isLiveStream", .bool(false)),
         ]
-        return .object(members + item.metadata.tagMembers)
+        return .object(members + modes + item.metadata.tagMembers)
     }
 }
 

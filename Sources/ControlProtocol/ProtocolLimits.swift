@@ -1,5 +1,11 @@
+import PlaybackModel
+
 /// Bounds on what one client can make the daemon hold.
 public enum ProtocolLimits {
+    /// Largest queue index a request may name (the queue's maximum length).
+    public static let maximumIndex = PlaybackQueue.maximumCount
+    /// Items in one `queue` reply unless the request asks for fewer.
+    public static let queuePageItems = 1_000
     /// Longest request line, newline excluded; longer lines are answered `badRequest`.
     public static let maximumLineBytes = 65_536
     /// Connected clients at once; more are told so and closed.

@@ -12,8 +12,8 @@ extension PlayerService {
                 audibleStartTimer.cancel()
                 // If the start was already announced (the device was slow), re-anchor clients.
                 if !releaseDeferredChanges() { noteChange(.position) }
-            case .itemStarted(let id, let audibleIn):
-                scheduleItemChange(id, after: audibleIn)
+            case .itemStarted(let id, let segment, let audibleIn):
+                scheduleItemChange(id, segment: segment, after: audibleIn)
             case .finished(let last, let next):
                 holdPosition(last)
                 continueAfterPipeline(next: next)
@@ -25,19 +25,36 @@ extension PlayerService {
         }
     }
 
-    /// A pipeline played out: start the next item (a format change, or items enqueued after
-    /// the decoder ran out), or stop at the end of the queue.
+    /// A pipeline played out: start what follows (the item whose format differs, items
+    /// enqueued after the decoder ran out, the next pass of a repeat), or stop at the end.
     private func continueAfterPipeline(next: UInt64?) {
-        let target =
-            next.flatMap(queue.index(ofItem:))
-            ?? queue.currentIndex.map { $0 + 1 }.flatMap { $0 < queue.count ? $0 : nil }
-        guard let index = target, state == .playing else { return endOfQueue() }
-        queue.select(index)
+        guard state == .playing else { return endOfQueue() }
+        let moved = next.map { queue.follow(toItem: $0) } ?? queue.advance(automatic: true)
+        guard moved, queue.current != nil else { return endOfQueue() }
         heldFrame = 0
-        noteChange(.item)
+        noteChange([.item, .position])
         if let failure = startEngine(atFrame: 0) {
-            log.error("cannot continue with item \(index): \(failure.message ?? "")")
+            log.error("cannot continue with item \(queue.currentIndex ?? -1): \(failure.message ?? "")")
             if failure.status == .noSuchContent { endOfQueue() }
         }
     }
+
+    /// Hands the engine the items that now follow the one heard. When the decoder is already
+    /// decoding an item that no longer comes next, the pipeline restarts at the heard frame:
+    /// the only way to honour the change (the device's buffer is played again from there).
+    func refreshUpcoming() {
+        guard state == .playing, engine.isRunning, let position = engine.currentPosition() else { return }
+        sync(toItem: position.itemID)
+        let items = queue.upcoming(limit: Self.engineLookahead).map(\.engineItem)
+        if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
+            holdPosition(engine.halt())
+            if let failure = startEngine(atFrame: heldFrame) {
+                log.error("cannot restart after a queue change: \(failure.message ?? "")")
+            }
+        }
+    }
+}
+
+extension QueueItem {
+    var engineItem: EngineItem { EngineItem(id: id, path: path) }
 }

@@ -3,19 +3,19 @@ import PlaybackModel
 
 extension PlayerService {
     func nextTrack() -> Response {
-        guard let index = queue.currentIndex else { return noCurrentItem() }
-        guard index + 1 < queue.count else {
+        guard queue.current != nil else { return noCurrentItem() }
+        guard queue.advance() else {
             endOfQueue()
             return .success()
         }
-        return go(to: index + 1)
+        return startCurrentItem()
     }
 
     func previousTrack() -> Response {
-        guard let index = queue.currentIndex, let item = queue.current else { return noCurrentItem() }
+        guard let item = queue.current else { return noCurrentItem() }
         let elapsed = Double(playedFrame()) / Double(item.metadata.sampleRate)
-        if elapsed > Self.restartThreshold || index == 0 { return seek(to: 0) }
-        return go(to: index - 1)
+        if elapsed > Self.restartThreshold || !queue.retreat() { return seek(to: 0) }
+        return startCurrentItem()
     }
 
     func skip(by interval: Double) -> Response {
@@ -39,9 +39,8 @@ extension PlayerService {
         return .success([("position", .number(Double(heldFrame) / rate))])
     }
 
-    /// Makes `index` current at its start, keeping the transport state.
-    func go(to index: Int) -> Response {
-        queue.select(index)
+    /// Plays (or, when not playing, holds) the current item from its start.
+    func startCurrentItem() -> Response {
         heldFrame = 0
         noteChange([.item, .position])
         if state == .playing, let failure = startEngine(atFrame: 0) { return failure }
@@ -51,9 +50,8 @@ extension PlayerService {
     /// Past the last item: stop, release the device, clear now-playing.
     func endOfQueue() {
         engine.releaseDevice()
-        if queue.current != nil { noteChange(.item) }
-        queue.advance()
-        while queue.current != nil { queue.advance() }
+        noteChange(.item)
+        queue.playOut()
         heldFrame = 0
         setState(.stopped)
     }

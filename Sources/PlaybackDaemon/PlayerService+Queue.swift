@@ -3,7 +3,7 @@ import PlaybackEngine
 import PlaybackModel
 
 extension PlayerService {
-    func enqueue(_ paths: [String], replace: Bool, play: Bool) -> Response {
+    func enqueue(_ paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool) -> Response {
         var (items, rejected) = prober.probe(paths, firstID: nextItemID)
         nextItemID += UInt64(items.count)
         let room = replace ? PlaybackQueue.maximumCount : queue.remainingCapacity
@@ -21,16 +21,22 @@ extension PlayerService {
             ),
         ]
         guard !items.isEmpty else {
-            let reasons = rejected.map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
-            return Response(status: .noSuchContent, message: "nothing playable: \(reasons)", fields: fields)
+            let reasons = rejected.prefix(3).map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
+            let more = rejected.count > 3 ? " (and \(rejected.count - 3) more)" : ""
+            return Response(status: .noSuchContent, message: "nothing playable: \(reasons)\(more)", fields: fields)
         }
-        let failure = add(items, replace: replace, play: play)
+        if case .index(let index) = placement, !replace, index > queue.count {
+            return Response(
+                status: .noSuchContent, message: "index \(index) is past the end of the queue (\(queue.count) items)",
+                fields: [("added", .array([])), ("rejected", .array([]))])
+        }
+        let failure = add(items, placement: replace ? .end : placement, replace: replace, play: play)
         return failure.map { Response(status: $0.status, message: $0.message, fields: fields) }
             ?? .success(fields + [("queueCount", .number(Double(queue.count)))])
     }
 
     /// Adds probed items; returns a failure when starting playback failed.
-    private func add(_ items: [QueueItem], replace: Bool, play: Bool) -> Response? {
+    private func add(_ items: [QueueItem], placement: EnqueuePlacement, replace: Bool, play: Bool) -> Response? {
         let wasPlaying = state == .playing
         if replace {
             engine.halt()
@@ -38,8 +44,13 @@ extension PlayerService {
             queue.removeAll()
         }
         let hadCurrent = queue.current != nil
-        let firstNew = queue.count
-        queue.append(items)
+        let firstNew: Int
+        switch placement {
+        case .end: firstNew = queue.count
+        case .next: firstNew = queue.currentIndex.map { $0 + 1 } ?? queue.count
+        case .index(let index): firstNew = index
+        }
+        queue.insert(items, at: firstNew, playNext: placement == .next)
         noteChange(.queue)
         if !hadCurrent {
             heldFrame = 0
@@ -51,8 +62,62 @@ extension PlayerService {
             noteChange([.item, .position])
             return startEngine(atFrame: 0)
         }
-        if state == .playing { engine.setUpcoming(queue.upcoming.map { EngineItem(id: $0.id, path: $0.path) }) }
+        refreshUpcoming()
         return nil
+    }
+
+    func remove(at index: Int, count: Int) -> Response {
+        guard index < queue.count else { return outOfRange(index) }
+        let end = min(queue.count, index + count)
+        let playedItem = queue.current?.id
+        let removedCurrent = queue.remove(at: Set(index..<end))
+        noteChange(.queue)
+        if removedCurrent {
+            noteChange(.item)
+            engine.forgetParkedDecoder()
+            if queue.current == nil {
+                endOfQueue()
+            } else if state == .playing, let failure = startCurrentItem().failureIfAny {
+                return failure
+            } else {
+                heldFrame = 0
+                noteChange(.position)
+            }
+        } else if queue.current?.id == playedItem {
+            refreshUpcoming()
+        }
+        return .success([("removed", .number(Double(end - index))), ("queueCount", .number(Double(queue.count)))])
+    }
+
+    func move(from: Int, to: Int) -> Response {
+        guard from < queue.count else { return outOfRange(from) }
+        guard to < queue.count else { return outOfRange(to) }
+        queue.move(from: from, to: to)
+        noteChange(.queue)
+        refreshUpcoming()
+        return .success()
+    }
+
+    func jump(to index: Int) -> Response {
+        guard index < queue.count else { return outOfRange(index) }
+        queue.select(index)
+        return startCurrentItem()
+    }
+
+    func queuePage(offset: Int, limit: Int) -> Response {
+        let page = queue.items.dropFirst(offset).prefix(limit)
+        return .success([
+            ("currentIndex", .optional(queue.currentIndex.map(Double.init))),
+            ("count", .number(Double(queue.count))),
+            ("offset", .number(Double(offset))),
+            ("repeatMode", .string(queue.repeatMode.rawValue)),
+            ("shuffleMode", .string(queue.shuffleMode.rawValue)),
+            ("items", .array(page.map(\.json))),
+        ])
+    }
+
+    private func outOfRange(_ index: Int) -> Response {
+        .failure(.noSuchContent, "no item at index \(index) (the queue has \(queue.count))")
     }
 
     func clear() -> Response {
@@ -69,4 +134,9 @@ extension PlayerService {
         if availability.set(name, enabled: enabled) { noteChange(.commands) }
         return .success([("commands", availability.json)])
     }
+}
+
+extension Response {
+    /// Self when it reports a failure, else nil.
+    var failureIfAny: Response? { status == .success ? nil : self }
 }

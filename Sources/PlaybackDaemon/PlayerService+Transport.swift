@@ -6,8 +6,7 @@ extension PlayerService {
     func play() -> Response {
         if state == .playing { return .success() }
         if queue.current == nil {
-            guard !queue.isEmpty else { return .failure(.noActionableNowPlayingItem, "the queue is empty") }
-            queue.select(0)
+            guard queue.begin() else { return .failure(.noActionableNowPlayingItem, "the queue is empty") }
             heldFrame = 0
             noteChange(.item)
         }
@@ -33,9 +32,10 @@ extension PlayerService {
     /// A device failure leaves the state `interrupted` with the position kept.
     func startEngine(atFrame frame: Int) -> Response? {
         guard let item = queue.current else { return .failure(.noActionableNowPlayingItem, "nothing to play") }
-        let upcoming = queue.upcoming.map { EngineItem(id: $0.id, path: $0.path) }
+        let upcoming = queue.upcoming(limit: Self.engineLookahead).map(\.engineItem)
+        boundaryTimer.cancel()
         do throws(EngineError) {
-            heldFrame = try engine.start(EngineItem(id: item.id, path: item.path), atFrame: frame, upcoming: upcoming)
+            heldFrame = try engine.start(item.engineItem, atFrame: frame, upcoming: upcoming)
             setState(.playing)
             noteRealtimePriority()
             return nil

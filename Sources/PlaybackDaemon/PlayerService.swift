@@ -33,7 +33,8 @@ final class PlayerService {
     /// Changes held back until the device starts playing (see `publishChanges`).
     private var deferredChanges: ChangeSet = []
     private let holdTimer: OneShotTimer
-    private let boundaryTimer: OneShotTimer
+    /// Publishes an item boundary when it becomes audible (see `scheduleItemChange`).
+    let boundaryTimer: OneShotTimer
     let audibleStartTimer: OneShotTimer
     /// Receives each step's coalesced changes (set by the daemon).
     var onChanges: (ChangeSet) -> Void = { _ in }
@@ -78,13 +79,15 @@ final class PlayerService {
         case .skipForward(let interval): skip(by: interval ?? availability.skipForwardIntervals[0])
         case .skipBackward(let interval): skip(by: -(interval ?? availability.skipBackwardIntervals[0]))
         case .changePlaybackPosition(let position): seek(to: position)
-        case .enqueue(let paths, let replace, let play): enqueue(paths, replace: replace, play: play)
+        case .changeRepeatMode(let mode): setRepeat(mode)
+        case .changeShuffleMode(let mode): setShuffle(mode)
+        case .enqueue(let paths, let placement, let replace, let play):
+            enqueue(paths, placement: placement, replace: replace, play: play)
+        case .remove(let index, let count): remove(at: index, count: count)
+        case .move(let from, let to): move(from: from, to: to)
+        case .jump(let index): jump(to: index)
         case .clear: clear()
-        case .queue:
-            .success([
-                ("currentIndex", .optional(queue.currentIndex.map(Double.init))),
-                ("items", .array(queue.items.map(\.json))),
-            ])
+        case .queue(let offset, let limit): queuePage(offset: offset, limit: limit)
         case .nowPlaying, .subscribe: .success([("nowPlaying", snapshot().json)])
         case .commands: .success([("commands", availability.json)])
         case .setCommandEnabled(let name, let enabled): setEnabled(name, enabled)
@@ -99,12 +102,13 @@ final class PlayerService {
         var frame = heldFrame
         var timestamp = WallClock.now()
         if state == .playing, let (measured, age) = engine.measuredPosition() {
-            if measured.itemID == queue.current?.id {
+            let heard = engine.currentPosition()
+            if measured.itemID == queue.current?.id && measured.segment == (heard?.segment ?? measured.segment) {
                 frame = measured.frame
                 timestamp -= age
             } else {
-                // Measured just before an item boundary the timer has already announced.
-                frame = engine.currentPosition()?.frame ?? heldFrame
+                // Measured just before an item boundary (or a loop point) already announced.
+                frame = heard?.frame ?? heldFrame
             }
         }
         let item = queue.current
@@ -112,14 +116,15 @@ final class PlayerService {
             state: state, item: item,
             elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
             rate: isAdvancing ? 1 : 0, timestamp: timestamp,
-            queueIndex: queue.currentIndex, queueCount: queue.count)
+            queueIndex: queue.currentIndex, queueCount: queue.count,
+            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode)
     }
 
     func setState(_ newState: PlaybackState) {
         guard newState != state else { return }
         state = newState
         noteChange(.state)
-        if newState == .playing { holdTimer.cancel() }
+        if newState == .playing { holdTimer.cancel() } else { boundaryTimer.cancel() }
         if newState == .paused || newState == .interrupted { armHoldTimer() }
         if newState == .stopped { holdTimer.cancel() }
     }
@@ -178,8 +183,7 @@ final class PlayerService {
     }
 
     func sync(toItem id: UInt64) {
-        guard queue.current?.id != id, let index = queue.index(ofItem: id) else { return }
-        queue.select(index)
+        guard queue.current?.id != id, queue.follow(toItem: id) else { return }
         noteChange(.item)
     }
 
@@ -216,24 +220,25 @@ final class PlayerService {
         publishChanges()
     }
 
-    /// Arms the timer that publishes an item change when it becomes audible.
-    func scheduleItemChange(_ id: UInt64, after seconds: Double) {
-        guard seconds > 0.002 else { return sync(toItem: id) }
-        boundaryTimer.arm(after: seconds) { [unowned self] in
+    /// Arms the timer that publishes the start of the pipeline's `segment` (playing `id`)
+    /// when it becomes audible: an item change, or a new pass of the same item (repeat-one),
+    /// which restarts the position.
+    func scheduleItemChange(_ id: UInt64, segment: Int, after seconds: Double) {
+        boundaryTimer.arm(after: max(0, seconds)) { [unowned self] in
+            guard state == .playing, let position = engine.currentPosition() else { return }
             // The timer runs on the wall clock, the position on the device's: they differ by
-            // milliseconds. If the engine has not reached the item yet, publishing now would
-            // be undone by `syncWithEngine` (back to the previous item) and the change lost.
-            if isBeforeItem(id) { return scheduleItemChange(id, after: 0.005) }
-            sync(toItem: id)
+            // milliseconds. Publishing before the engine reached the segment would be undone
+            // by `syncWithEngine` (back to the previous item) and the change lost.
+            if position.segment < segment {
+                return scheduleItemChange(id, segment: segment, after: 0.005)
+            }
+            if queue.current?.id == id && position.segment == segment {
+                noteChange(.position)
+            } else {
+                sync(toItem: position.itemID)
+            }
+            refreshUpcoming()
             publishChanges()
         }
-    }
-
-    /// Whether the engine is still playing an item queued before `id`.
-    private func isBeforeItem(_ id: UInt64) -> Bool {
-        guard state == .playing, let position = engine.currentPosition(),
-            let playing = queue.index(ofItem: position.itemID), let target = queue.index(ofItem: id)
-        else { return false }
-        return playing < target
     }
 }

@@ -50,6 +50,7 @@ struct DecoderLoop {
                 guard waitForOutput() else { return nil }
             }
             segments.append(.init(itemID: item.id, startSample: ring.totalWritten, firstFrame: 0))
+            upcoming.noteSegmentStarted()
             return (item.id, decoder)
         }
         finish(.endOfQueue)
@@ -57,6 +58,7 @@ struct DecoderLoop {
     }
 
     private func finish(_ end: PipelineState.DecoderEnd) {
+        upcoming.close()
         state.decoderEnd.store(end.rawValue, ordering: .releasing)
         outputWake.signal()
     }

@@ -18,11 +18,15 @@ public struct EnginePosition: Sendable, Equatable {
     public var itemID: UInt64
     public var frame: Int
     public var sampleRate: Int
+    /// Which pass through the pipeline's items this is: 0 for the item it started with, then
+    /// one more per item boundary (an item repeated back to back has a new segment each time).
+    public var segment: Int
 
-    public init(itemID: UInt64, frame: Int, sampleRate: Int) {
+    public init(itemID: UInt64, frame: Int, sampleRate: Int, segment: Int = 0) {
         self.itemID = itemID
         self.frame = frame
         self.sampleRate = sampleRate
+        self.segment = segment
     }
 
     public var seconds: Double { Double(frame) / Double(sampleRate) }
@@ -32,8 +36,9 @@ public struct EnginePosition: Sendable, Equatable {
 public enum EngineEvent: Sendable, Equatable {
     /// The device started playing: positions now advance (and are extrapolated).
     case audible
-    /// The output thread began writing `itemID`; it becomes audible after `audibleIn` seconds.
-    case itemStarted(itemID: UInt64, audibleIn: Double)
+    /// The output thread began writing `itemID` as the pipeline's `segment`; it becomes
+    /// audible after `audibleIn` seconds.
+    case itemStarted(itemID: UInt64, segment: Int, audibleIn: Double)
     /// Everything was played out; `last` is where it ended. `next` is the item that needs a
     /// new pipeline because its format differs, or nil at the end of the queue.
     case finished(last: EnginePosition?, next: UInt64?)

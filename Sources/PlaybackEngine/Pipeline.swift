@@ -83,10 +83,10 @@ final class Pipeline: @unchecked Sendable {
         threads.removeAll()
     }
 
-    /// Maps a played sample index to (item, frame within the item).
-    func itemPosition(atSample sample: Int) -> (itemID: UInt64, frame: Int)? {
-        guard let segment = segments.segment(containing: sample) else { return nil }
-        return (segment.itemID, segment.firstFrame + (sample - segment.startSample) / format.channels)
+    /// Maps a played sample index to (segment, item, frame within the item).
+    func itemPosition(atSample sample: Int) -> (segment: Int, itemID: UInt64, frame: Int)? {
+        guard let (index, segment) = segments.segment(containing: sample) else { return nil }
+        return (index, segment.itemID, segment.firstFrame + (sample - segment.startSample) / format.channels)
     }
 }
 

@@ -110,11 +110,11 @@ public final class PlaybackEngine {
         return (position, Double(age) / 1e9)
     }
 
-    /// Replaces what plays after the current item. Returns false when the decoder already
-    /// reached the end of its list (the new items start once this pipeline finishes).
+    /// Replaces what plays after `segment` (a position's `segment`: the item heard now).
+    /// Items already being decoded stay when the list still starts with them.
     @discardableResult
-    public func setUpcoming(_ items: [EngineItem]) -> Bool {
-        pipeline?.upcoming.replace(with: items) ?? false
+    public func setUpcoming(_ items: [EngineItem], afterSegment segment: Int) -> UpcomingUpdate {
+        pipeline?.upcoming.replace(with: items, afterSegment: segment) ?? .tooLate
     }
 
     /// Collects what happened since the last call. Call when `events` is readable.
@@ -157,14 +157,14 @@ public final class PlaybackEngine {
         let played = playedSample(in: pipeline, extrapolate: true)
         let frames = max(0, segment.startSample - played) / pipeline.format.channels
         return .itemStarted(
-            itemID: segment.itemID,
+            itemID: segment.itemID, segment: index,
             audibleIn: Double(frames) / Double(pipeline.format.sampleRate))
     }
 
     private func position(in pipeline: Pipeline, extrapolate: Bool) -> EnginePosition? {
         let sample = playedSample(in: pipeline, extrapolate: extrapolate)
-        guard let (itemID, frame) = pipeline.itemPosition(atSample: sample) else { return nil }
-        return EnginePosition(itemID: itemID, frame: frame, sampleRate: pipeline.format.sampleRate)
+        guard let (segment, itemID, frame) = pipeline.itemPosition(atSample: sample) else { return nil }
+        return EnginePosition(itemID: itemID, frame: frame, sampleRate: pipeline.format.sampleRate, segment: segment)
     }
 
     /// Samples heard: written minus the device delay, advanced by the time since the

@@ -42,13 +42,13 @@ final class SegmentLog: @unchecked Sendable {
     /// Entry `index` (must be below `count` and not older than `capacity`).
     subscript(index: Int) -> Segment { entries[index % Self.capacity] }
 
-    /// The last segment starting at or before `sample`.
-    func segment(containing sample: Int) -> Segment? {
+    /// The last segment starting at or before `sample`, and its index.
+    func segment(containing sample: Int) -> (index: Int, segment: Segment)? {
         let total = count
         var index = total - 1
         while index >= 0 && index >= total - Self.capacity {
             let entry = self[index]
-            if entry.startSample <= sample { return entry }
+            if entry.startSample <= sample { return (index, entry) }
             index -= 1
         }
         return nil

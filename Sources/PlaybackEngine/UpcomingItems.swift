@@ -1,12 +1,16 @@
 import Synchronization
 
 /// The mailbox through which the control thread tells the decoder thread what to decode
-/// after the current item. The mutex protects the list of upcoming items and whether the
-/// decoder has already found it empty; the decoder thread (never the output thread) takes it,
+/// after the current item. The mutex protects the list, what the decoder already took from
+/// it, and whether it found it empty; the decoder thread (never the output thread) takes it,
 /// and nothing is called while it is held.
 final class UpcomingItems: Sendable {
     private struct State {
         var items: [EngineItem]
+        /// Every item the decoder took, in order (including ones it could not open).
+        var taken: [UInt64] = []
+        /// For segment k + 1 of the pipeline, the index in `taken` of its item.
+        var segmentTakes: [Int] = []
         var exhausted = false
     }
 
@@ -21,17 +25,46 @@ final class UpcomingItems: Sendable {
                 state.exhausted = true
                 return nil
             }
-            return state.items.removeFirst()
+            let item = state.items.removeFirst()
+            state.taken.append(item.id)
+            return item
         }
     }
 
-    /// Control: replaces the upcoming list. Returns false when the decoder already ran out,
-    /// so the new items need a new pipeline once this one ends.
-    func replace(with items: [EngineItem]) -> Bool {
+    /// Decoder: the item it took last begins a new segment.
+    func noteSegmentStarted() {
+        state.withLock { $0.segmentTakes.append($0.taken.count - 1) }
+    }
+
+    /// Decoder: it stops taking items (end of queue, format change).
+    func close() {
+        state.withLock { $0.exhausted = true }
+    }
+
+    /// Control: `items` is what follows `segment` now. The decoder may already have taken some
+    /// of them; those must be the list's first entries.
+    func replace(with items: [EngineItem], afterSegment segment: Int) -> UpcomingUpdate {
         state.withLock { state in
-            guard !state.exhausted else { return false }
-            state.items = items
-            return true
+            let start = segment == 0 ? 0 : state.segmentTakes[segment - 1] + 1
+            let decided = state.taken[start...]
+            guard decided.count <= items.count, zip(decided, items).allSatisfy({ $0 == $1.id }) else {
+                return .conflicts
+            }
+            if state.exhausted { return decided.count == items.count ? .accepted : .tooLate }
+            state.items = Array(items.dropFirst(decided.count))
+            return .accepted
         }
     }
+}
+
+/// What became of a new list of upcoming items (`PlaybackEngine.setUpcoming`).
+public enum UpcomingUpdate: Sendable, Equatable {
+    /// The pipeline will play them.
+    case accepted
+    /// The decoder already reached the end of its list: the new items need a new pipeline
+    /// once this one ends.
+    case tooLate
+    /// The decoder is already decoding an item the new list does not have next; only a
+    /// restart at the heard position can honour it.
+    case conflicts
 }

@@ -14,12 +14,14 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let queue = ChangeSet(rawValue: 1 << 3)
     /// A command was enabled or disabled.
     public static let commands = ChangeSet(rawValue: 1 << 4)
+    /// The repeat or shuffle mode changed.
+    public static let modes = ChangeSet(rawValue: 1 << 5)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
         let all: [(ChangeSet, String)] = [
             (.state, "state"), (.item, "item"), (.position, "position"),
-            (.queue, "queue"), (.commands, "commands"),
+            (.queue, "queue"), (.commands, "commands"), (.modes, "modes"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

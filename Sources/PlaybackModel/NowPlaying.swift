@@ -14,11 +14,16 @@ public struct NowPlaying: Sendable, Equatable {
     public var timestamp: Double
     public var queueIndex: Int?
     public var queueCount: Int
+    public var repeatMode: RepeatMode
+    public var shuffleMode: ShuffleMode
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
-        timestamp: Double, queueIndex: Int?, queueCount: Int
+        timestamp: Double, queueIndex: Int?, queueCount: Int,
+        repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off
     ) {
+        self.repeatMode = repeatMode
+        self.shuffleMode = shuffleMode
         self.state = state
         self.item = item
         self.elapsed = elapsed

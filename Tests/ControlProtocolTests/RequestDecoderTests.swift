@@ -15,8 +15,24 @@ import Testing
             (#"{"command":"changePlaybackPosition","position":12.5}"#, .changePlaybackPosition(position: 12.5)),
             (
                 #"{"command":"enqueue","items":["/a.mp3"],"play":true}"#,
-                .enqueue(paths: ["/a.mp3"], replace: false, play: true)
+                .enqueue(paths: ["/a.mp3"], placement: .end, replace: false, play: true)
             ),
+            (
+                #"{"command":"enqueue","items":["/a"],"at":2}"#,
+                .enqueue(paths: ["/a"], placement: .index(2), replace: false, play: false)
+            ),
+            (
+                #"{"command":"enqueue","items":["/a"],"next":true}"#,
+                .enqueue(paths: ["/a"], placement: .next, replace: false, play: false)
+            ),
+            (#"{"command":"changeRepeatMode","mode":"one"}"#, .changeRepeatMode(.one)),
+            (#"{"command":"changeShuffleMode","mode":"items"}"#, .changeShuffleMode(.items)),
+            (#"{"command":"remove","index":0}"#, .remove(index: 0, count: 1)),
+            (#"{"command":"remove","index":3,"count":2}"#, .remove(index: 3, count: 2)),
+            (#"{"command":"move","from":4,"to":0}"#, .move(from: 4, to: 0)),
+            (#"{"command":"jump","index":1}"#, .jump(index: 1)),
+            (#"{"command":"queue"}"#, .queue(offset: 0, limit: 1_000)),
+            (#"{"command":"queue","offset":10,"limit":5}"#, .queue(offset: 10, limit: 5)),
             (
                 #"{"command":"setCommandEnabled","name":"nextTrack","enabled":false}"#,
                 .setCommandEnabled(.nextTrack, enabled: false)
@@ -24,6 +40,26 @@ import Testing
         ])
     func valid(_ text: String, _ command: Command) throws {
         #expect(try decode(text).get().command == command)
+    }
+
+    @Test(
+        "out-of-range and unknown values are refused with the argument named",
+        arguments: [
+            (#"{"command":"changeRepeatMode","mode":"sometimes"}"#, #"'mode' must be one of "off", "one", "all", got "sometimes""#),
+            (#"{"command":"changeShuffleMode","mode":"on"}"#, #"'mode' must be one of "off", "items", got "on""#),
+            (#"{"command":"jump","index":-1}"#, "'index' must be a whole number >= 0, got -1"),
+            (#"{"command":"jump","index":1.5}"#, "'index' must be a whole number >= 0, got 1.5"),
+            (#"{"command":"move","from":0,"to":1e9}"#, "'to' must be a whole number >= 0, got 1000000000"),
+            (#"{"command":"remove","index":0,"count":0}"#, "'count' must be at least 1"),
+            (#"{"command":"queue","limit":0}"#, "'limit' must be from 1 to 1000, got 0"),
+            (#"{"command":"enqueue","items":["/a"],"at":0,"next":true}"#, "'at' and 'next' cannot be combined"),
+        ])
+    func refused(_ text: String, _ message: String) {
+        guard case .failure(let failure) = decode(text) else {
+            Issue.record("accepted \(text)")
+            return
+        }
+        #expect(failure.error.message == message)
     }
 
     @Test("ids of both kinds are kept")

@@ -13,6 +13,9 @@ extension IntegrationSuite {
             .changePlaybackPosition: [("position", .number(1))],
             .enqueue: [("items", .array([.string(TestEnvironment.fixture("two.mp3"))]))],
             .clear: [], .queue: [], .nowPlaying: [], .commands: [], .subscribe: [],
+            .changeRepeatMode: [("mode", .string("all"))], .changeShuffleMode: [("mode", .string("items"))],
+            .remove: [("index", .number(1))], .move: [("from", .number(1)), ("to", .number(0))],
+            .jump: [("index", .number(0))],
             .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
         ]
 
@@ -23,8 +26,8 @@ extension IntegrationSuite {
             let ordered: [CommandName] = [
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
-                .togglePlayPause, .togglePlayPause, .previousTrack, .nextTrack, .stop,
-                .subscribe, .clear,
+                .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
+                .nextTrack, .enqueue, .move, .jump, .remove, .stop, .subscribe, .clear,
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
@@ -139,14 +142,18 @@ extension IntegrationSuite {
             #expect(notRemote["status"]?.stringValue == "badRequest")
         }
 
-        @Test("stop with an empty queue clears now-playing down to the state")
+        @Test("stop with an empty queue clears now-playing down to the state and the play modes")
         func stopClearsNowPlaying() throws {
             let daemon = try DaemonProcess()
             _ = try daemon.enqueue(["one.mp3"])
             #expect(try daemon.nowPlaying()["title"]?.stringValue == "One")
             _ = try daemon.call("clear")
             _ = try daemon.call("stop")
-            #expect(try daemon.nowPlaying() == .object([("state", .string("stopped"))]))
+            #expect(
+                try daemon.nowPlaying()
+                    == .object([
+                        ("state", .string("stopped")), ("repeatMode", .string("off")), ("shuffleMode", .string("off")),
+                    ]))
         }
 
         @Test("nowPlaying carries every field; the title falls back to the file name")

@@ -16,7 +16,7 @@ import Testing
         #expect(queue.current == nil)
         queue.append(items(1...3))
         #expect(queue.current?.id == 1)
-        #expect(queue.upcoming.map(\.id) == [2, 3])
+        #expect(queue.upcoming(limit: 10).map(\.id) == [2, 3])
         do { let moved = queue.advance(); #expect(moved) }
         do { let moved = queue.advance(); #expect(moved) }
         do { let moved = queue.advance(); #expect(!moved) }

@@ -22,9 +22,11 @@ struct CompletionModel {
     init() {
         var verbs = VerbTable.all.map { spec, verb in
             let positional: ValueCompletion =
-                switch verb.positionals.first?.kind {
+                // A verb that takes paths completes file names (`insert POSITION PATH...` too).
+                switch verb.positionals.contains(where: { $0.kind == .paths }) ? .paths : verb.positionals.first?.kind {
                 case .paths?: .file
                 case .commandName?: .choices(Self.remoteCommandNames)
+                case .choice(let words)?: .choices(words)
                 default: .none
                 }
             let flags = verb.flags.map { flag in

@@ -1,0 +1,26 @@
+import ControlProtocol
+import PlaybackModel
+
+extension PlayerService {
+    /// Items the engine is told about ahead of the current one. The decoder runs at most the
+    /// ring plus the device buffer (about 4 s) ahead, and the list is topped up at every item
+    /// start, so only items shorter than about 60 ms each could exhaust it (then the next one
+    /// starts a new pipeline).
+    static let engineLookahead = 64
+
+    func setRepeat(_ mode: RepeatMode) -> Response {
+        guard mode != queue.repeatMode else { return .success() }
+        queue.repeatMode = mode
+        noteChange(.modes)
+        refreshUpcoming()
+        return .success()
+    }
+
+    func setShuffle(_ mode: ShuffleMode) -> Response {
+        guard mode != queue.shuffleMode else { return .success() }
+        queue.setShuffle(mode)
+        noteChange(.modes)
+        refreshUpcoming()
+        return .success()
+    }
+}
