@@ -25,6 +25,9 @@ public final class Daemon {
     private let idleTimer: OneShotTimer
     private var driftMonitor: AnchorDriftMonitor?
     private var lastStatus = ""
+    private var persister: StatePersister?
+    /// Saves the position every `StatePersister.playingInterval` while playing.
+    private let saveTimer: OneShotTimer
 
     /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures.
     public init(
@@ -49,6 +52,7 @@ public final class Daemon {
             availability: availability, pauseHoldSeconds: settings.pauseHoldSeconds,
             loop: loop, log: DaemonLog(label: "playbackd.engine", output: logOutput))
         idleTimer = OneShotTimer(loop: loop)
+        saveTimer = OneShotTimer(loop: loop)
     }
 
     /// Runs until SIGTERM or SIGINT (or the idle exit); returns the process exit code.
@@ -88,11 +92,14 @@ public final class Daemon {
         log.notice(
             "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(settings.device)'",
             event: "started")
+        restoreState()
         lastStatus = SystemdNotifier.summary(service.snapshot())
         notifier.ready(status: lastStatus)
         watchdog?.start(isPlaying: service.state == .playing)
         evaluateIdleExit()
         loop.run()
+        saveTimer.cancel()
+        persister?.saveNow(service.resumeState())
         engine.releaseDevice()
         server.shutdown()
         log.notice("stopped", event: "stopped")
@@ -113,6 +120,45 @@ public final class Daemon {
         }
         watchdog?.update(isPlaying: snapshot.state == .playing)
         evaluateIdleExit()
+        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes]) { persist() }
+    }
+
+    /// Reads the state file (when there is one) and hands it to the service. A file that
+    /// cannot be read as a state is set aside with a warning; the daemon starts empty.
+    private func restoreState() {
+        guard let path = StateFile.defaultPath(environment: .process) else {
+            return log.warning("no state directory (neither STATE_DIRECTORY, XDG_STATE_HOME nor HOME): resume is off")
+        }
+        let file = StateFile(path: path)
+        persister = StatePersister(file: file, loop: loop) { [unowned self] failure in
+            log.error("cannot save the resume state: \(failure)", event: "state-failed")
+        }
+        guard settings.resume != .off else { return }
+        switch file.load() {
+        case .none:
+            break
+        case .corrupt(let error, let aside):
+            log.warning(
+                "the state file \(path) is unreadable (\(error)); "
+                    + (aside.map { "moved it to \($0)" } ?? "could not move it aside") + "; starting empty",
+                event: "state-corrupt")
+        case .state(let saved):
+            service.restore(saved, fileExists: { access($0, F_OK) == 0 }, play: settings.resume == .playing)
+            log.info(
+                "resumed \(service.queue.count) items from \(path)"
+                    + (service.queue.currentIndex.map { ", at item \($0)" } ?? ""), event: "resumed")
+        }
+    }
+
+    /// Saves the resume state on the worker; while playing, again every few seconds.
+    private func persist() {
+        guard let persister else { return }
+        persister.save(service.resumeState())
+        if service.state == .playing {
+            if !saveTimer.isArmed { saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist() } }
+        } else {
+            saveTimer.cancel()
+        }
     }
 
     private func handleSignal(_ signal: Int32) {
@@ -130,7 +176,8 @@ public final class Daemon {
         notifier.stopping()
         server?.stopAccepting()
         idleTimer.cancel()
-        engine.fadeOut()
+        // The position saved is the last one heard, after the fade.
+        service.holdPosition(engine.fadeOut())
         loop.stop()
     }
 

@@ -6,7 +6,7 @@ import CShim
 
 /// A joinable pthread running one closure. The engine's decoder and output threads are
 /// plain pthreads so the output thread can ask for `SCHED_FIFO`.
-struct EngineThread {
+public struct EngineThread {
     private let thread: pthread_t
 
     private final class Body {
@@ -19,7 +19,7 @@ struct EngineThread {
     }
 
     /// Starts `body` on a new thread named `name` (at most 15 bytes).
-    init(name: String, body: @escaping @Sendable () -> Void) {
+    public init(name: String, body: @escaping @Sendable () -> Void) {
         var handle = pthread_t()
         let context = Unmanaged.passRetained(Body(name, body)).toOpaque()
         let result = pthread_create(
@@ -35,12 +35,12 @@ struct EngineThread {
     }
 
     /// Asks for real-time FIFO scheduling; returns false when the system refuses.
-    func requestRealtime(priority: Int32) -> Bool {
+    public func requestRealtime(priority: Int32) -> Bool {
         var param = sched_param(sched_priority: priority)
         return pthread_setschedparam(thread, SCHED_FIFO, &param) == 0
     }
 
-    func join() {
+    public func join() {
         pthread_join(thread, nil)
     }
 }

@@ -15,6 +15,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var idleExitSeconds = 0.0
     /// Whether the output thread asks for SCHED_FIFO.
     public var realtime = true
+    /// What a restart does with the saved queue and position.
+    public var resume = ResumeMode.paused
 
     public init() {}
 }
@@ -27,4 +29,14 @@ public enum LogTarget: String, Sendable, CaseIterable {
     case journal
     /// `<priority>label: message` lines on stderr.
     case stderr
+}
+
+/// What the daemon does with the state it saved when it starts again.
+public enum ResumeMode: String, Sendable, CaseIterable {
+    /// Restore the queue and position, paused.
+    case paused
+    /// Restore, and play on when it was playing.
+    case playing
+    /// Start empty (the state file is still written).
+    case off
 }

@@ -117,6 +117,13 @@ enum SettingsCatalog {
             default: throw SettingValueError("expected true or false, found \(describe(input))")
             }
         },
+        SettingSpec(
+            name: "resume", placeholder: "MODE",
+            summary: "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
+            defaultText: "paused", isReloadable: false
+        ) { input, settings throws(SettingValueError) in
+            settings.resume = ResumeMode(rawValue: try choice(input, ResumeMode.allCases.map(\.rawValue)))!
+        },
     ]
 
     static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }

@@ -32,6 +32,9 @@ final class DaemonProcess {
         environment["LISTEN_FDS"] = nil
         // The tests' own configuration only: never the developer's config.toml.
         environment["XDG_CONFIG_HOME"] = directory + "/config"
+        // Its own resume state too, unless the test shares one between daemons.
+        environment["XDG_STATE_HOME"] = directory + "/state"
+        environment["STATE_DIRECTORY"] = nil
         environment.merge(extra) { $1 }
         if let pulseRuntime {
             environment["XDG_RUNTIME_DIR"] = pulseRuntime

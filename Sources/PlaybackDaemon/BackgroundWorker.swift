@@ -1,0 +1,93 @@
+import PlaybackEngine
+import Synchronization
+
+/// A thread for slow work the control loop must not wait for: probing files to enqueue,
+/// writing the state file. Jobs run one at a time, in order. A job returns a completion,
+/// which runs on the control loop when the job is done, so the result is applied by the one
+/// owner of the state.
+final class BackgroundWorker: @unchecked Sendable {
+    /// Runs on the worker; returns what the control loop then does.
+    typealias Job = () -> (() -> Void)
+
+    private struct Queue {
+        var jobs: [UncheckedSendable<Job>] = []
+        var completions: [UncheckedSendable<() -> Void>] = []
+        var isBusy = false
+        var isStopping = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let wake = EventSignal()
+    private let finished = EventSignal()
+    private var thread: EngineThread?
+
+    init(name: String, loop: ControlLoop) {
+        loop.watch(finished.fileDescriptor) { [unowned self] _ in
+            finished.reset()
+            runCompletions()
+        }
+        let box = UncheckedSendable(self)
+        thread = EngineThread(name: name) { box.value.work() }
+    }
+
+    /// Queues `job`.
+    func submit(_ job: @escaping Job) {
+        let boxed = UncheckedSendable(job)
+        queue.withLock { $0.jobs.append(boxed) }
+        wake.signal()
+    }
+
+    /// Whether no job is queued or running.
+    var isIdle: Bool { queue.withLock { $0.jobs.isEmpty && !$0.isBusy } }
+
+    /// Waits until every queued job ran, then runs their completions (control loop only).
+    func drain() {
+        while !isIdle { finished.wait(timeoutMilliseconds: 10) }
+        runCompletions()
+    }
+
+    /// Finishes the queued jobs and ends the thread.
+    func stop() {
+        queue.withLock { $0.isStopping = true }
+        wake.signal()
+        thread?.join()
+        thread = nil
+        runCompletions()
+    }
+
+    private func runCompletions() {
+        let completions = queue.withLock { queue in
+            defer { queue.completions.removeAll() }
+            return queue.completions
+        }
+        for completion in completions { completion.value() }
+    }
+
+    private func work() {
+        while true {
+            let next: UncheckedSendable<Job>? = queue.withLock { queue in
+                guard !queue.jobs.isEmpty else {
+                    queue.isBusy = false
+                    return nil
+                }
+                queue.isBusy = true
+                return queue.jobs.removeFirst()
+            }
+            guard let job = next else {
+                if queue.withLock({ $0.isStopping }) { return }
+                wake.wait()
+                continue
+            }
+            let completion = UncheckedSendable(job.value())
+            queue.withLock { $0.completions.append(completion) }
+            finished.signal()
+        }
+    }
+}
+
+/// Hands a value to another thread that the type system cannot prove safe to send; the
+/// code using it guarantees the access is serialized.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

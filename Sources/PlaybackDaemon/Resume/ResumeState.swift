@@ -1,0 +1,21 @@
+import ControlProtocol
+import PlaybackModel
+
+/// What the daemon needs to carry on after a restart or a crash: the queue with its
+/// metadata (so nothing is probed again), the current item and position, whether it was
+/// playing, the play modes and which commands clients disabled.
+struct ResumeState: Equatable, Sendable {
+    /// Bumped when the file's shape changes incompatibly; other versions are set aside.
+    static let formatVersion = 1
+
+    var items: [QueueItem]
+    var currentIndex: Int?
+    /// Seconds into the current item.
+    var position: Double
+    var state: PlaybackState
+    var repeatMode: RepeatMode
+    var shuffleMode: ShuffleMode
+    /// The shuffled play order of the current cycle (indices into `items`), when shuffled.
+    var shuffledOrder: [Int]?
+    var disabledCommands: Set<CommandName>
+}

@@ -1,0 +1,152 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// Issue 5, acceptance 5: the queue, position, modes and commands survive `kill -9` and
+    /// SIGTERM; a broken state file gives a clean start with a warning.
+    @Suite struct Resume {
+        /// A daemon whose state lives in `stateHome` (shared by the daemons of one test).
+        private func daemon(_ stateHome: String, device: String = "playbackd_capture_paced") throws -> DaemonProcess {
+            try DaemonProcess(device: device, pulse: true, environment: ["XDG_STATE_HOME": stateHome])
+        }
+
+        private func stateFile(_ stateHome: String) -> String { stateHome + "/playbackd/state.json" }
+
+        /// What must come back identical: the queue's items, the modes and the commands.
+        private func lasting(_ daemon: DaemonProcess) throws -> [JSONValue] {
+            let queue = try daemon.call("queue")
+            let items = (queue["items"]?.arrayValue ?? []).map { item in
+                JSONValue.object(
+                    ["title", "assetURL", "duration", "artist"].map { ($0, item[$0] ?? .null) })
+            }
+            return [
+                .array(items), queue["currentIndex"] ?? .null, queue["repeatMode"] ?? .null,
+                queue["shuffleMode"] ?? .null, try daemon.call("commands")["commands"] ?? .null,
+            ]
+        }
+
+        private func position(_ snapshot: JSONValue, at time: Double) -> Double {
+            let elapsed = snapshot["elapsed"]?.numberValue ?? -1
+            return elapsed + (snapshot["rate"]?.numberValue ?? 0) * (time - (snapshot["timestamp"]?.numberValue ?? 0))
+        }
+
+        @Test("kill -9 while playing: the queue, modes and commands come back identical, paused within 5 s of where it was")
+        func killNine() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let first = try daemon(stateHome)
+            _ = try first.enqueue(["one.mp3", "long.mp3", "two.mp3", "three.mp3"])
+            _ = try first.call("changeRepeatMode", [("mode", .string("all"))])
+            _ = try first.call("changeShuffleMode", [("mode", .string("items"))])
+            _ = try first.call("setCommandEnabled", [("name", .string("skipBackward")), ("enabled", .bool(false))])
+            _ = try first.call("jump", [("index", .number(1))])
+            _ = try first.call("play")
+            _ = try first.call("changePlaybackPosition", [("position", .number(10))])
+            usleep(7_300_000)  // past at least one periodic save
+            let before = try lasting(first)
+            let snapshot = try first.nowPlaying()
+            let killedAt = Date().timeIntervalSince1970
+            first.signal(SIGKILL)
+            _ = first.waitForExit(timeout: 5)
+            let heard = position(snapshot, at: killedAt)
+            #expect(heard > 16, "it played on from 10 s: \(heard)")
+
+            let second = try daemon(stateHome)
+            #expect(try lasting(second) == before)
+            let restored = try second.nowPlaying()
+            #expect(restored["state"]?.stringValue == "paused")
+            #expect(restored["title"]?.stringValue == "Long")
+            let resumed = restored["elapsed"]?.numberValue ?? -1
+            #expect(resumed <= heard + 0.05 && resumed >= heard - 5, "resumed at \(resumed), was at \(heard)")
+        }
+
+        @Test("SIGTERM while playing: restarts paused within 0.1 s of the last sample played, with resume = playing playing on")
+        func cleanStop() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let first = try daemon(stateHome)
+            _ = try first.enqueue(["long.mp3"], play: true)
+            _ = try first.call("changePlaybackPosition", [("position", .number(20))])
+            usleep(1_500_000)
+            first.signal(SIGTERM)
+            #expect(first.waitForExit(timeout: 5) == 0)
+            // Everything written was played: the drain, then the fade, then silence.
+            let played = 20 + Double(try first.captured().count) / 4 / 44_100
+
+            let second = try daemon(stateHome)
+            let restored = try second.nowPlaying()
+            #expect(restored["state"]?.stringValue == "paused")
+            let resumed = restored["elapsed"]?.numberValue ?? -1
+            #expect(abs(resumed - played) < 0.1, "resumed at \(resumed), the last sample played was at \(played)")
+            _ = try second.call("play")
+            usleep(500_000)
+            second.signal(SIGTERM)
+            #expect(second.waitForExit(timeout: 5) == 0)
+
+            let config = stateHome + "/config"
+            try FileManager.default.createDirectory(atPath: config + "/playbackd", withIntermediateDirectories: true)
+            try "resume = \"playing\"\n".write(toFile: config + "/playbackd/config.toml", atomically: true, encoding: .utf8)
+            let third = try DaemonProcess(
+                device: "playbackd_capture_paced", pulse: true,
+                environment: ["XDG_STATE_HOME": stateHome, "XDG_CONFIG_HOME": config])
+            let playing = try third.waitForState("playing")
+            let playedOn = playing["elapsed"]?.numberValue ?? -1
+            #expect(playedOn > resumed && playedOn < resumed + 2.5, "played on from \(playedOn), paused at \(resumed)")
+        }
+
+        @Test(
+            "a truncated or garbage state file is moved aside with a warning and the daemon starts empty",
+            arguments: ["truncated", "garbage", "wrong shape"])
+        func brokenStateFile(_ kind: String) throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            do {
+                let first = try daemon(stateHome, device: "null")
+                _ = try first.enqueue(["one.mp3", "two.mp3"])
+                #expect(first.terminate() == 0)
+            }
+            let path = stateFile(stateHome)
+            let saved = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(saved.count > 200, "the state was saved")
+            let broken: Data =
+                switch kind {
+                case "truncated": saved.prefix(saved.count / 2)
+                case "garbage": Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+                default: Data(#"{"version":1,"items":[{"path":"relative.mp3"}]}"#.utf8)
+                }
+            try broken.write(to: URL(fileURLWithPath: path))
+
+            let second = try daemon(stateHome, device: "null")
+            #expect(try second.call("queue")["count"]?.numberValue == 0)
+            #expect(try second.enqueue(["three.mp3"])["status"]?.stringValue == "success", "and works")
+            #expect(second.terminate() == 0)
+            #expect(second.stderrText.contains("is unreadable"), "a warning: \(second.stderrText)")
+            let aside = try FileManager.default.contentsOfDirectory(atPath: stateHome + "/playbackd")
+                .filter { $0.hasPrefix("state.json.corrupt-") }
+            #expect(aside.count == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: stateHome + "/playbackd/" + aside[0])) == broken)
+        }
+
+        @Test("files that vanished since are dropped with a log line; the current item gives way to the next")
+        func vanishedFiles() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let music = TestEnvironment.makeTemporaryDirectory()
+            for name in ["one", "two", "three"] {
+                try FileManager.default.copyItem(atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
+            }
+            do {
+                let first = try daemon(stateHome, device: "null")
+                _ = try first.call("enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
+                _ = try first.call("jump", [("index", .number(1))])
+                _ = try first.call("changePlaybackPosition", [("position", .number(1))])
+                #expect(first.terminate() == 0)
+            }
+            try FileManager.default.removeItem(atPath: music + "/two.mp3")
+            let second = try daemon(stateHome, device: "null")
+            let titles = try second.call("queue")["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
+            #expect(titles == ["One", "Three"])
+            let restored = try second.nowPlaying()
+            #expect(restored["title"]?.stringValue == "Three" && restored["elapsed"]?.numberValue == 0)
+            #expect(second.terminate() == 0)
+            #expect(second.stderrText.contains("dropped \(music)/two.mp3: the file is gone"))
+        }
+    }
+}
