@@ -11,6 +11,10 @@ final class ClientConnection {
     var isSubscribed = false
     /// The client sent EOF; close once the replies are flushed.
     var readClosed = false
+    /// A request of this client is being answered in the background (enqueue): its later
+    /// lines wait in `heldLines`, and nothing more is read, until the reply is sent.
+    var isAwaitingReply = false
+    var heldLines: [Line] = []
     private var input: [UInt8] = []
     /// Discarding the rest of a line that exceeded the limit.
     private var discarding = false
@@ -52,9 +56,11 @@ final class ClientConnection {
     }
 
     /// Queues `bytes`; false when the client has let too much pile up (it must be dropped).
-    func enqueue(_ bytes: [UInt8]) -> Bool {
+    /// A reply always fits: the client asked for it and reads it next; the bound is for
+    /// pushed events that a subscriber does not read.
+    func enqueue(_ bytes: [UInt8], isReply: Bool) -> Bool {
         output.append(contentsOf: bytes)
-        return output.count <= ProtocolLimits.maximumPendingOutputBytes
+        return isReply || output.count <= ProtocolLimits.maximumPendingOutputBytes
     }
 
     /// Writes as much queued output as the socket takes. False on a write error.

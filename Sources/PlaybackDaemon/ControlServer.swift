@@ -10,8 +10,9 @@ import PlaybackModel
 /// player service and writes replies in order; fans pushed events out to subscribers.
 /// Runs on the control loop. Every per-client resource is bounded (`ProtocolLimits`).
 final class ControlServer {
-    /// Answers one request (a successful `subscribe` also subscribes the connection).
-    typealias Handler = (Request) -> Response
+    /// Answers one request by calling the reply closure, at once or later (a successful
+    /// `subscribe` also subscribes the connection).
+    typealias Handler = (Request, @escaping (Response) -> Void) -> Void
 
     private let loop: ControlLoop
     private let listener: UnixListener
@@ -57,7 +58,7 @@ final class ControlServer {
     func broadcast(_ event: Event) {
         let line = event.lineBytes
         for client in clients.values where client.isSubscribed {
-            send(line, to: client)
+            send(line, to: client, isReply: false)
         }
     }
 
@@ -99,11 +100,14 @@ final class ControlServer {
     private func service(_ fd: Int32, _ events: Int16) {
         guard let client = clients[fd] else { return }
         if events & Int16(POLLOUT) != 0 { flush(client) }
+        if client.isAwaitingReply && events & Int16(POLLHUP | POLLERR) != 0 {
+            return drop(fd)  // gone before its reply: nothing to send it to
+        }
         if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !client.readClosed { read(client) }
     }
 
     private func read(_ client: ClientConnection) {
-        while clients[client.fd] != nil {
+        while clients[client.fd] != nil && !client.isAwaitingReply {
             let count = recv(client.fd, receiveBuffer.baseAddress, receiveBuffer.count, 0)
             if count > 0 {
                 let lines = client.receive(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count]))
@@ -111,7 +115,11 @@ final class ControlServer {
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                 // EOF (or a reset): a partial line is discarded; replies already queued are sent.
                 client.readClosed = true
-                if client.hasPendingOutput { loop.setEvents(client.fd, Int16(POLLOUT)) } else { drop(client.fd) }
+                if client.hasPendingOutput {
+                    loop.setEvents(client.fd, Int16(POLLOUT))
+                } else if !client.isAwaitingReply {
+                    drop(client.fd)
+                }
                 return
             } else if errno == EAGAIN {
                 return
@@ -120,47 +128,58 @@ final class ControlServer {
     }
 
     private func answer(_ line: ClientConnection.Line, from client: ClientConnection) {
+        if client.isAwaitingReply { return client.heldLines.append(line) }
         switch line {
         case .tooLong:
             send(
                 Response.failure(.badRequest, "request line longer than \(ProtocolLimits.maximumLineBytes) bytes")
-                    .lineBytes, to: client)
+                    .lineBytes, to: client, isReply: true)
         case .request(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
-            send(response(to: bytes, from: client).lineBytes, to: client)
-        }
-    }
-
-    private func response(to bytes: ArraySlice<UInt8>, from client: ClientConnection) -> Response {
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            return .failure(.badRequest, "request is not valid UTF-8")
-        }
-        switch RequestDecoder.decode(bytes) {
-        case .failure(let failure):
-            return Response(id: failure.id, status: .badRequest, message: failure.error.message)
-        case .success(let request):
-            var response = handle(request)
-            if request.command == .subscribe && response.status == .success {
-                client.isSubscribed = true
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                return send(Response.failure(.badRequest, "request is not valid UTF-8").lineBytes, to: client, isReply: true)
             }
-            response.id = request.id
-            return response
+            switch RequestDecoder.decode(bytes) {
+            case .failure(let failure):
+                let response = Response(id: failure.id, status: .badRequest, message: failure.error.message)
+                send(response.lineBytes, to: client, isReply: true)
+            case .success(let request):
+                client.isAwaitingReply = true
+                handle(request) { [weak self, weak client] response in
+                    guard let self, let client else { return }
+                    deliver(response, to: request, from: client)
+                }
+            }
         }
     }
 
-    private func send(_ line: [UInt8], to client: ClientConnection) {
-        guard client.enqueue(line) else { return drop(client.fd) }
+    /// Sends the reply to `request`, then answers the lines the client sent meanwhile.
+    private func deliver(_ response: Response, to request: Request, from client: ClientConnection) {
+        guard clients[client.fd] === client else { return }
+        client.isAwaitingReply = false
+        var response = response
+        if request.command == .subscribe && response.status == .success { client.isSubscribed = true }
+        response.id = request.id
+        send(response.lineBytes, to: client, isReply: true)
+        while !client.isAwaitingReply && !client.heldLines.isEmpty && clients[client.fd] === client {
+            answer(client.heldLines.removeFirst(), from: client)
+        }
+    }
+
+    private func send(_ line: [UInt8], to client: ClientConnection, isReply: Bool) {
+        guard client.enqueue(line, isReply: isReply) else { return drop(client.fd) }
         flush(client)
     }
 
     private func flush(_ client: ClientConnection) {
         guard client.flush() else { return drop(client.fd) }
+        let reading = client.readClosed || client.isAwaitingReply ? 0 : POLLIN
         if client.hasPendingOutput {
-            loop.setEvents(client.fd, Int16(client.readClosed ? POLLOUT : POLLIN | POLLOUT))
-        } else if client.readClosed {
+            loop.setEvents(client.fd, Int16(reading | POLLOUT))
+        } else if client.readClosed && !client.isAwaitingReply {
             drop(client.fd)
         } else {
-            loop.setEvents(client.fd, Int16(POLLIN))
+            loop.setEvents(client.fd, Int16(reading))
         }
     }
 

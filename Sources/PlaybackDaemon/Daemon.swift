@@ -69,8 +69,8 @@ public final class Daemon {
             log.error(error.description, event: "failed")
             return 1
         }
-        let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request in
-            service.handle(request)
+        let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request, reply in
+            service.handle(request, reply: reply)
         }
         self.server = server
         server.onClientCountChanged = { [unowned self] _ in evaluateIdleExit() }

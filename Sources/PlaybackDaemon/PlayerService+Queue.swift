@@ -3,13 +3,35 @@ import PlaybackEngine
 import PlaybackModel
 
 extension PlayerService {
-    func enqueue(_ paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool) -> Response {
-        var (items, rejected) = prober.probe(paths, firstID: nextItemID)
+    /// Expands and probes on the prober thread, then adds on the control loop and replies.
+    /// Enqueues are applied in the order they arrived.
+    func enqueueInBackground(
+        _ paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool,
+        reply: @escaping (Response) -> Void
+    ) {
+        let prober = self.prober
+        probing.submit { [prober] in
+            let (items, rejected) = prober.probe(paths, limit: PlaybackQueue.maximumCount + 1)
+            return { [unowned self] in
+                syncWithEngine()
+                reply(enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
+                publishChanges()
+            }
+        }
+    }
+
+    func enqueue(
+        _ probed: [QueueItem], rejected: [Rejection], placement: EnqueuePlacement, replace: Bool, play: Bool
+    ) -> Response {
+        var rejected = rejected
+        var items = probed.enumerated().map { offset, item in
+            QueueItem(id: nextItemID + UInt64(offset), path: item.path, metadata: item.metadata)
+        }
         nextItemID += UInt64(items.count)
         let room = replace ? PlaybackQueue.maximumCount : queue.remainingCapacity
         if items.count > room {
             rejected += items[room...].map {
-                ItemProber.Rejection(path: $0.path, reason: "the queue is full (\(PlaybackQueue.maximumCount) items)")
+                Rejection(path: $0.path, reason: "the queue is full (\(PlaybackQueue.maximumCount) items)")
             }
             items.removeLast(items.count - room)
         }

@@ -21,6 +21,8 @@ final class PlayerService {
     var availability: CommandAvailability
     let engine: PlaybackEngine
     let prober: ItemProber
+    /// Expands and probes what is enqueued, so the socket and playback never wait for it.
+    let probing: BackgroundWorker
     var pauseHoldSeconds: Double
     let log: DaemonLog
     var nextItemID: UInt64 = 1
@@ -45,6 +47,7 @@ final class PlayerService {
     ) {
         self.engine = engine
         self.prober = prober
+        probing = BackgroundWorker(name: "pbd-prober", loop: loop)
         self.availability = availability
         self.pauseHoldSeconds = pauseHoldSeconds
         self.log = log
@@ -57,15 +60,19 @@ final class PlayerService {
         }
     }
 
-    /// Answers one request and publishes what it changed.
-    func handle(_ request: Request) -> Response {
-        defer { publishChanges() }
+    /// Answers one request, at once or (enqueue, which probes files) when the prober thread
+    /// is done, and publishes what it changed.
+    func handle(_ request: Request, reply: @escaping (Response) -> Void) {
         let name = request.command.name
         if CommandCatalog.spec(name).isRemoteCommand && !availability.isEnabled(name) {
-            return .failure(.commandDisabled, "\(name.rawValue) is disabled")
+            return reply(.failure(.commandDisabled, "\(name.rawValue) is disabled"))
+        }
+        if case .enqueue(let paths, let placement, let replace, let play) = request.command {
+            return enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
         }
         syncWithEngine()
-        return perform(request.command)
+        reply(perform(request.command))
+        publishChanges()
     }
 
     private func perform(_ command: Command) -> Response {
@@ -81,8 +88,7 @@ final class PlayerService {
         case .changePlaybackPosition(let position): seek(to: position)
         case .changeRepeatMode(let mode): setRepeat(mode)
         case .changeShuffleMode(let mode): setShuffle(mode)
-        case .enqueue(let paths, let placement, let replace, let play):
-            enqueue(paths, placement: placement, replace: replace, play: play)
+        case .enqueue: .failure(.commandFailed, "enqueue is answered in the background")
         case .remove(let index, let count): remove(at: index, count: count)
         case .move(let from, let to): move(from: from, to: to)
         case .jump(let index): jump(to: index)

@@ -54,9 +54,10 @@ extension IntegrationSuite {
         @Test("enqueue rejects each bad file with its reason and keeps the playable ones")
         func enqueueRejectsBadFilesOneByOne() throws {
             let daemon = try DaemonProcess()
+            let emptyDirectory = TestEnvironment.makeTemporaryDirectory()
             let paths =
                 ["one.mp3", "missing.mp3", "unreadable.mp3", "not-audio.mp3", "garbage.mp3", "empty.mp3", "two.mp3"]
-                .map(TestEnvironment.fixture) + [TestEnvironment.fixtures, "relative.mp3"]
+                .map(TestEnvironment.fixture) + ["/dev/null", emptyDirectory, "relative.mp3"]
             let reply = try daemon.call("enqueue", [("items", .array(paths.map(JSONValue.string)))])
             #expect(reply["status"]?.stringValue == "success")
             #expect(reply["added"]?.arrayValue?.count == 2)
@@ -72,7 +73,8 @@ extension IntegrationSuite {
             #expect(reasons["not-audio.mp3"]?.hasPrefix("not an MPEG audio file") == true)
             #expect(reasons["garbage.mp3"]?.hasPrefix("not an MPEG audio file") == true)
             #expect(reasons["empty.mp3"] == "not an MPEG audio file (empty file)")
-            #expect(reasons["generated"] == "not a regular file")
+            #expect(reasons["null"] == "not a regular file")
+            #expect(reasons[emptyDirectory.split(separator: "/").last.map(String.init) ?? ""] == "no audio files in the directory")
             #expect(reasons["relative.mp3"] == "path must be absolute")
             #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 2)
         }

@@ -17,7 +17,7 @@ enum ID3Reader {
         let tag1 = v1?.pointee
         let frames2 = textFrames(tag2)
         var metadata = TrackMetadata(
-            title: text(tag2?.title) ?? tag1.flatMap { latin1($0.title) } ?? fileStem(path),
+            title: text(tag2?.title) ?? tag1.flatMap { latin1($0.title) } ?? FileName.stem(path),
             artist: text(tag2?.artist) ?? tag1.flatMap { latin1($0.artist) },
             album: text(tag2?.album) ?? tag1.flatMap { latin1($0.album) },
             duration: Double(frames ?? 0) / Double(format.sampleRate),
@@ -125,11 +125,6 @@ enum ID3Reader {
     }
 
     /// The file name without directory and extension.
-    static func fileStem(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
 }
 
 extension String {

@@ -1,0 +1,186 @@
+import PlaybackModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file to probe, from a path the user gave: the file itself, one found in a directory, or
+/// one listed in a playlist (with the playlist's `#EXTINF` title).
+struct EnqueueCandidate: Equatable {
+    var path: String
+    var title: String?
+}
+
+/// A path that will not be enqueued, and why.
+struct Rejection: Error, Equatable {
+    var path: String
+    var reason: String
+}
+
+/// Turns the paths of an `enqueue` into the files to probe: directories recursively in
+/// natural order (only audio files; covers and the like are passed over silently), M3U and
+/// M3U8 playlists with their paths resolved against the playlist. Everything it cannot use
+/// becomes a rejection with its reason; nothing here is fatal. Runs on the prober thread.
+struct EnqueueExpander {
+    static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
+    static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
+    /// Deepest directory or playlist nesting followed.
+    static let maximumDepth = 32
+    /// Largest playlist file read.
+    static let maximumPlaylistBytes = 16 << 20
+
+    /// Stops collecting past this many files (the queue could not take more).
+    let limit: Int
+
+    private struct Walk {
+        var candidates: [EnqueueCandidate] = []
+        var rejected: [Rejection] = []
+        /// Directories entered, by device and inode (a symlink loop is entered once).
+        var visited: Set<[UInt64]> = []
+    }
+
+    func expand(_ paths: [String]) -> (candidates: [EnqueueCandidate], rejected: [Rejection]) {
+        var walk = Walk()
+        for path in paths {
+            guard path.hasPrefix("/") else {
+                walk.rejected.append(Rejection(path: path, reason: "path must be absolute"))
+                continue
+            }
+            add(path, title: nil, depth: 0, explicit: true, into: &walk)
+        }
+        return (walk.candidates, walk.rejected)
+    }
+
+    private func add(_ path: String, title: String?, depth: Int, explicit: Bool, into walk: inout Walk) {
+        guard walk.candidates.count < limit else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return walk.rejected.append(Rejection(path: path, reason: Self.describe(errno)))
+        }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR {
+            guard depth < Self.maximumDepth else {
+                return walk.rejected.append(Rejection(path: path, reason: "nested too deeply"))
+            }
+            guard walk.visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+            let before = walk.candidates.count
+            addDirectory(path, depth: depth, into: &walk)
+            if explicit && walk.candidates.count == before && !walk.rejected.contains(where: { $0.path == path }) {
+                walk.rejected.append(Rejection(path: path, reason: "no audio files in the directory"))
+            }
+        } else if kind != S_IFREG {
+            walk.rejected.append(Rejection(path: path, reason: "not a regular file"))
+        } else if Self.playlistExtensions.contains(FileName.extension(path)) {
+            guard depth < Self.maximumDepth else {
+                return walk.rejected.append(Rejection(path: path, reason: "nested too deeply"))
+            }
+            addPlaylist(path, depth: depth, into: &walk)
+        } else {
+            walk.candidates.append(EnqueueCandidate(path: path, title: title))
+        }
+    }
+
+    private func addDirectory(_ path: String, depth: Int, into walk: inout Walk) {
+        guard let directory = opendir(path) else {
+            return walk.rejected.append(
+                Rejection(path: path, reason: "cannot read the directory: \(Self.describe(errno))"))
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        closedir(directory)
+        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) {
+            let child = path.hasSuffix("/") ? path + name : path + "/" + name
+            var info = stat()
+            guard stat(child, &info) == 0 else { continue }  // a dangling link in a directory is not asked for
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFDIR || (kind == S_IFREG && Self.audioExtensions.contains(FileName.extension(name))) {
+                add(child, title: nil, depth: depth + 1, explicit: false, into: &walk)
+            }
+        }
+    }
+
+    private func addPlaylist(_ path: String, depth: Int, into walk: inout Walk) {
+        guard let text = Self.readText(path) else {
+            return walk.rejected.append(
+                Rejection(path: path, reason: "cannot read the playlist: \(Self.describe(errno))"))
+        }
+        let base = String(path[..<path.lastIndex(of: "/")!])
+        var title: String?
+        let before = walk.candidates.count + walk.rejected.count
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingSpaces
+            if line.isEmpty { continue }
+            if line.hasPrefix("#") {
+                if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
+                    let name = line[line.index(after: comma)...].trimmingSpaces
+                    title = name.isEmpty ? nil : name
+                }
+                continue
+            }
+            defer { title = nil }
+            guard let entry = Self.resolve(line, base: base) else {
+                walk.rejected.append(Rejection(path: line, reason: "only local files can be played (in \(path))"))
+                continue
+            }
+            add(entry, title: title, depth: depth + 1, explicit: true, into: &walk)
+        }
+        if walk.candidates.count + walk.rejected.count == before {
+            walk.rejected.append(Rejection(path: path, reason: "the playlist lists nothing"))
+        }
+    }
+
+    /// An entry as an absolute path: `file://` URLs decoded, relative paths against the
+    /// playlist's directory. Nil for other URLs (streams).
+    static func resolve(_ entry: String, base: String) -> String? {
+        if entry.hasPrefix("file://") { return FileURL.path(fromURL: entry) }
+        if let colon = entry.firstIndex(of: ":"), entry[..<colon].allSatisfy({ $0.isLetter }),
+            entry[colon...].hasPrefix("://")
+        {
+            return nil
+        }
+        return entry.hasPrefix("/") ? entry : base + "/" + entry
+    }
+
+    /// The reasons worded as the decoder words them.
+    private static func describe(_ error: Int32) -> String {
+        switch error {
+        case ENOENT, ENOTDIR: "no such file"
+        case EACCES: "permission denied"
+        default: String(cString: strerror(error))
+        }
+    }
+
+    /// The playlist as text: UTF-8 (a byte-order mark is dropped), else Latin-1, as old .m3u
+    /// files are. Nil when it cannot be read or is too large.
+    private static func readText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= maximumPlaylistBytes {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        guard bytes.count <= maximumPlaylistBytes else {
+            errno = EFBIG
+            return nil
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
+    }
+}
+
+extension StringProtocol {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,42 @@
+import PlaybackEngine
+import PlaybackModel
+
+/// Checks files before they join the queue: each becomes a `QueueItem` with its tags, length
+/// and artwork, or a rejection with the reason it cannot be played. Runs on the prober thread.
+struct ItemProber {
+    let openDecoder: AudioDecoderFactory
+    let artwork: ArtworkStore
+
+    /// Expands `paths` (directories, playlists) and probes every file found, in order.
+    /// Items get ids from 0; the caller renumbers them when it adds them.
+    func probe(_ paths: [String], limit: Int) -> (items: [QueueItem], rejected: [Rejection]) {
+        let (candidates, rejectedPaths) = EnqueueExpander(limit: limit).expand(paths)
+        var rejected = rejectedPaths
+        var items: [QueueItem] = []
+        items.reserveCapacity(candidates.count)
+        for candidate in candidates {
+            switch probe(candidate) {
+            case .success(let metadata):
+                items.append(QueueItem(id: UInt64(items.count), path: candidate.path, metadata: metadata))
+            case .failure(let rejection):
+                rejected.append(rejection)
+            }
+        }
+        return (items, rejected)
+    }
+
+    private func probe(_ candidate: EnqueueCandidate) -> Result<TrackMetadata, Rejection> {
+        let path = candidate.path
+        do {
+            let decoder = try openDecoder(path)
+            guard decoder.frameCount ?? 0 > 0 else { return .failure(Rejection(path: path, reason: "no audio frames")) }
+            var metadata = decoder.metadata
+            // A playlist's #EXTINF title stands in for a missing title tag (not for a real one).
+            if let title = candidate.title, metadata.title == FileName.stem(path) { metadata.title = title }
+            metadata.artworkPath = artwork.artwork(for: decoder.coverPicture(), beside: path)
+            return .success(metadata)
+        } catch {
+            return .failure(Rejection(path: path, reason: error.description))
+        }
+    }
+}
