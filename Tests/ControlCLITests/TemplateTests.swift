@@ -53,6 +53,22 @@ enum Snapshots {
         #expect(try render(source) == expected)
     }
 
+    @Test("the play modes print as words or, with icon, as glyphs (nothing when off)")
+    func playModes() throws {
+        func snapshot(_ repeatMode: String, _ shuffleMode: String) -> SnapshotView {
+            Snapshots.view(
+                .object([
+                    ("state", .string("paused")), ("repeatMode", .string(repeatMode)),
+                    ("shuffleMode", .string(shuffleMode)),
+                ]))
+        }
+        let source = "[{{repeatMode|icon}}{{shuffleMode|icon}}] {{repeatMode}}/{{shuffleMode}}"
+        #expect(try render(source, snapshot("one", "items")) == "[🔂🔀] one/items")
+        #expect(try render(source, snapshot("all", "off")) == "[🔁] all/off")
+        #expect(try render(source, snapshot("off", "off")) == "[] off/off")
+        #expect(throws: (any Error).self) { try Template("{{title|icon}}") }
+    }
+
     @Test("missing values print as nothing, or the default")
     func missingValues() throws {
         let stopped = Snapshots.view(Snapshots.stopped)

@@ -64,8 +64,10 @@ extension IntegrationSuite {
         func cleanStop() throws {
             let stateHome = TestEnvironment.makeTemporaryDirectory()
             let first = try daemon(stateHome)
-            _ = try first.enqueue(["long.mp3"], play: true)
+            _ = try first.enqueue(["long.mp3"])
+            // Seek before playing, so the capture holds only what was played from 20 s on.
             _ = try first.call("changePlaybackPosition", [("position", .number(20))])
+            _ = try first.call("play")
             usleep(1_500_000)
             first.signal(SIGTERM)
             #expect(first.waitForExit(timeout: 5) == 0)

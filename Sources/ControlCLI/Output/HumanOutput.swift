@@ -33,6 +33,8 @@ public enum HumanOutput {
             timing += "  (\(Int(index) + 1)/\(Int(count)))"
         }
         if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
+        if let mode = nowPlaying["repeatMode"]?.stringValue, mode != "off" { timing += "  repeat \(mode)" }
+        if nowPlaying["shuffleMode"]?.stringValue == "items" { timing += "  shuffle" }
         lines.append(timing)
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + lines[0].dropFirst(tag.count)
@@ -63,15 +65,20 @@ public enum HumanOutput {
         let current = reply["currentIndex"]?.numberValue.map(Int.init)
         let items = reply["items"]?.arrayValue ?? []
         guard !items.isEmpty else { return "(queue is empty)\n" }
-        let width = String(items.count).count
-        return items.enumerated().map { index, item in
+        let offset = Int(reply["offset"]?.numberValue ?? 0)
+        let count = Int(reply["count"]?.numberValue ?? Double(items.count))
+        let width = String(offset + items.count).count
+        let more = count - offset - items.count
+        let footer = more > 0 ? "(\(more) more; playbackctl --json queue pages with offset and limit)\n" : ""
+        return items.enumerated().map { position, item in
+            let index = offset + position
             let marker = index == current ? ">" : " "
             let number = String(index + 1)
             let padded = String(repeating: " ", count: width - number.count) + number
             let title = item["title"]?.stringValue ?? "?"
             let duration = TimeText.format(item["duration"]?.numberValue ?? 0)
             return "\(marker)\(padded). \(track(item, title: title)) (\(duration))\n"
-        }.joined()
+        }.joined() + footer
     }
 
     static func commands(_ reply: JSONValue) -> String {

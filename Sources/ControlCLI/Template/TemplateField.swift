@@ -9,6 +9,8 @@ public enum TemplateValueKind: String, Sendable {
     case number
     /// The playback state (`playing`, `paused`, `stopped`, `interrupted`); `|icon` prints a glyph.
     case state
+    /// A play mode (`off`, `one`, `all`; `off`, `items`); `|icon` prints a glyph, nothing for off.
+    case mode
 }
 
 /// A value a template can show: every field of the now-playing snapshot and a few derived
@@ -19,10 +21,12 @@ public enum TemplateField: String, CaseIterable, Sendable {
     case elapsed, duration, remaining, percent
     case queuePosition, queueIndex, queueCount
     case rate, assetURL, artworkURL
+    case repeatMode, shuffleMode
 
     public var kind: TemplateValueKind {
         switch self {
         case .state: .state
+        case .repeatMode, .shuffleMode: .mode
         case .title, .artist, .album, .albumArtist, .composer, .genre, .assetURL, .artworkURL: .text
         case .elapsed, .duration, .remaining: .seconds
         case .percent, .queuePosition, .queueIndex, .queueCount, .rate, .year, .trackNumber, .trackCount,
@@ -62,6 +66,8 @@ public enum TemplateField: String, CaseIterable, Sendable {
         case .queueCount: "the number of items in the queue"
         case .rate: "1 while audio is advancing, else 0"
         case .assetURL: "the item's file URL"
+        case .repeatMode: "off, one or all"
+        case .shuffleMode: "off or items"
         }
     }
 
@@ -69,6 +75,7 @@ public enum TemplateField: String, CaseIterable, Sendable {
     func value(in view: SnapshotView) -> TemplateValue? {
         switch self {
         case .state: .text(view.state)
+        case .repeatMode, .shuffleMode: view.text(rawValue).map(TemplateValue.text)
         case .title: view.text("title").map(TemplateValue.text)
         case .artist: view.text("artist").map(TemplateValue.text)
         case .album: view.text("album").map(TemplateValue.text)

@@ -19,7 +19,7 @@ public enum TemplateFilterName: String, CaseIterable, Sendable {
     var accepts: Set<TemplateValueKind>? {
         switch self {
         case .time: [.seconds, .number]
-        case .icon: [.state]
+        case .icon: [.state, .mode]
         default: nil
         }
     }
@@ -48,7 +48,7 @@ public enum TemplateFilterName: String, CaseIterable, Sendable {
         case .default: "TEXT when there is no value or it is empty"
         case .prefix: "TEXT before the value, only when there is one"
         case .suffix: "TEXT after the value, only when there is one"
-        case .icon: "the state as a glyph: ▶ playing, ⏸ paused, ⏹ stopped, ⚠ interrupted"
+        case .icon: "the state or a mode as a glyph: ▶ playing, ⏸ paused, ⏹ stopped, ⚠ interrupted; 🔂 repeat one, 🔁 repeat all, 🔀 shuffled, nothing when off"
         }
     }
 }
@@ -120,6 +120,10 @@ struct TemplateFilter: Equatable {
         case "paused": "⏸"
         case "stopped": "⏹"
         case "interrupted": "⚠"
+        case "one": "🔂"
+        case "all": "🔁"
+        case "items": "🔀"
+        case "off": ""
         default: "?"
         }
     }

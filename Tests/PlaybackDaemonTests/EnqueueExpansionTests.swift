@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import PlaybackDaemon
+
+@Suite struct EnqueueExpansionTests {
+    @Test("natural order: numbers by value, letters without case, a total order")
+    func naturalOrder() {
+        let names = ["10 - y.mp3", "2 - x.mp3", "b.mp3", "A.mp3", "track 02.mp3", "track 1.mp3", "track 010.mp3", "a.mp3"]
+        #expect(
+            names.sorted(by: NaturalOrder.areInIncreasingOrder) == [
+                "2 - x.mp3", "10 - y.mp3", "A.mp3", "a.mp3", "b.mp3", "track 1.mp3", "track 02.mp3", "track 010.mp3",
+            ])
+        #expect(!NaturalOrder.areInIncreasingOrder("x", "x"))
+    }
+
+    @Test("playlist entries resolve against the playlist; file URLs are decoded; streams are refused")
+    func resolving() {
+        #expect(EnqueueExpander.resolve("a/b.mp3", base: "/m") == "/m/a/b.mp3")
+        #expect(EnqueueExpander.resolve("/abs.mp3", base: "/m") == "/abs.mp3")
+        #expect(EnqueueExpander.resolve("file:///x/a%20b%C3%BC.mp3", base: "/m") == "/x/a bü.mp3")
+        #expect(EnqueueExpander.resolve("file://localhost/x.mp3", base: "/m") == "/x.mp3")
+        #expect(EnqueueExpander.resolve("http://host/stream", base: "/m") == nil)
+        #expect(EnqueueExpander.resolve("C:relative.mp3", base: "/m") == "/m/C:relative.mp3")
+    }
+
+    @Test("a Latin-1 .m3u is read as Latin-1; nested playlists and a loop of them stop at the depth limit")
+    func latin1AndNesting() throws {
+        let directory = NSTemporaryDirectory() + "pbd-expand-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        FileManager.default.createFile(atPath: directory + "/café.mp3", contents: Data([0]))
+        try Data("#EXTINF:1,Caf\u{E9}\ncaf\u{E9}.mp3\n".unicodeScalars.map { UInt8($0.value) })
+            .write(to: URL(fileURLWithPath: directory + "/old.m3u"))
+        try "self.m3u\n".write(toFile: directory + "/self.m3u", atomically: true, encoding: .utf8)
+        let (candidates, rejected) = EnqueueExpander(limit: 10).expand([directory + "/old.m3u", directory + "/self.m3u"])
+        #expect(candidates == [EnqueueCandidate(path: directory + "/café.mp3", title: "Café")])
+        #expect(rejected.map(\.reason) == ["nested too deeply"])
+    }
+
+    @Test("the walk stops collecting at its limit")
+    func limit() throws {
+        let directory = NSTemporaryDirectory() + "pbd-limit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for index in 1...5 { FileManager.default.createFile(atPath: "\(directory)/\(index).mp3", contents: Data([0])) }
+        let (candidates, _) = EnqueueExpander(limit: 3).expand([directory])
+        #expect(candidates.map(\.path) == (1...3).map { "\(directory)/\($0).mp3" })
+    }
+}
