@@ -8,6 +8,8 @@ import ControlProtocol
 // Round-trip measurements for Scripts/bench.
 //   playbackd-bench rtt SOCKET COUNT      COUNT `nowPlaying` requests on one connection, one at
 //                                         a time; prints p50, p99 and max in microseconds.
+//   playbackd-bench rtt-until SOCKET FILE the same, until FILE exists (to measure while another
+//                                         client's request is being answered).
 //   playbackd-bench echo SOCKET BYTES     a poll(2) server answering every line with BYTES bytes:
 //                                         the floor a request/reply over a Unix socket costs on
 //                                         this machine, measured with the same client.
@@ -18,12 +20,13 @@ func monotonicMicroseconds() -> Double {
     return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
 }
 
-func measureRoundTrips(socket: String, count: Int) throws -> [Double] {
+func measureRoundTrips(socket: String, count: Int, until stopFile: String? = nil) throws -> [Double] {
     let client = try ControlClient(path: socket)
     let request = #"{"command":"nowPlaying"}"# + "\n"
     var samples: [Double] = []
     samples.reserveCapacity(count)
     for _ in 0..<count {
+        if let stopFile, access(stopFile, F_OK) == 0 { break }
         let start = monotonicMicroseconds()
         // The raw line, so the figure is the server's, not this client's JSON parsing.
         try client.sendRaw(request)
@@ -69,10 +72,11 @@ func serveEcho(socket path: String, replyBytes: Int) -> Never {
 
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.dropFirst().first) {
-case (4, "rtt"):
-    guard let count = Int(arguments[3]), count > 0 else { exit(2) }
+case (4, "rtt"), (4, "rtt-until"):
+    let until = arguments[1] == "rtt-until" ? arguments[3] : nil
+    guard let count = until == nil ? Int(arguments[3]) : Int.max, count > 0 else { exit(2) }
     do {
-        let samples = try measureRoundTrips(socket: arguments[2], count: count)
+        let samples = try measureRoundTrips(socket: arguments[2], count: count, until: until)
         func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) }
         Console.out("p50 \(percentile(0.50)) µs, p99 \(percentile(0.99)) µs, max \(Int(samples.last!)) µs\n")
     } catch {
@@ -82,6 +86,8 @@ case (4, "rtt"):
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
-    Console.error("usage: playbackd-bench rtt SOCKET COUNT | playbackd-bench echo SOCKET BYTES\n")
+    Console.error(
+        "usage: playbackd-bench rtt SOCKET COUNT | playbackd-bench rtt-until SOCKET FILE | playbackd-bench echo SOCKET BYTES\n"
+    )
     exit(2)
 }
