@@ -91,21 +91,18 @@ extension PlayerService {
     func remove(at index: Int, count: Int) -> Response {
         guard index < queue.count else { return outOfRange(index) }
         let end = min(queue.count, index + count)
-        let playedItem = queue.current?.id
         let removedCurrent = queue.remove(at: Set(index..<end))
         noteChange(.queue)
         if removedCurrent {
-            noteChange(.item)
             engine.forgetParkedDecoder()
             if queue.current == nil {
                 endOfQueue()
-            } else if state == .playing, let failure = startCurrentItem().failureIfAny {
-                return failure
             } else {
-                heldFrame = 0
-                noteChange(.position)
+                // The item that would have played next, from its start (playing on if playing).
+                let started = startCurrentItem()
+                if started.status != .success { return started }
             }
-        } else if queue.current?.id == playedItem {
+        } else {
             refreshUpcoming()
         }
         return .success([("removed", .number(Double(end - index))), ("queueCount", .number(Double(queue.count)))])
@@ -156,9 +153,4 @@ extension PlayerService {
         if availability.set(name, enabled: enabled) { noteChange(.commands) }
         return .success([("commands", availability.json)])
     }
-}
-
-extension Response {
-    /// Self when it reports a failure, else nil.
-    var failureIfAny: Response? { status == .success ? nil : self }
 }

@@ -29,6 +29,9 @@ extension PlayerService {
                 continue
             }
             newIndex[index] = items.count
+            var item = item
+            // Artwork lives in the runtime directory, which a reboot empties.
+            if let artwork = item.metadata.artworkPath, !fileExists(artwork) { item.metadata.artworkPath = nil }
             items.append(item)
         }
         if vanished > 10 { log.warning("resume: dropped \(vanished - 10) more items whose files are gone") }

@@ -92,6 +92,25 @@ extension IntegrationSuite {
             #expect(rejected.count == 6, "\(reply.serialized)")
         }
 
+        @Test("requests sent behind an enqueue on the same connection are answered after it, in order")
+        func pipelinedBehindEnqueue() throws {
+            let daemon = try DaemonProcess(device: "null")
+            let client = try daemon.connect()
+            let replies = try client.pipelined([
+                .object([
+                    ("id", .number(1)), ("command", .string("enqueue")),
+                    ("items", .array([.string(TestEnvironment.fixture("one.mp3"))])),
+                ]),
+                .object([("id", .number(2)), ("command", .string("queue"))]),
+                .object([("id", .number(3)), ("command", .string("nope"))]),
+                .object([("id", .number(4)), ("command", .string("nowPlaying"))]),
+            ])
+            #expect(replies.map { $0["id"] } == [.number(1), .number(2), .number(3), .number(4)])
+            #expect(replies[1]["count"]?.numberValue == 1, "the queue reply sees the enqueued item")
+            #expect(replies[2]["status"]?.stringValue == "badRequest")
+            #expect(replies[3]["nowPlaying"]?["title"]?.stringValue == "One")
+        }
+
         @Test("a 10,000-file directory enqueues while nowPlaying answers within 50 ms throughout, and playback goes on")
         func tenThousandFiles() throws {
             let directory = TestEnvironment.makeTemporaryDirectory() + "/many"
