@@ -24,7 +24,7 @@ func measureRoundTrips(socket: String, count: Int, until stopFile: String? = nil
     let client = try ControlClient(path: socket)
     let request = #"{"command":"nowPlaying"}"# + "\n"
     var samples: [Double] = []
-    samples.reserveCapacity(count)
+    samples.reserveCapacity(min(count, 100_000))
     for _ in 0..<count {
         if let stopFile, access(stopFile, F_OK) == 0 { break }
         let start = monotonicMicroseconds()
