@@ -94,7 +94,8 @@ public enum CommandCatalog {
 
     static let modes: [CommandSpec] = [
         CommandSpec(
-            .changeRepeatMode, "Set the repeat mode: off, one (the current item loops seamlessly) or all (the queue starts over).",
+            .changeRepeatMode,
+            "Set the repeat mode: off, one (the current item loops seamlessly) or all (the queue starts over).",
             remote: true,
             arguments: [ArgumentSpec("mode", .string, required: true, "\"off\", \"one\" or \"all\".")],
             verbs: [
@@ -128,7 +129,8 @@ public enum CommandCatalog {
             "Add files, directories (recursively, in natural order) and M3U/M3U8 playlists to the queue; unplayable entries are rejected one by one with the reason.",
             remote: false,
             arguments: [
-                ArgumentSpec("items", .stringList, required: true, "Absolute paths of files, directories or playlists."),
+                ArgumentSpec(
+                    "items", .stringList, required: true, "Absolute paths of files, directories or playlists."),
                 ArgumentSpec("at", .number, "Insert before this queue index (0-based) instead of appending."),
                 ArgumentSpec("next", .boolean, "Insert right after the current item (play next)."),
                 ArgumentSpec("replace", .boolean, "Replace the queue instead of appending."),
@@ -157,7 +159,8 @@ public enum CommandCatalog {
             let next = try args.bool("next") ?? false
             if at != nil && next { throw RequestError("'at' and 'next' cannot be combined") }
             return .enqueue(
-                paths: try args.stringList("items")!, placement: at.map(EnqueuePlacement.index) ?? (next ? .next : .end),
+                paths: try args.stringList("items")!,
+                placement: at.map(EnqueuePlacement.index) ?? (next ? .next : .end),
                 replace: try args.bool("replace") ?? false, play: try args.bool("play") ?? false)
         },
         CommandSpec(
@@ -223,7 +226,9 @@ public enum CommandCatalog {
             arguments: [
                 ArgumentSpec("offset", .number, "Index (0-based) of the first item listed; default 0."),
                 ArgumentSpec(
-                    "limit", .number, "Most items listed, 1 to \(ProtocolLimits.queuePageItems); default \(ProtocolLimits.queuePageItems)."),
+                    "limit", .number,
+                    "Most items listed, 1 to \(ProtocolLimits.queuePageItems); default \(ProtocolLimits.queuePageItems)."
+                ),
             ],
             verbs: [CLIVerb("queue", "List the queue.", examples: ["queue", "--json queue"])]
         ) { args throws(RequestError) in

@@ -137,7 +137,8 @@ final class ControlServer {
         case .request(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             guard String(validating: bytes, as: UTF8.self) != nil else {
-                return send(Response.failure(.badRequest, "request is not valid UTF-8").lineBytes, to: client, isReply: true)
+                return send(
+                    Response.failure(.badRequest, "request is not valid UTF-8").lineBytes, to: client, isReply: true)
             }
             switch RequestDecoder.decode(bytes) {
             case .failure(let failure):

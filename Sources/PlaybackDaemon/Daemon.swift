@@ -130,9 +130,7 @@ public final class Daemon {
             return log.warning("no state directory (neither STATE_DIRECTORY, XDG_STATE_HOME nor HOME): resume is off")
         }
         let file = StateFile(path: path)
-        persister = StatePersister(file: file, loop: loop) { [unowned self] failure in
-            log.error("cannot save the resume state: \(failure)", event: "state-failed")
-        }
+        persister = StatePersister(file: file, loop: loop, log: log)
         guard settings.resume != .off else { return }
         switch file.load() {
         case .none:
@@ -155,7 +153,9 @@ public final class Daemon {
         guard let persister else { return }
         persister.save(service.resumeState())
         if service.state == .playing {
-            if !saveTimer.isArmed { saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist() } }
+            if !saveTimer.isArmed {
+                saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist() }
+            }
         } else {
             saveTimer.cancel()
         }

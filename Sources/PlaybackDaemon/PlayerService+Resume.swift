@@ -11,7 +11,8 @@ extension PlayerService {
             items: queue.items, currentIndex: queue.currentIndex, position: Double(frame) / rate, state: state,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
-            disabledCommands: availability.disabled)
+            disabledCommands: availability.disabled,
+            itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 
     /// Takes over a saved state at start: items whose file is gone are dropped (each is
@@ -41,7 +42,10 @@ extension PlayerService {
             current = newIndex[(old + 1)...].first { $0 >= 0 }
             position = 0
         }
-        let order = saved.shuffledOrder?.compactMap { newIndex.indices.contains($0) && newIndex[$0] >= 0 ? newIndex[$0] : nil }
+        let order = saved.shuffledOrder?.compactMap {
+            newIndex.indices.contains($0) && newIndex[$0] >= 0 ? newIndex[$0] : nil
+        }
+        queueGeneration += 1
         queue = PlaybackQueue.restored(
             items: items, currentIndex: current, repeatMode: saved.repeatMode, shuffleMode: saved.shuffleMode,
             shuffledOrder: order)

@@ -15,6 +15,8 @@ final class PlayerService {
     static let restartThreshold = 3.0
 
     var queue = PlaybackQueue()
+    /// Counts the times `queue` was replaced as a whole (a restore), for `ItemsVersion`.
+    var queueGeneration: UInt64 = 0
     private(set) var state: PlaybackState = .stopped
     /// Frame within the current item while no pipeline runs (paused, stopped, interrupted).
     var heldFrame = 0

@@ -9,6 +9,9 @@ public struct PlaybackQueue: Sendable, Equatable {
     public static let maximumCount = 100_000
 
     public private(set) var items: [QueueItem] = []
+    /// Changes whenever `items` does (not when only the current item or the modes change), so
+    /// a writer can reuse what it derived from the same items.
+    public private(set) var itemsRevision: UInt64 = 0
     /// Index of the current item, or nil when there is none (empty queue, or played out).
     public private(set) var currentIndex: Int?
     public var repeatMode: RepeatMode = .off
@@ -229,6 +232,7 @@ public struct PlaybackQueue: Sendable, Equatable {
         let added = accepted.count
         guard added > 0 else { return 0 }
         items.insert(contentsOf: accepted, at: index)
+        itemsRevision &+= 1
         if let current = currentIndex, current >= index { currentIndex = current + added }
         if isShuffled {
             nextCycle = nil
@@ -291,6 +295,7 @@ public struct PlaybackQueue: Sendable, Equatable {
             kept.append(item)
         }
         items = kept
+        itemsRevision &+= 1
         let anchor = removesCurrent ? successor : currentIndex
         currentIndex = anchor.map { newIndex[$0] }
         if isShuffled {
@@ -309,6 +314,7 @@ public struct PlaybackQueue: Sendable, Equatable {
     public mutating func move(from: Int, to: Int) {
         guard from != to else { return }
         items.insert(items.remove(at: from), at: to)
+        itemsRevision &+= 1
         let newIndex: (Int) -> Int = { old in
             if old == from { return to }
             if from < to && old > from && old <= to { return old - 1 }
@@ -322,6 +328,7 @@ public struct PlaybackQueue: Sendable, Equatable {
 
     public mutating func removeAll() {
         items.removeAll()
+        itemsRevision &+= 1
         currentIndex = nil
         shuffledOrder = []
         cyclePosition = -1

@@ -45,7 +45,10 @@ import Testing
     @Test(
         "out-of-range and unknown values are refused with the argument named",
         arguments: [
-            (#"{"command":"changeRepeatMode","mode":"sometimes"}"#, #"'mode' must be one of "off", "one", "all", got "sometimes""#),
+            (
+                #"{"command":"changeRepeatMode","mode":"sometimes"}"#,
+                #"'mode' must be one of "off", "one", "all", got "sometimes""#
+            ),
             (#"{"command":"changeShuffleMode","mode":"on"}"#, #"'mode' must be one of "off", "items", got "on""#),
             (#"{"command":"jump","index":-1}"#, "'index' must be a whole number >= 0, got -1"),
             (#"{"command":"jump","index":1.5}"#, "'index' must be a whole number >= 0, got 1.5"),

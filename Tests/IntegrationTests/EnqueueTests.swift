@@ -10,7 +10,8 @@ extension IntegrationSuite {
         private func link(_ fixture: String, _ path: String) throws {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: TestEnvironment.fixture(fixture))
+            try FileManager.default.createSymbolicLink(
+                atPath: path, withDestinationPath: TestEnvironment.fixture(fixture))
         }
 
         private func paths(_ reply: JSONValue) -> [String] {
@@ -29,7 +30,9 @@ extension IntegrationSuite {
         @Test("a directory enqueues recursively in natural order, passing over covers and hidden files")
         func directoryInNaturalOrder() throws {
             let root = TestEnvironment.makeTemporaryDirectory() + "/Album"
-            for name in ["10 - y.mp3", "2 - x.mp3", "CD 2/1 - a.mp3", "cd 10/1 - b.mp3", "CD 2/11 - c.MP3", "Bonus.mp3"] {
+            for name in [
+                "10 - y.mp3", "2 - x.mp3", "CD 2/1 - a.mp3", "cd 10/1 - b.mp3", "CD 2/11 - c.MP3", "Bonus.mp3",
+            ] {
                 try link("three.mp3", "\(root)/\(name)")
             }
             try link("front.jpg", "\(root)/cover.jpg")
@@ -39,11 +42,15 @@ extension IntegrationSuite {
             let reply = try daemon.call("enqueue", [("items", .array([.string(root)]))])
             #expect(reply["status"]?.stringValue == "success", "\(reply.serialized)")
             #expect(reply["rejected"]?.arrayValue == [])
-            let expected = ["2 - x.mp3", "10 - y.mp3", "Bonus.mp3", "CD 2/1 - a.mp3", "CD 2/11 - c.MP3", "cd 10/1 - b.mp3"]
+            let expected = [
+                "2 - x.mp3", "10 - y.mp3", "Bonus.mp3", "CD 2/1 - a.mp3", "CD 2/11 - c.MP3", "cd 10/1 - b.mp3",
+            ]
             #expect(paths(try daemon.call("queue")) == expected.map { "\(root)/\($0)" })
         }
 
-        @Test("an M3U8 playlist: relative, absolute and file:// entries, #EXTINF titles for untagged files, every bad entry with its reason")
+        @Test(
+            "an M3U8 playlist: relative, absolute and file:// entries, #EXTINF titles for untagged files, every bad entry with its reason"
+        )
         func playlist() throws {
             let directory = TestEnvironment.makeTemporaryDirectory()
             try link("untagged name.mp3", "\(directory)/music/untagged name.mp3")
@@ -72,14 +79,24 @@ extension IntegrationSuite {
             let daemon = try DaemonProcess(device: "null")
             let reply = try daemon.call(
                 "enqueue",
-                [("items", .array([.string(directory + "/mix.m3u8"), .string(directory + "/empty.m3u"), .string("rel.mp3")]))])
+                [
+                    (
+                        "items",
+                        .array([
+                            .string(directory + "/mix.m3u8"), .string(directory + "/empty.m3u"), .string("rel.mp3"),
+                        ])
+                    )
+                ])
             #expect(reply["status"]?.stringValue == "success")
             let queue = try daemon.call("queue")
             #expect(
-                queue["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Playlist Title", "Two", "One", "Three"])
+                queue["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == [
+                    "Playlist Title", "Two", "One", "Three",
+                ])
             #expect(
                 paths(queue) == [
-                    "\(directory)/music/untagged name.mp3", "\(directory)/music/two.mp3", "\(directory)/other dir/one.mp3",
+                    "\(directory)/music/untagged name.mp3", "\(directory)/music/two.mp3",
+                    "\(directory)/other dir/one.mp3",
                     "\(directory)/nested/a.mp3",
                 ])
             let rejected = reasons(reply)
@@ -117,7 +134,8 @@ extension IntegrationSuite {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             for index in 1...10_000 {
                 try FileManager.default.createSymbolicLink(
-                    atPath: "\(directory)/track \(index).mp3", withDestinationPath: TestEnvironment.fixture("three.mp3"))
+                    atPath: "\(directory)/track \(index).mp3", withDestinationPath: TestEnvironment.fixture("three.mp3")
+                )
             }
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
             _ = try daemon.enqueue(["long.mp3"], play: true)
@@ -140,7 +158,9 @@ extension IntegrationSuite {
             #expect(latencies.count > 20, "nowPlaying was asked throughout (\(latencies.count) times)")
             let worst = latencies.max() ?? 1
             #expect(worst < 0.05, "worst nowPlaying latency \(worst * 1000) ms over \(latencies.count) requests")
-            print("10,000-file enqueue: \(String(format: "%.2f", took)) s; nowPlaying worst \(String(format: "%.1f", worst * 1000)) ms over \(latencies.count) requests")
+            print(
+                "10,000-file enqueue: \(String(format: "%.2f", took)) s; nowPlaying worst \(String(format: "%.1f", worst * 1000)) ms over \(latencies.count) requests"
+            )
             let page = try daemon.call("queue", [("offset", .number(1)), ("limit", .number(3))])
             #expect(paths(page) == (1...3).map { "\(directory)/track \($0).mp3" })
             let last = try daemon.call("queue", [("offset", .number(10_000)), ("limit", .number(1))])

@@ -107,7 +107,8 @@ extension IntegrationSuite {
             #expect(rendered.stderr.isEmpty, "groff warned: \(rendered.stderr)")
             let text = rendered.stdout.replacingOccurrences(of: "\u{8}.", with: "", options: .regularExpression)
             for verb in [
-                "toggle-play-pause", "skip-forward", "seek POSITION", "watch", "enqueue PATH...", "repeat MODE", "insert POSITION PATH...", "TEMPLATES",
+                "toggle-play-pause", "skip-forward", "seek POSITION", "watch", "enqueue PATH...", "repeat MODE",
+                "insert POSITION PATH...", "TEMPLATES",
                 "NO_COLOR",
             ] {
                 #expect(text.contains(verb), "\(verb) missing from the man page")

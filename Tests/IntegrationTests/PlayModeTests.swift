@@ -37,7 +37,9 @@ extension IntegrationSuite {
             while (try? daemon.captured().count) ?? 0 < expected.count && Date() < deadline { usleep(50_000) }
             _ = try daemon.call("stop")
             let captured = try daemon.captured()
-            #expect(captured.count >= expected.count, "captured \(captured.count) bytes, \(passes) passes are \(expected.count)")
+            #expect(
+                captured.count >= expected.count,
+                "captured \(captured.count) bytes, \(passes) passes are \(expected.count)")
             let difference = pcmDifference(captured.prefix(expected.count), expected)
             #expect(difference == nil, "\(difference ?? "")")
         }
@@ -58,7 +60,8 @@ extension IntegrationSuite {
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3", "loop2.mp3"])
-            #expect(try daemon.call("changeShuffleMode", [("mode", .string("items"))])["status"]?.stringValue == "success")
+            #expect(
+                try daemon.call("changeShuffleMode", [("mode", .string("items"))])["status"]?.stringValue == "success")
             #expect(try daemon.nowPlaying()["shuffleMode"]?.stringValue == "items")
             _ = try daemon.call("play")
             try events.waitForState("stopped")
@@ -81,7 +84,8 @@ extension IntegrationSuite {
             _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3", "loop2.mp3", "long.mp3"])
             _ = try daemon.call("jump", [("index", .number(2))])
             _ = try daemon.call("changeShuffleMode", [("mode", .string("items"))])
-            #expect(try daemon.nowPlaying()["queueIndex"]?.numberValue == 2, "turning shuffle on keeps the current item")
+            #expect(
+                try daemon.nowPlaying()["queueIndex"]?.numberValue == 2, "turning shuffle on keeps the current item")
             var visited = [2]
             for _ in 0..<4 {
                 _ = try daemon.call("nextTrack")

@@ -74,7 +74,9 @@ extension IntegrationSuite {
             #expect(reasons["garbage.mp3"]?.hasPrefix("not an MPEG audio file") == true)
             #expect(reasons["empty.mp3"] == "not an MPEG audio file (empty file)")
             #expect(reasons["null"] == "not a regular file")
-            #expect(reasons[emptyDirectory.split(separator: "/").last.map(String.init) ?? ""] == "no audio files in the directory")
+            #expect(
+                reasons[emptyDirectory.split(separator: "/").last.map(String.init) ?? ""]
+                    == "no audio files in the directory")
             #expect(reasons["relative.mp3"] == "path must be absolute")
             #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 2)
         }

@@ -31,7 +31,9 @@ extension IntegrationSuite {
             return elapsed + (snapshot["rate"]?.numberValue ?? 0) * (time - (snapshot["timestamp"]?.numberValue ?? 0))
         }
 
-        @Test("kill -9 while playing: the queue, modes and commands come back identical, paused within 5 s of where it was")
+        @Test(
+            "kill -9 while playing: the queue, modes and commands come back identical, paused within 5 s of where it was"
+        )
         func killNine() throws {
             let stateHome = TestEnvironment.makeTemporaryDirectory()
             let first = try daemon(stateHome)
@@ -60,7 +62,9 @@ extension IntegrationSuite {
             #expect(resumed <= heard + 0.05 && resumed >= heard - 5, "resumed at \(resumed), was at \(heard)")
         }
 
-        @Test("SIGTERM while playing: restarts paused within 0.1 s of the last sample played, with resume = playing playing on")
+        @Test(
+            "SIGTERM while playing: restarts paused within 0.1 s of the last sample played, with resume = playing playing on"
+        )
         func cleanStop() throws {
             let stateHome = TestEnvironment.makeTemporaryDirectory()
             let first = try daemon(stateHome)
@@ -86,7 +90,8 @@ extension IntegrationSuite {
 
             let config = stateHome + "/config"
             try FileManager.default.createDirectory(atPath: config + "/playbackd", withIntermediateDirectories: true)
-            try "resume = \"playing\"\n".write(toFile: config + "/playbackd/config.toml", atomically: true, encoding: .utf8)
+            try "resume = \"playing\"\n".write(
+                toFile: config + "/playbackd/config.toml", atomically: true, encoding: .utf8)
             let third = try DaemonProcess(
                 device: "playbackd_capture_paced", pulse: true,
                 environment: ["XDG_STATE_HOME": stateHome, "XDG_CONFIG_HOME": config])
@@ -132,11 +137,13 @@ extension IntegrationSuite {
             let stateHome = TestEnvironment.makeTemporaryDirectory()
             let music = TestEnvironment.makeTemporaryDirectory()
             for name in ["one", "two", "three"] {
-                try FileManager.default.copyItem(atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
+                try FileManager.default.copyItem(
+                    atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
             }
             do {
                 let first = try daemon(stateHome, device: "null")
-                _ = try first.call("enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
+                _ = try first.call(
+                    "enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
                 _ = try first.call("jump", [("index", .number(1))])
                 _ = try first.call("changePlaybackPosition", [("position", .number(1))])
                 #expect(first.terminate() == 0)

@@ -6,7 +6,9 @@ import Testing
 @Suite struct EnqueueExpansionTests {
     @Test("natural order: numbers by value, letters without case, a total order")
     func naturalOrder() {
-        let names = ["10 - y.mp3", "2 - x.mp3", "b.mp3", "A.mp3", "track 02.mp3", "track 1.mp3", "track 010.mp3", "a.mp3"]
+        let names = [
+            "10 - y.mp3", "2 - x.mp3", "b.mp3", "A.mp3", "track 02.mp3", "track 1.mp3", "track 010.mp3", "a.mp3",
+        ]
         #expect(
             names.sorted(by: NaturalOrder.areInIncreasingOrder) == [
                 "2 - x.mp3", "10 - y.mp3", "A.mp3", "a.mp3", "b.mp3", "track 1.mp3", "track 02.mp3", "track 010.mp3",
@@ -33,7 +35,9 @@ import Testing
         try Data("#EXTINF:1,Caf\u{E9}\ncaf\u{E9}.mp3\n".unicodeScalars.map { UInt8($0.value) })
             .write(to: URL(fileURLWithPath: directory + "/old.m3u"))
         try "self.m3u\n".write(toFile: directory + "/self.m3u", atomically: true, encoding: .utf8)
-        let (candidates, rejected) = EnqueueExpander(limit: 10).expand([directory + "/old.m3u", directory + "/self.m3u"])
+        let (candidates, rejected) = EnqueueExpander(limit: 10).expand([
+            directory + "/old.m3u", directory + "/self.m3u",
+        ])
         #expect(candidates == [EnqueueCandidate(path: directory + "/café.mp3", title: "Café")])
         #expect(rejected.map(\.reason) == ["nested too deeply"])
     }

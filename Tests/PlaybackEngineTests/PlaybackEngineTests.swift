@@ -44,7 +44,9 @@ import Testing
         // item 2's may be folded into item 3's; the last reported is always the last item.
         #expect(started.last == 3)
         #expect(started == started.sorted() && started.allSatisfy { [2, 3].contains($0) })
-        #expect(events.last == .finished(last: EnginePosition(itemID: 3, frame: 85_113, sampleRate: 44_100, segment: 2), next: nil))
+        #expect(
+            events.last
+                == .finished(last: EnginePosition(itemID: 3, frame: 85_113, sampleRate: 44_100, segment: 2), next: nil))
         #expect(!engine.isDeviceOpen, "the device is closed at the end of the queue")
         let expected = try ["one", "two", "three"].map(Fixtures.reference).reduce(Data(), +)
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == expected)

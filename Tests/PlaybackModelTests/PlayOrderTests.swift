@@ -27,7 +27,9 @@ import Testing
         return ids
     }
 
-    @Test("1,000 shuffled cycles of 10 items under repeat-all: each cycle plays every item once, no item twice across a boundary, and the first items pass chi-square at p = 0.01")
+    @Test(
+        "1,000 shuffled cycles of 10 items under repeat-all: each cycle plays every item once, no item twice across a boundary, and the first items pass chi-square at p = 0.01"
+    )
     func shuffleCycles() {
         var queue = queue(10, seed: 20_261_122)
         queue.repeatMode = .all
@@ -44,7 +46,9 @@ import Testing
                 ids.append(queue.current!.id)
             }
             #expect(Set(ids) == Set(1...10), "cycle \(cycle) plays each item once: \(ids)")
-            if let previousLast { #expect(ids[0] != previousLast, "cycle \(cycle) starts with the item that ended the last") }
+            if let previousLast {
+                #expect(ids[0] != previousLast, "cycle \(cycle) starts with the item that ended the last")
+            }
             previousLast = ids[9]
             firstCounts[Int(ids[0]) - 1] += 1
         }
@@ -141,7 +145,10 @@ import Testing
     func edits() {
         var queue = queue(5)
         queue.select(1)
-        queue.insert(items(7).suffix(2).map { var item = $0; item.id += 10; return item }, at: 0)
+        queue.insert(
+            items(7).suffix(2).map {
+                var item = $0; item.id += 10; return item
+            }, at: 0)
         #expect(queue.items.map(\.id) == [16, 17, 1, 2, 3, 4, 5])
         #expect(queue.current?.id == 2)
         queue.insert([QueueItem(id: 30, path: "/30", metadata: queue.items[0].metadata)], at: 4, playNext: true)

@@ -48,7 +48,8 @@ public enum TemplateFilterName: String, CaseIterable, Sendable {
         case .default: "TEXT when there is no value or it is empty"
         case .prefix: "TEXT before the value, only when there is one"
         case .suffix: "TEXT after the value, only when there is one"
-        case .icon: "the state or a mode as a glyph: ▶ playing, ⏸ paused, ⏹ stopped, ⚠ interrupted; 🔂 repeat one, 🔁 repeat all, 🔀 shuffled, nothing when off"
+        case .icon:
+            "the state or a mode as a glyph: ▶ playing, ⏸ paused, ⏹ stopped, ⚠ interrupted; 🔂 repeat one, 🔁 repeat all, 🔀 shuffled, nothing when off"
         }
     }
 }

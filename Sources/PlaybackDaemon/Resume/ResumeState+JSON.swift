@@ -8,7 +8,9 @@ struct StateFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension ResumeState {
-    var json: JSONValue {
+    /// The file's contents. `items` is the serialized `items` array when the caller has it
+    /// (`itemsBytes`), since a queue can be large and changes less often than the position.
+    func fileBytes(items: [UInt8]? = nil) -> [UInt8] {
         var members: [(String, JSONValue)] = [
             ("version", .number(Double(Self.formatVersion))),
             ("currentIndex", .optional(currentIndex.map(Double.init))),
@@ -19,9 +21,16 @@ extension ResumeState {
             ("disabledCommands", .array(disabledCommands.map(\.rawValue).sorted().map(JSONValue.string))),
         ]
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
-        members.append(("items", .array(items.map(\.stateJSON))))
-        return .object(members)
+        var bytes = JSONValue.object(members).serializedBytes
+        bytes.removeLast()  // the closing brace: the items follow
+        bytes += Array(#","items":"#.utf8)
+        bytes += items ?? itemsBytes
+        bytes += Array("}\n".utf8)
+        return bytes
     }
+
+    /// The `items` array, serialized.
+    var itemsBytes: [UInt8] { JSONValue.array(items.map(\.stateJSON)).serializedBytes }
 
     /// Reads a state file's JSON; every field is checked, and anything unexpected is an error
     /// (the caller sets the file aside rather than guess).
@@ -108,34 +117,34 @@ private struct FieldReader {
     let context: String
 
     private func missing(_ key: String, _ type: String) -> StateFileError {
-        StateFileError("\(context): '\(key)' is missing or not a \(type)")
+        StateFileError("\(context): '\(key)' is missing or not \(type)")
     }
 
     func number(_ key: String) throws(StateFileError) -> Double {
-        guard let value = object[key]?.numberValue, value.isFinite else { throw missing(key, "number") }
+        guard let value = object[key]?.numberValue, value.isFinite else { throw missing(key, "a number") }
         return value
     }
 
     func optionalNumber(_ key: String) throws(StateFileError) -> Double? {
         guard let value = object[key], value != .null else { return nil }
-        guard let number = value.numberValue, number >= 0 else { throw missing(key, "number") }
+        guard let number = value.numberValue, number >= 0 else { throw missing(key, "a number") }
         return number
     }
 
     func string(_ key: String) throws(StateFileError) -> String {
-        guard let value = object[key]?.stringValue else { throw missing(key, "string") }
+        guard let value = object[key]?.stringValue else { throw missing(key, "a string") }
         return value
     }
 
     func array(_ key: String) throws(StateFileError) -> [JSONValue] {
-        guard let value = object[key]?.arrayValue else { throw missing(key, "array") }
+        guard let value = object[key]?.arrayValue else { throw missing(key, "an array") }
         return value
     }
 
     func choice<Choice: RawRepresentable>(_ key: String) throws(StateFileError) -> Choice
     where Choice.RawValue == String {
         guard let value = object[key]?.stringValue.flatMap(Choice.init(rawValue:)) else {
-            throw missing(key, "known value")
+            throw missing(key, "a known value")
         }
         return value
     }

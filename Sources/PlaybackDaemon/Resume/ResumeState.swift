@@ -18,4 +18,13 @@ struct ResumeState: Equatable, Sendable {
     /// The shuffled play order of the current cycle (indices into `items`), when shuffled.
     var shuffledOrder: [Int]?
     var disabledCommands: Set<CommandName>
+    /// Which items these are (not saved): equal versions have equal items, so their
+    /// serialized form can be reused.
+    var itemsVersion = ItemsVersion()
+}
+
+/// Identifies a queue's items: the queue (a restore replaces it) and its `itemsRevision`.
+struct ItemsVersion: Equatable, Sendable {
+    var queue: UInt64 = 0
+    var revision: UInt64 = 0
 }

@@ -61,15 +61,13 @@ struct StateFile: Sendable {
         return .corrupt(error, movedTo: rename(path, aside) == 0 ? aside : nil)
     }
 
-    /// Writes `state` atomically. Returns the error text on failure.
-    func save(_ state: ResumeState) -> String? {
+    /// Writes `bytes` (a serialized `ResumeState`) atomically. Returns the error text on failure.
+    func save(_ bytes: [UInt8]) -> String? {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if let failure = makeDirectories(directory) { return failure }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return "cannot create \(temporary): \(String(cString: strerror(errno)))" }
-        var bytes = state.json.serializedBytes
-        bytes.append(UInt8(ascii: "\n"))
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

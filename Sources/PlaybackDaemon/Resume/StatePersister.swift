@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Saves the resume state off the control loop: `save` hands the latest state to a worker
 /// thread, which writes it atomically; saves requested while one is written collapse into one.
 /// `saveNow` (at shutdown) waits for the worker and writes on the calling thread.
@@ -12,12 +16,14 @@ final class StatePersister {
     private let latest = Mutex<ResumeState?>(nil)
     private var isScheduled = false
     private var lastFailure: String?
-    /// Told (on the control loop) when a write fails; said once per distinct failure.
-    private let onFailure: (String) -> Void
+    private let log: DaemonLog
+    /// The last items serialized, by revision. Touched only by the job running on the worker
+    /// (and by `saveNow` after the worker is drained).
+    private var cachedItems: (version: ItemsVersion, bytes: [UInt8])?
 
-    init(file: StateFile, loop: ControlLoop, onFailure: @escaping (String) -> Void) {
+    init(file: StateFile, loop: ControlLoop, log: DaemonLog) {
         self.file = file
-        self.onFailure = onFailure
+        self.log = log
         worker = BackgroundWorker(name: "pbd-state", loop: loop)
     }
 
@@ -33,10 +39,14 @@ final class StatePersister {
                 defer { pending = nil }
                 return pending
             }
-            let failure = state.flatMap(file.save)
+            guard let state else { return { [unowned self] in isScheduled = false } }
+            let started = Self.monotonicMilliseconds()
+            let bytes = serialize(state)
+            let failure = file.save(bytes)
+            let milliseconds = Self.monotonicMilliseconds() - started
             return { [unowned self] in
                 isScheduled = false
-                report(failure)
+                report(failure, items: state.items.count, bytes: bytes.count, milliseconds: milliseconds)
             }
         }
     }
@@ -44,13 +54,38 @@ final class StatePersister {
     /// Waits for a pending write, then writes `state` before returning.
     func saveNow(_ state: ResumeState) {
         worker.drain()
-        report(file.save(state))
+        let started = Self.monotonicMilliseconds()
+        let bytes = serialize(state)
+        let failure = file.save(bytes)
+        report(
+            failure, items: state.items.count, bytes: bytes.count, milliseconds: Self.monotonicMilliseconds() - started)
         worker.stop()
     }
 
-    private func report(_ failure: String?) {
+    /// The file's bytes, reusing the serialized items when they have not changed since.
+    private func serialize(_ state: ResumeState) -> [UInt8] {
+        if cachedItems?.version != state.itemsVersion {
+            cachedItems = (state.itemsVersion, state.itemsBytes)
+        }
+        return state.fileBytes(items: cachedItems?.bytes)
+    }
+
+    private static func monotonicMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+    }
+
+    /// Failures are said once each (a full disk would otherwise be logged every 5 s);
+    /// successful saves at debug level, with their cost.
+    private func report(_ failure: String?, items: Int, bytes: Int, milliseconds: Double?) {
+        if failure == nil {
+            let took = milliseconds.map { " in \(($0 * 10).rounded() / 10) ms" } ?? ""
+
+            log.log(.debug, "saved the resume state (\(items) items, \(bytes) bytes)\(took)")
+        }
         guard failure != lastFailure else { return }
         lastFailure = failure
-        if let failure { onFailure(failure) }
+        if let failure { log.error("cannot save the resume state: \(failure)", event: "state-failed") }
     }
 }
