@@ -93,13 +93,9 @@ enum SettingsCatalog {
             let name = try choice(input, DaemonLog.Level.allCases.map(\.name))
             settings.logLevel = DaemonLog.Level.allCases.first { $0.name == name }!
         },
-        SettingSpec(
-            name: "log", placeholder: "TARGET",
-            summary: "auto (the journal when stderr is connected to it), journal or stderr",
-            defaultText: "auto", isReloadable: true
-        ) { input, settings throws(SettingValueError) in
-            settings.logTarget = LogTarget(rawValue: try choice(input, LogTarget.allCases.map(\.rawValue)))!
-        },
+        choice(
+            "log", "TARGET", "auto (the journal when stderr is connected to it), journal or stderr",
+            isReloadable: true, \.logTarget),
         seconds(
             "idle-exit",
             "Exit after this long stopped with an empty queue and no client (0: never); "
@@ -117,16 +113,27 @@ enum SettingsCatalog {
             default: throw SettingValueError("expected true or false, found \(describe(input))")
             }
         },
-        SettingSpec(
-            name: "resume", placeholder: "MODE",
-            summary: "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
-            defaultText: "paused", isReloadable: false
-        ) { input, settings throws(SettingValueError) in
-            settings.resume = ResumeMode(rawValue: try choice(input, ResumeMode.allCases.map(\.rawValue)))!
-        },
+        choice(
+            "resume", "MODE",
+            "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
+            isReloadable: false, \.resume),
     ]
 
     static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }
+
+    /// A setting that is one of an enumeration's raw values, stored at `keyPath`; the default
+    /// shown is the value `DaemonSettings()` has.
+    private static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ placeholder: String, _ summary: String, isReloadable: Bool,
+        _ keyPath: WritableKeyPath<DaemonSettings, Choice> & Sendable
+    ) -> SettingSpec where Choice.RawValue == String {
+        SettingSpec(
+            name: name, placeholder: placeholder, summary: summary,
+            defaultText: DaemonSettings()[keyPath: keyPath].rawValue, isReloadable: isReloadable
+        ) { input, settings throws(SettingValueError) in
+            settings[keyPath: keyPath] = Choice(rawValue: try choice(input, Choice.allCases.map(\.rawValue)))!
+        }
+    }
 
     /// A reloadable number of seconds stored at `keyPath`.
     private static func seconds(
