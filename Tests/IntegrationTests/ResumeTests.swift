@@ -100,6 +100,29 @@ extension IntegrationSuite {
             #expect(playedOn > resumed && playedOn < resumed + 2.5, "played on from \(playedOn), paused at \(resumed)")
         }
 
+        @Test("changes in quick succession while paused are all on disk within a second (kill -9 then)")
+        func quickChangesAreSaved() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let first = try daemon(stateHome, device: "null")
+            _ = try first.enqueue(["one.mp3", "two.mp3", "three.mp3"])
+            for index in 0..<40 {
+                _ = try first.call(
+                    "setCommandEnabled", [("name", .string("nextTrack")), ("enabled", .bool(index % 2 == 1))])
+            }
+            _ = try first.call("changeRepeatMode", [("mode", .string("one"))])
+            _ = try first.call("jump", [("index", .number(2))])
+            _ = try first.call("changePlaybackPosition", [("position", .number(1.25))])
+            let before = try lasting(first)
+            usleep(1_000_000)
+            first.signal(SIGKILL)
+            _ = first.waitForExit(timeout: 5)
+            let second = try daemon(stateHome, device: "null")
+            #expect(try lasting(second) == before)
+            #expect(try second.nowPlaying()["elapsed"]?.numberValue == 1.25)
+            let saves = first.stderrText.components(separatedBy: "saved the resume state").count - 1
+            #expect(saves <= 8, "44 changes in about a second make a few writes, not one each: \(saves)")
+        }
+
         @Test(
             "a truncated or garbage state file is moved aside with a warning and the daemon starts empty",
             arguments: ["truncated", "garbage", "wrong shape"])

@@ -5,11 +5,15 @@ import Synchronization
 #endif
 
 /// Saves the resume state off the control loop: `save` hands the latest state to a worker
-/// thread, which writes it atomically; saves requested while one is written collapse into one.
-/// `saveNow` (at shutdown) waits for the worker and writes on the calling thread.
+/// thread, which writes it atomically; saves requested while one is pending collapse into one,
+/// and writes are at least `minimumSpacing` apart (a client toggling a command 4,000 times a
+/// second makes four writes a second, not a thousand). `saveNow` (at shutdown) waits for the
+/// worker and writes on the calling thread.
 final class StatePersister {
     /// Longest the saved position lags behind while playing (the periodic save).
     static let playingInterval = 5.0
+    /// Shortest time between the end of one write and the start of the next, in seconds.
+    static let minimumSpacing = 0.25
 
     let file: StateFile
     private let worker: BackgroundWorker
@@ -21,19 +25,45 @@ final class StatePersister {
     /// (and by `saveNow` after the worker is drained).
     private var cachedItems: (version: ItemsVersion, bytes: [UInt8])?
 
-    init(file: StateFile, loop: ControlLoop, log: DaemonLog) {
+    private let spacingTimer: OneShotTimer
+    /// When the last write ended (monotonic milliseconds).
+    private var lastWriteEnd = -Double.infinity
+
+    /// Writes a file's bytes atomically; the error text on failure (`StateFile.save`, or a
+    /// stand-in in tests).
+    typealias Writer = @Sendable ([UInt8]) -> String?
+    private let writeFile: Writer
+
+    init(file: StateFile, loop: ControlLoop, log: DaemonLog, writer: Writer? = nil) {
         self.file = file
         self.log = log
+        writeFile = writer ?? { [file] in file.save($0) }
         worker = BackgroundWorker(name: "pbd-state", loop: loop)
+        spacingTimer = OneShotTimer(loop: loop)
     }
 
     /// Writes `state` soon, on the worker thread.
     func save(_ state: ResumeState) {
         let boxed = UncheckedSendable(state)
         latest.withLock { $0 = boxed.value }
+        schedule()
+    }
+
+    /// Arranges a write of the latest state, unless one is already arranged.
+    private func schedule() {
         guard !isScheduled else { return }
         isScheduled = true
-        let file = self.file
+        let wait = Self.minimumSpacing - (Self.monotonicMilliseconds() - lastWriteEnd) / 1000
+        if wait > 0 {
+            spacingTimer.arm(after: wait) { [unowned self] in write() }
+        } else {
+            write()
+        }
+    }
+
+    /// Writes the latest state on the worker.
+    private func write() {
+        let writeFile = self.writeFile
         worker.submit { [unowned self] in
             let state = latest.withLock { pending in
                 defer { pending = nil }
@@ -42,21 +72,25 @@ final class StatePersister {
             guard let state else { return { [unowned self] in isScheduled = false } }
             let started = Self.monotonicMilliseconds()
             let bytes = serialize(state)
-            let failure = file.save(bytes)
+            let failure = writeFile(bytes)
             let milliseconds = Self.monotonicMilliseconds() - started
             return { [unowned self] in
                 isScheduled = false
+                lastWriteEnd = Self.monotonicMilliseconds()
                 report(failure, items: state.items.count, bytes: bytes.count, milliseconds: milliseconds)
+                // A save asked for while this one was written is still to do.
+                if latest.withLock({ $0 != nil }) { schedule() }
             }
         }
     }
 
     /// Waits for a pending write, then writes `state` before returning.
     func saveNow(_ state: ResumeState) {
+        spacingTimer.cancel()
         worker.drain()
         let started = Self.monotonicMilliseconds()
         let bytes = serialize(state)
-        let failure = file.save(bytes)
+        let failure = writeFile(bytes)
         report(
             failure, items: state.items.count, bytes: bytes.count, milliseconds: Self.monotonicMilliseconds() - started)
         worker.stop()

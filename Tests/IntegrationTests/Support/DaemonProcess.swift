@@ -10,7 +10,10 @@ final class DaemonProcess {
     let socketPath: String
     let capturePath: String
     private let process = Process()
-    private let stderrPipe = Pipe()
+    /// The daemon's stderr goes to a file, never a pipe: a pipe nobody reads while the daemon
+    /// runs fills at 64 KiB and then blocks the daemon's next log line, and the daemon with it.
+    private let stderrPath: String
+    private let stderrHandle: FileHandle
     let notify: NotifyListener
 
     /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
@@ -24,6 +27,9 @@ final class DaemonProcess {
         directory = TestEnvironment.makeTemporaryDirectory()
         self.socketPath = socketPath ?? directory + "/control.sock"
         capturePath = directory + "/capture"
+        stderrPath = directory + "/stderr.log"
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         notify = try NotifyListener(path: directory + "/notify")
         var environment = ProcessInfo.processInfo.environment
         environment["ALSA_CONFIG_PATH"] = TestEnvironment.alsaConfigPath
@@ -54,11 +60,11 @@ final class DaemonProcess {
             process.executableURL = URL(fileURLWithPath: daemon)
             process.arguments = daemonArguments
         }
-        process.standardError = stderrPipe
+        process.standardError = stderrHandle
         if stderrIsJournal {
             // What systemd sets when it connects stderr to the journal: the stream's device and inode.
             var info = stat()
-            fstat(stderrPipe.fileHandleForWriting.fileDescriptor, &info)
+            fstat(stderrHandle.fileDescriptor, &info)
             environment["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
             process.environment = environment
         }
@@ -81,10 +87,9 @@ final class DaemonProcess {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
 
-    /// What the daemon logged (read after it exited, or whatever is available so far).
+    /// What the daemon logged so far.
     var stderrText: String {
-        if process.isRunning { return "(still running)" }
-        return String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
     func connect() throws -> ControlClient { try ControlClient(path: socketPath) }
