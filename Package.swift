@@ -47,11 +47,14 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol"]),
 
+        // Shared by the tests that keep generated blocks of docs/ current.
+        .target(name: "DocumentationSupport", dependencies: ["ControlProtocol"], path: "Tests/DocumentationSupport"),
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
-        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "DocumentationSupport"]),
         .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
-        .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI"]),
-        .testTarget(name: "PlaybackDaemonTests", dependencies: ["PlaybackDaemon", "ControlProtocol"]),
+        .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI", "DocumentationSupport"]),
+        .testTarget(
+            name: "PlaybackDaemonTests", dependencies: ["PlaybackDaemon", "ControlProtocol", "DocumentationSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
     ],
     swiftLanguageModes: [.v6]

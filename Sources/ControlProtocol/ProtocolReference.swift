@@ -29,9 +29,4 @@ public enum ProtocolReference {
         }
         return text
     }
-
-    /// `document` with the generated block replaced by the current reference.
-    public static func updating(_ document: String) -> String? {
-        section.replacing(in: document, with: markdown)
-    }
 }

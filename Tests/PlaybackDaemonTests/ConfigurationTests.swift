@@ -1,4 +1,5 @@
 import ControlProtocol
+import DocumentationSupport
 import Foundation
 import PlaybackDaemon
 import Testing
@@ -6,18 +7,8 @@ import Testing
 @Suite(.serialized) struct ConfigurationTests {
     @Test("docs/configuration.md holds the current table of settings")
     func documentationIsCurrent() throws {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        let path = url.appendingPathComponent("docs/configuration.md").path
-        let document = try String(contentsOfFile: path, encoding: .utf8)
-        let updated = try #require(
-            SettingsReference.section.replacing(in: document, with: SettingsReference.markdownTable),
-            "generated-block markers missing")
-        if ProcessInfo.processInfo.environment["PLAYBACKD_UPDATE_DOCS"] == "1" && updated != document {
-            try updated.write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(updated == document, "docs/configuration.md is stale: run PLAYBACKD_UPDATE_DOCS=1 swift test")
+        try GeneratedDocument.check(
+            "docs/configuration.md", SettingsReference.section, content: SettingsReference.markdownTable)
     }
 
     @Test("flags parse into settings over the defaults; bad flags name themselves")
