@@ -22,6 +22,7 @@ extension PlayerService {
     func restore(_ saved: ResumeState, fileExists: (String) -> Bool, play: Bool) {
         var newIndex = [Int](repeating: -1, count: saved.items.count)
         var items: [QueueItem] = []
+        var lostArtwork: [QueueItem] = []
         var vanished = 0
         for (index, item) in saved.items.enumerated() {
             guard fileExists(item.path) else {
@@ -31,8 +32,11 @@ extension PlayerService {
             }
             newIndex[index] = items.count
             var item = item
-            // Artwork lives in the runtime directory, which a reboot empties.
-            if let artwork = item.metadata.artworkPath, !fileExists(artwork) { item.metadata.artworkPath = nil }
+            // Extracted artwork lives in the runtime directory, which a reboot empties.
+            if let artwork = item.metadata.artworkPath, !fileExists(artwork) {
+                item.metadata.artworkPath = nil
+                lostArtwork.append(item)
+            }
             items.append(item)
         }
         if vanished > 10 { log.warning("resume: dropped \(vanished - 10) more items whose files are gone") }
@@ -50,6 +54,7 @@ extension PlayerService {
             items: items, currentIndex: current, repeatMode: saved.repeatMode, shuffleMode: saved.shuffleMode,
             shuffledOrder: order)
         nextItemID = UInt64(saved.items.count + 1)
+        recoverArtwork(of: lostArtwork)
         for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
         guard let item = queue.current else { return }
         let lastFrame = Int((item.metadata.duration * Double(item.metadata.sampleRate)).rounded())
@@ -60,5 +65,31 @@ extension PlayerService {
             log.error("resume: cannot play on: \(failure.message ?? "")")
         }
         publishChanges()
+    }
+}
+
+extension PlayerService {
+    /// Extracts again, on the prober thread, the covers a reboot removed, and gives them back
+    /// to the items (a `queue` change; an `item` change when the current one got its cover).
+    func recoverArtwork(of items: [QueueItem]) {
+        guard !items.isEmpty else { return }
+        let prober = self.prober
+        let wanted = items.map { ($0.id, $0.path) }
+        probing.submit { [prober] in
+            var found: [UInt64: String] = [:]
+            var byPath: [String: String?] = [:]
+            for (id, path) in wanted {
+                let artwork = byPath[path] ?? prober.artwork(of: path)
+                byPath[path] = artwork
+                if let artwork { found[id] = artwork }
+            }
+            return { [unowned self] in
+                guard !found.isEmpty else { return }
+                queue.setArtworkPaths(found)
+                noteChange(.queue)
+                if let current = queue.current?.id, found[current] != nil { noteChange(.item) }
+                publishChanges()
+            }
+        }
     }
 }

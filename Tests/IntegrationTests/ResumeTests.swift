@@ -155,6 +155,36 @@ extension IntegrationSuite {
             #expect(try Data(contentsOf: URL(fileURLWithPath: stateHome + "/playbackd/" + aside[0])) == broken)
         }
 
+        @Test("covers that a reboot removed (a new runtime directory) are extracted again after a restore")
+        func artworkAfterReboot() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let bootOne = TestEnvironment.makeTemporaryDirectory()
+            let bootTwo = TestEnvironment.makeTemporaryDirectory()
+            do {
+                let first = try DaemonProcess(
+                    device: "null", environment: ["XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": bootOne])
+                _ = try first.enqueue(["tag-v23-utf16.mp3", "one.mp3"])
+                let url = try first.nowPlaying()["artworkURL"]?.stringValue
+                #expect(url?.hasPrefix("file://" + bootOne) == true)
+                #expect(first.terminate() == 0)
+            }
+            try FileManager.default.removeItem(atPath: bootOne)  // the reboot
+            let second = try DaemonProcess(
+                device: "null", environment: ["XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": bootTwo])
+            var url: String?
+            let deadline = Date().addingTimeInterval(5)
+            while url == nil && Date() < deadline {
+                url = try second.nowPlaying()["artworkURL"]?.stringValue
+                if url == nil { usleep(20_000) }
+            }
+            let path = try #require(url.map { String($0.dropFirst("file://".count)) })
+            #expect(path.hasPrefix(bootTwo + "/playbackd/artwork/"))
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: path))
+                    == Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("front.jpg"))))
+            #expect(try second.call("queue")["items"]?.arrayValue?.last?["artworkURL"] == nil, "no cover, none made up")
+        }
+
         @Test("files that vanished since are dropped with a log line; the current item gives way to the next")
         func vanishedFiles() throws {
             let stateHome = TestEnvironment.makeTemporaryDirectory()

@@ -25,6 +25,13 @@ struct ItemProber {
         return (items, rejected)
     }
 
+    /// The cover of the file at `path` again (its embedded picture written to the artwork
+    /// directory, or a cover file beside it); nil when there is none or it cannot be read.
+    func artwork(of path: String) -> String? {
+        guard let decoder = try? openDecoder(path) else { return nil }
+        return artwork.artwork(for: decoder.coverPicture(), beside: path)
+    }
+
     private func probe(_ candidate: EnqueueCandidate) -> Result<TrackMetadata, Rejection> {
         let path = candidate.path
         do {
