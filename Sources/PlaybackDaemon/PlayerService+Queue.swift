@@ -49,7 +49,9 @@ extension PlayerService {
         }
         if case .index(let index) = placement, !replace, index > queue.count {
             return Response(
-                status: .noSuchContent, message: "index \(index) is past the end of the queue (\(queue.count) items)",
+                status: .noSuchContent,
+                message:
+                    "index \(index) is past the end of the queue: it has \(queue.count) items (insert at 0 to \(queue.count))",
                 fields: [("added", .array([])), ("rejected", .array([]))])
         }
         let failure = add(items, placement: replace ? .end : placement, replace: replace, play: play)
@@ -136,7 +138,10 @@ extension PlayerService {
     }
 
     private func outOfRange(_ index: Int) -> Response {
-        .failure(.noSuchContent, "no item at index \(index) (the queue has \(queue.count))")
+        let extent =
+            queue.isEmpty
+            ? "the queue is empty" : "the queue has \(queue.count) items (indexes 0 to \(queue.count - 1))"
+        return .failure(.noSuchContent, "no item at index \(index): \(extent)")
     }
 
     func clear() -> Response {
