@@ -66,6 +66,27 @@ import Testing
         #expect(lines[0].hasSuffix("長…"))
     }
 
+    @Test("the play modes are shown when on; a queue page is numbered from its offset and says what is left")
+    func modesAndPages() {
+        var modes = Snapshots.playing()
+        if case .object(let members) = modes {
+            modes = .object(members + [("repeatMode", .string("one")), ("shuffleMode", .string("items"))])
+        }
+        #expect(HumanOutput.status(modes, now: 1000).contains("(2/12)  repeat one  shuffle\n"))
+        #expect(!HumanOutput.status(Snapshots.playing(), now: 1000).contains("repeat"))
+        func item(_ title: String) -> JSONValue {
+            .object([("title", .string(title)), ("artist", .string("A")), ("duration", .number(61))])
+        }
+        let page = JSONValue.object([
+            ("currentIndex", .number(1_000)), ("count", .number(1_500)), ("offset", .number(999)),
+            ("items", .array([item("x"), item("y")])),
+        ])
+        #expect(
+            HumanOutput.render(verb: "queue", reply: page, now: 0)
+                == " 1000. A - x (1:01)\n>1001. A - y (1:01)\n(499 more; playbackctl --json queue pages with offset and limit)\n"
+        )
+    }
+
     @Test("colour only when asked: the state tag is coloured, nothing else")
     func colour() {
         let text = HumanOutput.status(Snapshots.playing(), now: 1000, style: TerminalStyle(isColored: true))
