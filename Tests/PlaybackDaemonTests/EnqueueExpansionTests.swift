@@ -50,5 +50,11 @@ import Testing
         for index in 1...5 { FileManager.default.createFile(atPath: "\(directory)/\(index).mp3", contents: Data([0])) }
         let (candidates, _) = EnqueueExpander(limit: 3).expand([directory])
         #expect(candidates.map(\.path) == (1...3).map { "\(directory)/\($0).mp3" })
+        var bounded = EnqueueExpander(limit: 10)
+        bounded.maximumEntries = 4  // of 7 ("." and ".." count): some files are never listed
+        let (few, rejected) = bounded.expand([directory, directory + "/5.mp3"])
+        #expect(few.count < 6, "without the cut: the 5 files, then the one named again: \(few)")
+        #expect(few.last?.path == directory + "/5.mp3")
+        #expect(rejected.map(\.reason) == ["stopped after reading 4 directory entries"])
     }
 }

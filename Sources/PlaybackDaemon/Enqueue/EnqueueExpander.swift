@@ -31,12 +31,18 @@ struct EnqueueExpander {
 
     /// Stops collecting past this many files (the queue could not take more).
     let limit: Int
+    /// Most directory entries read for one `enqueue` (pointing it at `/` must end).
+    var maximumEntries = 1_000_000
 
     private struct Walk {
         var candidates: [EnqueueCandidate] = []
         var rejected: [Rejection] = []
         /// Directories entered, by device and inode (a symlink loop is entered once).
         var visited: Set<[UInt64]> = []
+        var entriesRead = 0
+        /// Set when `maximumEntries` was reached: no more directories are read (files named
+        /// explicitly, and those listed before the cut, still are).
+        var isCut = false
     }
 
     func expand(_ paths: [String]) -> (candidates: [EnqueueCandidate], rejected: [Rejection]) {
@@ -81,12 +87,20 @@ struct EnqueueExpander {
     }
 
     private func addDirectory(_ path: String, depth: Int, into walk: inout Walk) {
+        guard !walk.isCut else { return }
         guard let directory = opendir(path) else {
             return walk.rejected.append(
                 Rejection(path: path, reason: "cannot read the directory: \(Self.describe(errno))"))
         }
         var names: [String] = []
         while let entry = readdir(directory) {
+            walk.entriesRead += 1
+            if walk.entriesRead > maximumEntries {
+                walk.isCut = true
+                walk.rejected.append(
+                    Rejection(path: path, reason: "stopped after reading \(maximumEntries) directory entries"))
+                break
+            }
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
