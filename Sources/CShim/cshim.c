@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/resource.h>
+#include <sched.h>
 #include <unistd.h>
 #include <math.h>
 #include <pthread.h>
@@ -56,6 +58,13 @@ int playbackd_signalfd_read(int fd) {
 
 void playbackd_name_this_thread(const char *name) {
     pthread_setname_np(pthread_self(), name);
+}
+
+int playbackd_make_this_thread_background(int nice_value) {
+    struct sched_param param = {0};
+    int scheduling = pthread_setschedparam(pthread_self(), SCHED_BATCH, &param);
+    int niceness = setpriority(PRIO_PROCESS, (id_t)gettid(), nice_value);
+    return scheduling == 0 && niceness == 0 ? 0 : -1;
 }
 
 int playbackd_accept(int listen_fd) {

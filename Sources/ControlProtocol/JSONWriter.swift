@@ -15,7 +15,12 @@ extension JSONValue {
         switch self {
         case .null: out += Self.nullBytes
         case .bool(let b): out += b ? Self.trueBytes : Self.falseBytes
-        case .number(let n): out += Self.format(n).utf8
+        case .number(let n):
+            if let integer = Self.exactInteger(n) {
+                Self.appendDecimal(integer, to: &out)
+            } else {
+                out += n.description.utf8
+            }
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -42,8 +47,34 @@ extension JSONValue {
 
     /// Integral values within 2^53 are written without a fraction, so ids echo as sent.
     static func format(_ n: Double) -> String {
-        if n.rounded() == n && abs(n) < 9_007_199_254_740_992 { return String(Int64(n)) }
+        if let integer = exactInteger(n) { return String(integer) }
         return n.description
+    }
+
+    private static func exactInteger(_ n: Double) -> Int64? {
+        n.rounded() == n && abs(n) < 9_007_199_254_740_992 ? Int64(n) : nil
+    }
+
+    /// Appends the decimal digits of `value` without making a `String` (a reply can hold
+    /// thousands of ids).
+    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
     }
 
     /// Appends `s` quoted and escaped. A string with nothing to escape (the common case: a

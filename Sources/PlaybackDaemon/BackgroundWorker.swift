@@ -1,10 +1,12 @@
+import CShim
 import PlaybackEngine
 import Synchronization
 
 /// A thread for slow work the control loop must not wait for: probing files to enqueue,
 /// writing the state file. Jobs run one at a time, in order. A job returns a completion,
 /// which runs on the control loop when the job is done, so the result is applied by the one
-/// owner of the state.
+/// owner of the state. The thread runs as background work (`SCHED_BATCH`, nice 10), so a
+/// long enqueue does not compete with the control loop for the CPU.
 final class BackgroundWorker: @unchecked Sendable {
     /// Runs on the worker; returns what the control loop then does.
     typealias Job = () -> (() -> Void)
@@ -63,7 +65,11 @@ final class BackgroundWorker: @unchecked Sendable {
         for completion in completions { completion.value() }
     }
 
+    /// The nice value of the worker threads.
+    static let niceness: Int32 = 10
+
     private func work() {
+        _ = playbackd_make_this_thread_background(Self.niceness)
         while true {
             let next: UncheckedSendable<Job>? = queue.withLock { queue in
                 guard !queue.jobs.isEmpty else {

@@ -18,7 +18,9 @@ final class ClientConnection {
     private var input: [UInt8] = []
     /// Discarding the rest of a line that exceeded the limit.
     private var discarding = false
-    private(set) var output: [UInt8] = []
+    /// Queued output; the first `sent` bytes of it are already written.
+    private var output: [UInt8] = []
+    private var sent = 0
 
     init(fd: Int32) {
         self.fd = fd
@@ -59,21 +61,29 @@ final class ClientConnection {
     /// A reply always fits: the client asked for it and reads it next; the bound is for
     /// pushed events that a subscriber does not read.
     func enqueue(_ bytes: [UInt8], isReply: Bool) -> Bool {
+        if sent > 0 && sent >= output.count / 2 {
+            output.removeFirst(sent)
+            sent = 0
+        }
         output.append(contentsOf: bytes)
-        return isReply || output.count <= ProtocolLimits.maximumPendingOutputBytes
+        return isReply || output.count - sent <= ProtocolLimits.maximumPendingOutputBytes
     }
 
     /// Writes as much queued output as the socket takes. False on a write error.
     func flush() -> Bool {
-        while !output.isEmpty {
-            let written = output.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        while sent < output.count {
+            let written = output.withUnsafeBytes {
+                send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if written < 0 {
                 return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
             }
-            output.removeFirst(written)
+            sent += written
         }
+        output.removeAll(keepingCapacity: output.capacity <= 65_536)
+        sent = 0
         return true
     }
 
-    var hasPendingOutput: Bool { !output.isEmpty }
+    var hasPendingOutput: Bool { sent < output.count }
 }

@@ -9,9 +9,9 @@ extension PlayerService {
         _ paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool,
         reply: @escaping (Response) -> Void
     ) {
-        let prober = self.prober
-        probing.submit { [prober] in
-            let (items, rejected) = prober.probe(paths, limit: PlaybackQueue.maximumCount + 1)
+        let (prober, ids) = (self.prober, itemIDs)
+        probing.submit { [prober, ids] in
+            let (items, rejected) = prober.probe(paths, limit: PlaybackQueue.maximumCount + 1, ids: ids)
             return { [unowned self] in
                 syncWithEngine()
                 reply(enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
@@ -24,10 +24,7 @@ extension PlayerService {
         _ probed: [QueueItem], rejected: [Rejection], placement: EnqueuePlacement, replace: Bool, play: Bool
     ) -> Response {
         var rejected = rejected
-        var items = probed.enumerated().map { offset, item in
-            QueueItem(id: nextItemID + UInt64(offset), path: item.path, metadata: item.metadata)
-        }
-        nextItemID += UInt64(items.count)
+        var items = probed
         let room = replace ? PlaybackQueue.maximumCount : queue.remainingCapacity
         if items.count > room {
             rejected += items[room...].map {

@@ -53,7 +53,7 @@ extension PlayerService {
         queue = PlaybackQueue.restored(
             items: items, currentIndex: current, repeatMode: saved.repeatMode, shuffleMode: saved.shuffleMode,
             shuffledOrder: order)
-        nextItemID = UInt64(saved.items.count + 1)
+        itemIDs.skip(past: UInt64(saved.items.count))
         recoverArtwork(of: lostArtwork)
         for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
         guard let item = queue.current else { return }

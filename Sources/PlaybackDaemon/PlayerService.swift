@@ -27,7 +27,8 @@ final class PlayerService {
     let probing: BackgroundWorker
     var pauseHoldSeconds: Double
     let log: DaemonLog
-    var nextItemID: UInt64 = 1
+    /// Ids for new items, reserved by the prober thread.
+    let itemIDs = ItemIDs()
     /// Whether the missing real-time priority was logged (it is said once).
     var hasReportedNoRealtime = false
     /// Longest a start is announced late while waiting for the device to show progress.

@@ -25,6 +25,11 @@ import Testing
         #expect(JSONValue.number(-3).serialized == "-3")
         #expect(JSONValue.number(0.1).serialized == "0.1")
         #expect(JSONValue.number(1e300).serialized == "1e+300")
+        #expect(JSONValue.number(0).serialized == "0")
+        #expect(JSONValue.number(-0.0).serialized == "0")
+        #expect(JSONValue.number(9_007_199_254_740_991).serialized == "9007199254740991")
+        #expect(JSONValue.number(-9_007_199_254_740_991).serialized == "-9007199254740991")
+        #expect(JSONValue.array([.number(10), .number(-1), .number(1_000_000)]).serialized == "[10,-1,1000000]")
     }
 
     @Test(

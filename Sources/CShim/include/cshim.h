@@ -25,6 +25,11 @@ int playbackd_signalfd_read(int fd);
 /// Names the calling thread (visible in top -H and /proc); at most 15 bytes are kept.
 void playbackd_name_this_thread(const char *name);
 
+/// Makes the calling thread background work: SCHED_BATCH at nice `nice_value` (Linux sets
+/// the nice value per thread), so it yields to the control loop and to the rest of the system.
+/// Returns 0 on success, -1 when either part was refused.
+int playbackd_make_this_thread_background(int nice_value);
+
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (a GNU extension Swift's Glibc hides).
 int playbackd_accept(int listen_fd);
 

@@ -7,20 +7,22 @@ struct ItemProber {
     let openDecoder: AudioDecoderFactory
     let artwork: ArtworkStore
 
-    /// Expands `paths` (directories, playlists) and probes every file found, in order.
-    /// Items get ids from 0; the caller renumbers them when it adds them.
-    func probe(_ paths: [String], limit: Int) -> (items: [QueueItem], rejected: [Rejection]) {
+    /// Expands `paths` (directories, playlists) and probes every file found, in order. The
+    /// items get consecutive ids reserved from `ids`.
+    func probe(_ paths: [String], limit: Int, ids: ItemIDs) -> (items: [QueueItem], rejected: [Rejection]) {
         let (candidates, rejectedPaths) = EnqueueExpander(limit: limit).expand(paths)
         var rejected = rejectedPaths
-        var items: [QueueItem] = []
-        items.reserveCapacity(candidates.count)
+        var found: [(path: String, metadata: TrackMetadata)] = []
+        found.reserveCapacity(candidates.count)
         for candidate in candidates {
             switch probe(candidate) {
-            case .success(let metadata):
-                items.append(QueueItem(id: UInt64(items.count), path: candidate.path, metadata: metadata))
-            case .failure(let rejection):
-                rejected.append(rejection)
+            case .success(let metadata): found.append((candidate.path, metadata))
+            case .failure(let rejection): rejected.append(rejection)
             }
+        }
+        let first = ids.reserve(found.count)
+        let items = found.enumerated().map { offset, item in
+            QueueItem(id: first + UInt64(offset), path: item.path, metadata: item.metadata)
         }
         return (items, rejected)
     }
