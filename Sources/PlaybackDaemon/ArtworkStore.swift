@@ -37,33 +37,8 @@ struct ArtworkStore {
         }
         let path = directory + "/" + Self.hash(picture.data) + "." + ext
         if access(path, F_OK) == 0 { return path }
-        guard makeDirectory() else { return nil }
-        let temporary = path + ".tmp\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        var written = 0
-        while written < picture.data.count {
-            let count = picture.data[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
-        close(fd)
-        guard written == picture.data.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return nil
-        }
-        return path
-    }
-
-    private func makeDirectory() -> Bool {
-        var parts: [Substring] = []
-        for component in directory.split(separator: "/") {
-            parts.append(component)
-            let path = "/" + parts.joined(separator: "/")
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        return true
+        // The runtime directory is emptied at reboot anyway: atomic, not durable.
+        return FileSystem.replace(path, with: picture.data, durable: false) == nil ? path : nil
     }
 
     /// `image/jpeg` → `jpg`, `image/png` → `png`, ...; ID3v2.2 gives `JPG`/`PNG` formats.

@@ -28,8 +28,7 @@ extension PlayerService {
     func seek(to seconds: Double) -> Response {
         guard let item = queue.current else { return noCurrentItem() }
         let rate = Double(item.metadata.sampleRate)
-        let lastFrame = Int((item.metadata.duration * rate).rounded())
-        let frame = min(max(0, Int((seconds * rate).rounded())), lastFrame)
+        let frame = item.metadata.frame(at: seconds)
         if state == .playing {
             if let failure = startEngine(atFrame: frame) { return failure }
         } else {

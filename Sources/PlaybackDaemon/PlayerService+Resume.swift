@@ -20,45 +20,33 @@ extension PlayerService {
     /// comes back paused (stopped if it was), or playing when `play` and it was playing.
     /// Commands disabled by the configuration stay disabled.
     func restore(_ saved: ResumeState, fileExists: (String) -> Bool, play: Bool) {
-        var newIndex = [Int](repeating: -1, count: saved.items.count)
-        var items: [QueueItem] = []
+        var items = saved.items
+        var vanished: Set<Int> = []
         var lostArtwork: [QueueItem] = []
-        var vanished = 0
-        for (index, item) in saved.items.enumerated() {
-            guard fileExists(item.path) else {
-                vanished += 1
-                if vanished <= 10 { log.warning("resume: dropped \(item.path): the file is gone") }
+        for index in items.indices {
+            guard fileExists(items[index].path) else {
+                vanished.insert(index)
+                if vanished.count <= 10 { log.warning("resume: dropped \(items[index].path): the file is gone") }
                 continue
             }
-            newIndex[index] = items.count
-            var item = item
             // Extracted artwork lives in the runtime directory, which a reboot empties.
-            if let artwork = item.metadata.artworkPath, !fileExists(artwork) {
-                item.metadata.artworkPath = nil
-                lostArtwork.append(item)
+            if let artwork = items[index].metadata.artworkPath, !fileExists(artwork) {
+                items[index].metadata.artworkPath = nil
+                lostArtwork.append(items[index])
             }
-            items.append(item)
         }
-        if vanished > 10 { log.warning("resume: dropped \(vanished - 10) more items whose files are gone") }
-        var current = saved.currentIndex.map { newIndex[$0] }
-        var position = saved.position
-        if let old = saved.currentIndex, current == -1 {
-            current = newIndex[(old + 1)...].first { $0 >= 0 }
-            position = 0
-        }
-        let order = saved.shuffledOrder?.compactMap {
-            newIndex.indices.contains($0) && newIndex[$0] >= 0 ? newIndex[$0] : nil
-        }
+        if vanished.count > 10 { log.warning("resume: dropped \(vanished.count - 10) more items whose files are gone") }
         queueGeneration += 1
         queue = PlaybackQueue.restored(
-            items: items, currentIndex: current, repeatMode: saved.repeatMode, shuffleMode: saved.shuffleMode,
-            shuffledOrder: order)
+            items: items, currentIndex: saved.currentIndex, repeatMode: saved.repeatMode,
+            shuffleMode: saved.shuffleMode, shuffledOrder: saved.shuffledOrder)
+        // The queue's own removal gives a vanished current item's place to the one after it.
+        let position = queue.remove(at: vanished) ? 0 : saved.position
         itemIDs.skip(past: UInt64(saved.items.count))
         recoverArtwork(of: lostArtwork)
         for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
         guard let item = queue.current else { return }
-        let lastFrame = Int((item.metadata.duration * Double(item.metadata.sampleRate)).rounded())
-        heldFrame = min(max(0, Int((position * Double(item.metadata.sampleRate)).rounded())), lastFrame)
+        heldFrame = item.metadata.frame(at: position)
         if saved.state == .stopped { return }
         setState(.paused)
         if play && saved.state == .playing, let failure = startEngine(atFrame: heldFrame) {

@@ -46,3 +46,11 @@ public struct TrackMetadata: Sendable, Equatable {
         self.channels = channels
     }
 }
+
+extension TrackMetadata {
+    /// The frame `seconds` into the item, rounded to the nearest and clamped to the item.
+    public func frame(at seconds: Double) -> Int {
+        let rate = Double(sampleRate)
+        return min(max(0, Int((seconds * rate).rounded())), Int((duration * rate).rounded()))
+    }
+}

@@ -119,9 +119,17 @@ struct EnqueueExpander {
     }
 
     private func addPlaylist(_ path: String, depth: Int, into walk: inout Walk) {
-        guard let text = Self.readText(path) else {
-            return walk.rejected.append(
-                Rejection(path: path, reason: "cannot read the playlist: \(Self.describe(errno))"))
+        let text: String
+        do {
+            text = try Self.readText(path)
+        } catch {
+            let reason =
+                switch error {
+                case .missing: Self.describe(ENOENT)
+                case .failed(let code): Self.describe(code)
+                case .tooLarge: Self.describe(EFBIG)
+                }
+            return walk.rejected.append(Rejection(path: path, reason: "cannot read the playlist: \(reason)"))
         }
         let base = String(path[..<path.lastIndex(of: "/")!])
         var title: String?
@@ -170,24 +178,9 @@ struct EnqueueExpander {
     }
 
     /// The playlist as text: UTF-8 (a byte-order mark is dropped), else Latin-1, as old .m3u
-    /// files are. Nil when it cannot be read or is too large.
-    private static func readText(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= maximumPlaylistBytes {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return nil }
-            if count == 0 { break }
-            bytes += buffer[..<count]
-        }
-        guard bytes.count <= maximumPlaylistBytes else {
-            errno = EFBIG
-            return nil
-        }
+    /// files are.
+    private static func readText(_ path: String) throws(FileSystem.ReadError) -> String {
+        var bytes = try FileSystem.readAll(path, maximumBytes: maximumPlaylistBytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
     }

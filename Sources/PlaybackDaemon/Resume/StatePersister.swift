@@ -15,7 +15,6 @@ final class StatePersister {
     /// Shortest time between the end of one write and the start of the next, in seconds.
     static let minimumSpacing = 0.25
 
-    let file: StateFile
     private let worker: BackgroundWorker
     private let latest = Mutex<ResumeState?>(nil)
     private var isScheduled = false
@@ -35,7 +34,6 @@ final class StatePersister {
     private let writeFile: Writer
 
     init(file: StateFile, loop: ControlLoop, log: DaemonLog, writer: Writer? = nil) {
-        self.file = file
         self.log = log
         writeFile = writer ?? { [file] in file.save($0) }
         worker = BackgroundWorker(name: "pbd-state", loop: loop)
@@ -44,8 +42,7 @@ final class StatePersister {
 
     /// Writes `state` soon, on the worker thread.
     func save(_ state: ResumeState) {
-        let boxed = UncheckedSendable(state)
-        latest.withLock { $0 = boxed.value }
+        latest.withLock { $0 = state }
         schedule()
     }
 

@@ -51,25 +51,14 @@ public struct ConfigurationFile {
     }
 
     private func read(mustExist: Bool) throws(ConfigurationError) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT && !mustExist { return nil }
-            throw ConfigurationError(path: path, line: nil, key: nil, message: String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw ConfigurationError(path: path, line: nil, key: nil, message: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-            guard bytes.count <= 1 << 20 else {
-                throw ConfigurationError(path: path, line: nil, key: nil, message: "larger than 1 MiB")
-            }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readAll(path, maximumBytes: 1 << 20)
+        } catch .missing where !mustExist {
+            return nil
+        } catch {
+            let message = if case .tooLarge = error { "larger than 1 MiB" } else { error.description }
+            throw ConfigurationError(path: path, line: nil, key: nil, message: message)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigurationError(path: path, line: nil, key: nil, message: "not valid UTF-8")

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The whole-file operations the daemon needs (reading a file at once, creating a directory
+/// path, replacing a file atomically), on plain system calls. Used by the configuration file,
+/// the state file, playlists and the artwork store.
+enum FileSystem {
+    /// Why a file could not be read.
+    enum ReadError: Error, CustomStringConvertible {
+        /// It does not exist (`ENOENT`).
+        case missing
+        /// A system call failed with this `errno`.
+        case failed(Int32)
+        /// It is larger than the limit the caller gave, in bytes.
+        case tooLarge(Int)
+
+        var description: String {
+            switch self {
+            case .missing: describe(ENOENT)
+            case .failed(let error): describe(error)
+            case .tooLarge(let limit): "larger than \(limit) bytes"
+            }
+        }
+    }
+
+    /// The file's bytes; at most `maximumBytes`.
+    static func readAll(_ path: String, maximumBytes: Int) throws(ReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw errno == ENOENT ? .missing : .failed(errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .failed(errno) }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+            guard bytes.count <= maximumBytes else { throw .tooLarge(maximumBytes) }
+        }
+    }
+
+    /// Creates `directory` and its missing parents with mode 0700. The error text on failure.
+    static func makeDirectories(_ directory: String) -> String? {
+        var prefix = ""
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                return "cannot create \(prefix): \(describe(errno))"
+            }
+        }
+        return nil
+    }
+
+    /// Replaces the file at `path` with `bytes` (mode 0600) so that a reader sees the old file
+    /// or the new one, never part of one: a temporary file in the same directory, then
+    /// `rename`. `durable` also `fsync`s the file and the directory, so the new file survives
+    /// a crash. Creates the directory when needed. The error text on failure.
+    static func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> String? {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if let failure = makeDirectories(directory) { return failure }
+        let temporary = path + ".tmp\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "cannot create \(temporary): \(describe(errno))" }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        let failure =
+            written < bytes.count
+            ? "cannot write \(temporary): \(describe(errno))"
+            : durable && fsync(fd) != 0 ? "cannot sync \(temporary): \(describe(errno))" : nil
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            return failure
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = "cannot replace \(path): \(describe(errno))"
+            unlink(temporary)
+            return failure
+        }
+        if durable {
+            let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directoryFD >= 0 {
+                fsync(directoryFD)
+                close(directoryFD)
+            }
+        }
+        return nil
+    }
+
+    /// An `errno` as text.
+    static func describe(_ error: Int32) -> String { String(cString: strerror(error)) }
+}
