@@ -37,8 +37,12 @@ let package = Package(
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
+        // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
+        // toolchain is (a user manager's sandbox, another machine); only libc, libasound,
+        // libmpg123 and libsystemd stay shared (docs/systemd.md).
         .executableTarget(
-            name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"]),
+            name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
         .target(name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
         // Fully static: it runs on every media-key press, and static linking cuts its start-up
         // from about 3 ms to about 1 ms (docs/performance.md). It links no C audio library.

@@ -40,13 +40,23 @@ int playbackd_timerfd_arm(int fd, double seconds) {
     return timerfd_settime(fd, 0, &spec, NULL);
 }
 
-int playbackd_signalfd(void) {
+static void playbackd_daemon_signal_set(sigset_t *set) {
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGHUP);
+}
+
+int playbackd_block_daemon_signals(void) {
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
-    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    playbackd_daemon_signal_set(&set);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL) == 0 ? 0 : -1;
+}
+
+int playbackd_signalfd(void) {
+    if (playbackd_block_daemon_signals() != 0) return -1;
+    sigset_t set;
+    playbackd_daemon_signal_set(&set);
     return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 

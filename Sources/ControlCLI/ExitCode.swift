@@ -9,6 +9,8 @@ public enum ExitCode {
     public static let daemonNotRunning: Int32 = 8
     /// The connection broke or the reply was malformed.
     public static let protocolError: Int32 = 9
+    /// The daemon accepted the connection but did not answer in time (`--timeout`).
+    public static let noReply: Int32 = 10
 
     /// Every code with its meaning, in numeric order (for `--help` and docs/cli.md).
     public static var table: [(Int32, String)] {
@@ -17,6 +19,7 @@ public enum ExitCode {
             (usage, "usage error: unknown command, bad argument"),
             (daemonNotRunning, "playbackd is not running (nothing listens on the socket)"),
             (protocolError, "the connection broke or the reply was malformed"),
+            (noReply, "playbackd accepted the connection but did not answer in time (--timeout)"),
         ]
         return (statuses + others).sorted { $0.0 < $1.0 }
     }

@@ -8,7 +8,7 @@ public enum HelpText {
 
     public static var overview: String {
         var text = """
-            Usage: playbackctl [--socket PATH] [--json] COMMAND [ARGUMENTS]
+            Usage: playbackctl [--socket PATH] [--timeout SECONDS] [--json] COMMAND [ARGUMENTS]
 
             Controls playbackd, the headless audio playback daemon.
 

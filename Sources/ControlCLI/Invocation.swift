@@ -16,7 +16,14 @@ public struct Invocation: Equatable {
 
     public var socket: String?
     public var json = false
+    /// `--timeout`, in seconds; nil for the verb's default (`replyTimeout(for:)`).
+    public var timeout: Double?
     public var action: Action
+
+    /// How long to wait for the reply to `verb`'s request.
+    public func replyTimeout(for verb: String) -> Double {
+        timeout ?? Double(verb == "enqueue" ? CLIOptions.enqueueReplyTimeout : CLIOptions.replyTimeout)
+    }
 }
 
 /// A command-line error, printed with a hint to `--help`.
@@ -31,6 +38,7 @@ extension Invocation {
     public static func parse(_ arguments: [String], cwd: String) throws(UsageError) -> Invocation {
         var socket: String?
         var json = false
+        var timeout: Double?
         var help = false
         var words: [String] = []
         var verbOptions: [(CLIOption, String)] = []
@@ -64,32 +72,37 @@ extension Invocation {
             }
             switch option.name {
             case CLIOptions.socket.name: socket = value
+            case CLIOptions.timeout.name:
+                guard let seconds = Double(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                    throw UsageError("--timeout: '\(value)' is not a number of seconds between 0 and 86400")
+                }
+                timeout = seconds
             case CLIOptions.json.name: json = true
             case CLIOptions.help.name: help = true
-            case CLIOptions.version.name: return Invocation(socket: socket, json: json, action: .version)
-            case CLIOptions.manual.name: return Invocation(socket: socket, json: json, action: .manual)
+            case CLIOptions.version.name: return Invocation(socket: socket, json: json, timeout: timeout, action: .version)
+            case CLIOptions.manual.name: return Invocation(socket: socket, json: json, timeout: timeout, action: .manual)
             case CLIOptions.completionScript.name:
                 guard CLIOptions.shells.contains(value) else {
                     throw UsageError(
                         "no completion script for '\(value)' (shells: \(CLIOptions.shells.joined(separator: ", ")))")
                 }
-                return Invocation(socket: socket, json: json, action: .completionScript(shell: value))
+                return Invocation(socket: socket, json: json, timeout: timeout, action: .completionScript(shell: value))
             default: verbOptions.append((option, value))
             }
         }
         guard let verbName = words.first else {
-            return Invocation(socket: socket, json: json, action: .help(verb: nil))
+            return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: nil))
         }
         if verbName == "help" {
-            return Invocation(socket: socket, json: json, action: .help(verb: words.dropFirst().first))
+            return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: words.dropFirst().first))
         }
         guard let (spec, verb) = VerbTable.find(verbName) else {
             throw UsageError("unknown command '\(verbName)'")
         }
-        if help { return Invocation(socket: socket, json: json, action: .help(verb: verb.name)) }
+        if help { return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: verb.name)) }
         let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd).build(Array(words.dropFirst()))
         let output = try OutputOptions(verb: verb.name, options: verbOptions, json: json)
-        return Invocation(socket: socket, json: json, action: .request(verb: verb.name, request, output))
+        return Invocation(socket: socket, json: json, timeout: timeout, action: .request(verb: verb.name, request, output))
     }
 
     private static var allVerbOptions: [CLIOption] {

@@ -43,6 +43,7 @@ public enum Runner {
             }
             do {
                 let client = try ControlClient(path: path)
+                client.replyTimeout = invocation.replyTimeout(for: verb)
                 if verb == "status" && output.format == .human && !invocation.json {
                     return try status(client, request, style: .standardOutput(environment: environment))
                 }
@@ -55,8 +56,11 @@ public enum Runner {
                 return report(verb: verb, reply: reply, json: invocation.json)
             } catch {
                 Console.error("playbackctl: \(error)\n")
-                if case .daemonNotRunning = error { return ExitCode.daemonNotRunning }
-                return ExitCode.protocolError
+                switch error {
+                case .daemonNotRunning: return ExitCode.daemonNotRunning
+                case .noReply: return ExitCode.noReply
+                default: return ExitCode.protocolError
+                }
             }
         }
     }

@@ -12,13 +12,23 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
     case connectionLost(String)
     /// The daemon sent something that is not a JSON object line.
     case malformedReply(String)
+    /// The connection was accepted but no reply came within `seconds` (a socket unit whose
+    /// service does not start, or a daemon that hangs).
+    case noReply(path: String, seconds: Double)
 
     public var description: String {
         switch self {
         case .daemonNotRunning(let path, let reason): "playbackd is not running (\(path): \(reason))"
         case .connectionLost(let reason): "connection to playbackd lost: \(reason)"
         case .malformedReply(let reason): "malformed reply from playbackd: \(reason)"
+        case .noReply(let path, let seconds):
+            "playbackd accepted the connection but did not answer within \(Self.format(seconds)) s (\(path)); "
+                + "see `systemctl --user status playbackd`"
         }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
     }
 }
 
@@ -26,10 +36,15 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
 /// objects, read reply and event lines.
 public final class ControlClient {
     private let fd: Int32
+    private let path: String
+    /// How long `request` and `pipelined` wait for the replies, in seconds, before throwing
+    /// `noReply`; nil waits as long as the connection lasts.
+    public var replyTimeout: Double?
     private var buffer: [UInt8] = []
     private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
 
     public init(path: String) throws(ClientError) {
+        self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .daemonNotRunning(path: path, reason: Self.errnoText) }
         // From here on every stored property is set, so `deinit` closes `fd` if init throws.
@@ -84,9 +99,13 @@ public final class ControlClient {
             throw error
         }
         var replies: [JSONValue] = []
+        let deadline = replyTimeout.map { Self.monotonicSeconds() + $0 }
         while replies.count < requests.count {
-            do {
-                guard let reply = try readLine(timeout: nil) else { break }
+            do throws(ClientError) {
+                let remaining = deadline.map { $0 - Self.monotonicSeconds() }
+                guard let reply = try readLine(timeout: remaining) else {
+                    throw .noReply(path: path, seconds: replyTimeout ?? 0)
+                }
                 replies.append(reply)
             } catch {
                 if replies.isEmpty { throw error }
@@ -133,6 +152,13 @@ public final class ControlClient {
             if ready < 0 { throw .connectionLost(Self.errnoText) }
             return ready > 0
         }
+    }
+
+    /// CLOCK_MONOTONIC in seconds: reply deadlines must not move with the wall clock.
+    private static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     private static var errnoText: String { String(cString: strerror(errno)) }

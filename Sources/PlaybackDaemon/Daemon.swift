@@ -57,9 +57,8 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT (or the idle exit); returns the process exit code.
     public func run() -> Int32 {
-        // Writes to a vanished peer must be errors, not a fatal signal (ours use MSG_NOSIGNAL;
-        // libraries' sockets, such as libpulse's inside the ALSA plugin, may not).
-        signal(SIGPIPE, SIG_IGN)
+        // `main` blocked the signals before any thread existed (ProcessSignals.prepare); the
+        // signalfd is how they arrive. Blocking here again covers an embedder that did not.
         let signals = playbackd_signalfd()
         let path = SocketPath.resolve(explicit: settings.socket, environment: .process)
         let listener: UnixListener

@@ -11,6 +11,9 @@ import PlaybackModel
 /// not restart on it (`RestartPreventExitStatus=`).
 let configurationErrorStatus: Int32 = 78
 
+// Before anything can start a thread: every thread must inherit the blocked signal mask.
+ProcessSignals.prepare()
+
 // The composition root: the only place concrete audio backends are chosen.
 let options: DaemonOptions
 do {

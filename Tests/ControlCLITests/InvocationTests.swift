@@ -36,6 +36,8 @@ import Testing
         arguments: [
             ["dance"], ["seek"], ["seek", "soon"], ["seek", "1:60"], ["skip-forward", "-3"], ["play", "extra"],
             ["enqueue"], ["enqueue", "a.mp3", "--loud"], ["disable", "fly"], ["--socket"],
+            ["--timeout", "0", "status"], ["--timeout", "-1", "status"], ["--timeout", "soon", "status"],
+            ["--timeout", "nan", "status"], ["status", "--timeout"],
         ])
     func usageErrors(_ arguments: [String]) {
         #expect(throws: UsageError.self) { try Invocation.parse(arguments, cwd: "/") }
@@ -48,6 +50,15 @@ import Testing
         #expect(invocation.socket == "/s")
         #expect(try Invocation.parse([], cwd: "/").action == .help(verb: nil))
         #expect(try Invocation.parse(["seek", "--help"], cwd: "/").action == .help(verb: "seek"))
+    }
+
+    @Test("the reply timeout: 5 s by default, 60 s for enqueue (it probes every file), or --timeout")
+    func replyTimeout() throws {
+        #expect(try Invocation.parse(["status"], cwd: "/").replyTimeout(for: "status") == 5)
+        #expect(try Invocation.parse(["enqueue", "/a.mp3"], cwd: "/").replyTimeout(for: "enqueue") == 60)
+        let given = try Invocation.parse(["toggle", "--timeout=0.25"], cwd: "/")
+        #expect(given.replyTimeout(for: "toggle") == 0.25)
+        #expect(try Invocation.parse(["--timeout", "90", "enqueue", "/a"], cwd: "/").replyTimeout(for: "enqueue") == 90)
     }
 }
 

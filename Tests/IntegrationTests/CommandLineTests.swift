@@ -98,6 +98,35 @@ extension IntegrationSuite {
             #expect(notRunning.stderr.hasPrefix("playbackctl: playbackd is not running (/nonexistent/playbackd.sock: "))
         }
 
+        @Test("a socket that accepts but never answers: exit 10 with a message after --timeout, no hang")
+        func silentSocket() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // A listening socket nobody serves: the kernel completes the connection from its
+            // backlog, as with a socket unit whose service never starts.
+            let path = directory + "/silent.sock"
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(listener) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            #expect(bound == 0 && listen(listener, 8) == 0)
+            let start = Date()
+            let run = try CommandLineRun.run("playbackctl", ["--socket", path, "--timeout", "0.5", "status"])
+            let seconds = Date().timeIntervalSince(start)
+            #expect(run.status == 10)
+            #expect(
+                run.stderr
+                    == "playbackctl: playbackd accepted the connection but did not answer within 0.5 s (\(path)); "
+                    + "see `systemctl --user status playbackd`\n")
+            #expect(seconds >= 0.5 && seconds < 5, "returned after \(seconds) s")
+        }
+
         @Test("--help lists every verb of the catalog; each verb has its own help")
         func help() throws {
             let overview = try playbackctl(nil, ["--help"])

@@ -15,7 +15,13 @@ int playbackd_timerfd(void);
 /// Arms (seconds > 0) or disarms (seconds <= 0) a timerfd as a one-shot relative timer.
 int playbackd_timerfd_arm(int fd, double seconds);
 
-/// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (inherited by threads it starts)
+/// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread; threads started afterwards inherit
+/// the mask. The daemon calls it first thing in `main`, before any thread (its own or a
+/// library's) exists, so the kernel can deliver these signals to no thread but through the
+/// signalfd. Returns 0, or -1 on failure.
+int playbackd_block_daemon_signals(void);
+
+/// Blocks the daemon's signals in the calling thread (see `playbackd_block_daemon_signals`)
 /// and returns a non-blocking signalfd that reports them.
 int playbackd_signalfd(void);
 

@@ -41,6 +41,13 @@ public enum CLIOptions {
         "socket", value: "PATH",
         "Control socket (default: $PLAYBACKD_SOCKET, else playbackd/control.sock in $XDG_RUNTIME_DIR, else in /tmp/playbackd-$UID)",
         completion: .file)
+    public static let timeout = CLIOption(
+        "timeout", value: "SECONDS",
+        "How long to wait for the daemon's reply (default: \(replyTimeout) s; enqueue \(enqueueReplyTimeout) s)")
+    /// The default `--timeout`: a media key must never hang on a daemon that does not answer.
+    public static let replyTimeout = 5
+    /// `enqueue`'s default `--timeout`: its reply follows the probing of every file added.
+    public static let enqueueReplyTimeout = 60
     public static let json = CLIOption("json", "Print the daemon's reply as JSON (watch: the raw snapshots)")
     public static let help = CLIOption("help", short: "h", "Show help (also: playbackctl COMMAND --help)")
     public static let version = CLIOption("version", "Print the version")
@@ -49,7 +56,7 @@ public enum CLIOptions {
         completion: .choices(shells))
     public static let manual = CLIOption("generate-manual", "Print the man page (roff)")
 
-    public static let global = [socket, json, help, version, completionScript, manual]
+    public static let global = [socket, timeout, json, help, version, completionScript, manual]
 
     public static let format = CLIOption(
         "format", value: "TEMPLATE", "Print TEMPLATE, e.g. '{{artist}} - {{title}}' (see TEMPLATES)")

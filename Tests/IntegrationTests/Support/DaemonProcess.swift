@@ -69,7 +69,7 @@ final class DaemonProcess {
             process.environment = environment
         }
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try Self.withNoSignalBlocked { try process.run() }
         guard notify.waitFor("READY=1", timeout: 15) else {
             process.terminate()
             throw TestFailure("playbackd did not become ready: \(stderrText)")
@@ -85,6 +85,19 @@ final class DaemonProcess {
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// Runs `body` (which spawns the daemon) with no signal blocked in the calling thread, so
+    /// the daemon starts as systemd starts a service: a child inherits the spawning thread's
+    /// mask, and the test runner's threads (libdispatch workers) block nearly every signal,
+    /// which would hide a daemon thread that leaves SIGTERM unblocked.
+    private static func withNoSignalBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
     var isRunning: Bool { process.isRunning }
 
     /// What the daemon logged so far.

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// Issue 10: SIGTERM, SIGINT and SIGHUP reach the control loop and nothing else, whichever
+    /// threads exist when they arrive: every thread has them blocked (`SigBlk`), SIGHUP reloads
+    /// and SIGTERM stops cleanly with exit 0, never the signal's default action.
+    @Suite struct SignalDelivery {
+        /// SIGHUP, SIGINT and SIGTERM as bits of a /proc `SigBlk` mask (bit n-1 is signal n).
+        static let daemonSignals: UInt64 = (1 << (SIGHUP - 1)) | (1 << (SIGINT - 1)) | (1 << (SIGTERM - 1))
+
+        /// Threads of `pid` (by name) that do not block all of the daemon's signals.
+        static func threadsAcceptingSignals(_ pid: Int32) throws -> [String] {
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+            return tasks.compactMap { task in
+                guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+                else { return nil }  // the thread ended meanwhile
+                let field = { (name: String) in
+                    status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                        .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+                }
+                let blocked = field("SigBlk").flatMap { UInt64($0, radix: 16) } ?? 0
+                return blocked & daemonSignals == daemonSignals ? nil : "\(field("Name") ?? task) (SigBlk \(field("SigBlk") ?? "?"))"
+            }
+        }
+
+        /// What runs when the signal arrives: playing (decoder, output and libpulse's threads
+        /// in the ALSA pulse plugin), paused, or probing a directory being enqueued.
+        enum Moment: String, CaseIterable { case playing, paused, enqueueing }
+
+        @Test("every thread blocks SIGTERM, SIGINT and SIGHUP; 20 SIGHUPs reload, then SIGTERM exits 0", arguments: 0..<6)
+        func signalsReachOnlyTheLoop(round: Int) throws {
+            let moment = Moment.allCases[round % Moment.allCases.count]
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
+            _ = try daemon.waitForState("playing")
+            switch moment {
+            case .playing: break
+            case .paused:
+                _ = try daemon.call("pause")
+                _ = try daemon.waitForState("paused")
+            case .enqueueing:
+                let client = try daemon.connect()
+                try client.sendRaw(
+                    #"{"command":"enqueue","items":["\#(TestEnvironment.fixtures)"]}"# + "\n")
+            }
+            let accepting = try Self.threadsAcceptingSignals(daemon.pid)
+            #expect(accepting.isEmpty, "threads that could take a signal's default action: \(accepting)")
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task").count
+            #expect(threads >= 4, "control, prober, state writer and the engine's threads exist (\(threads))")
+
+            for _ in 0..<20 { daemon.signal(SIGHUP) }
+            #expect(daemon.notify.waitFor("RELOADING=1", timeout: 5))
+            #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success", "alive after 20 SIGHUPs")
+            usleep(UInt32(round) * 50_000)  // a different point in the engine's work each round
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit(timeout: 10) == 0, "\(moment): exit status \(daemon.waitForExit(timeout: 0) ?? -1)")
+            #expect(daemon.notify.waitFor("STOPPING=1", timeout: 1))
+        }
+    }
+}
