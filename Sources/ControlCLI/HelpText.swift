@@ -65,8 +65,8 @@ public enum HelpText {
             Fields:
 
             """
-        for field in TemplateField.allCases {
-            text += row(field.rawValue + " (\(field.kind.rawValue))", field.summary, width: 26)
+        for field in TemplateField.all {
+            text += row(field.name + " (\(field.kind.rawValue))", field.summary, width: 26)
         }
         text += "\nFilters:\n"
         for filter in TemplateFilterName.allCases { text += row(filter.usage, filter.summary, width: 26) }

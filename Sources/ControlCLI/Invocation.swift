@@ -41,10 +41,13 @@ extension Invocation {
         var timeout: Double?
         var help = false
         var words: [String] = []
+        /// Where the words after `--` start: operands, never options or flags.
+        var operandsFrom = Int.max
         var verbOptions: [(CLIOption, String)] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--" {
+                operandsFrom = words.count
                 words.append(contentsOf: rest)
                 break
             }
@@ -100,7 +103,8 @@ extension Invocation {
             throw UsageError("unknown command '\(verbName)'")
         }
         if help { return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: verb.name)) }
-        let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd).build(Array(words.dropFirst()))
+        let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd)
+            .build(Array(words.dropFirst()), operandsFrom: max(0, operandsFrom - 1))
         let output = try OutputOptions(verb: verb.name, options: verbOptions, json: json)
         return Invocation(socket: socket, json: json, timeout: timeout, action: .request(verb: verb.name, request, output))
     }

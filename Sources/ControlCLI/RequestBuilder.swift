@@ -10,12 +10,14 @@ struct RequestBuilder {
     let verb: CLIVerb
     let cwd: String
 
-    func build(_ words: [String]) throws(UsageError) -> JSONValue {
+    /// `words` follow the verb; those from index `operandsFrom` on came after `--` and are
+    /// operands even when they start with `-` (`enqueue -- --odd.mp3`).
+    func build(_ words: [String], operandsFrom: Int = Int.max) throws(UsageError) -> JSONValue {
         var command = spec.name.rawValue
         var members: [(String, JSONValue)] = verb.presets
         var positionalWords: [String] = []
-        for word in words {
-            if word.hasPrefix("--"), word.count > 2 {
+        for (index, word) in words.enumerated() {
+            if index < operandsFrom, word.hasPrefix("--"), word.count > 2 {
                 let flag = String(word.dropFirst(2))
                 guard verb.flags.contains(flag) else { throw UsageError("\(verb.name): unknown option '\(word)'") }
                 members.append((flag, .bool(true)))

@@ -49,11 +49,13 @@ public enum Runner {
                 }
                 let reply = try client.request(request)
                 if verb == "status", case .template = output.format, reply.isSuccess {
-                    let view = SnapshotView(reply["nowPlaying"] ?? .object([]), now: WallClock.now())
+                    let view = try decoded { () throws(WireDecodingError) in
+                        try SnapshotView(reply["nowPlaying"] ?? .null, now: WallClock.now())
+                    }
                     Console.out(output.format.line(view, maxWidth: output.maxWidth) + "\n")
                     return ExitCode.success
                 }
-                return report(verb: verb, reply: reply, json: invocation.json)
+                return try report(verb: verb, reply: reply, json: invocation.json)
             } catch {
                 Console.error("playbackctl: \(error)\n")
                 switch error {
@@ -71,15 +73,21 @@ public enum Runner {
         _ client: ControlClient, _ request: JSONValue, style: TerminalStyle
     ) throws(ClientError) -> Int32 {
         let replies = try client.pipelined([request, .object([("command", .string(CommandName.commands.rawValue))])])
-        guard let reply = replies.first, reply.isSuccess, let nowPlaying = reply["nowPlaying"] else {
-            return report(verb: "status", reply: replies.first ?? .object([]), json: false)
+        guard let reply = replies.first, reply.isSuccess else {
+            return try report(verb: "status", reply: replies.first ?? .object([]), json: false)
         }
+        let nowPlaying = try decoded { () throws(WireDecodingError) in try NowPlaying(json: reply["nowPlaying"] ?? .null) }
         let commands = replies.count > 1 && replies[1].isSuccess ? replies[1] : nil
         Console.out(HumanOutput.status(nowPlaying, commands: commands, now: WallClock.now(), style: style))
         return ExitCode.success
     }
 
-    private static func report(verb: String, reply: JSONValue, json: Bool) -> Int32 {
+    /// A reply that does not decode is a malformed reply (exit 9), like one that is not JSON.
+    private static func decoded<Value>(_ body: () throws(WireDecodingError) -> Value) throws(ClientError) -> Value {
+        do { return try body() } catch { throw .malformedReply(error.description) }
+    }
+
+    private static func report(verb: String, reply: JSONValue, json: Bool) throws(ClientError) -> Int32 {
         guard let statusText = reply["status"]?.stringValue, let status = CommandStatus(rawValue: statusText) else {
             Console.error("playbackctl: malformed reply: \(reply.serialized)\n")
             return ExitCode.protocolError
@@ -87,7 +95,12 @@ public enum Runner {
         if json {
             Console.out(reply.serialized + "\n")
         } else {
-            if status == .success { Console.out(HumanOutput.render(verb: verb, reply: reply, now: WallClock.now())) }
+            if status == .success {
+                let text = try decoded { () throws(WireDecodingError) in
+                    try HumanOutput.render(verb: verb, reply: reply, now: WallClock.now())
+                }
+                Console.out(text)
+            }
             Console.error(HumanOutput.rejections(reply))
             if status != .success {
                 Console.error("playbackctl: \(reply["message"]?.stringValue ?? statusText) (\(statusText))\n")

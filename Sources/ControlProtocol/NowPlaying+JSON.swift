@@ -1,5 +1,7 @@
 import PlaybackModel
 
+/// The `nowPlaying` object, written by the daemon and read by `playbackctl` and the tests:
+/// one typed value on both sides of the wire.
 extension NowPlaying {
     /// The `nowPlaying` object. Cleared now-playing (no item) carries only `state` and the
     /// play modes.
@@ -8,12 +10,9 @@ extension NowPlaying {
             ("repeatMode", .string(repeatMode.rawValue)), ("shuffleMode", .string(shuffleMode.rawValue)),
         ]
         guard let item else { return .object([("state", .string(state.rawValue))] + modes) }
-        var members: [(String, JSONValue)] = [
-            ("state", .string(state.rawValue)),
-            ("title", .string(item.metadata.title)),
-            ("artist", .optional(item.metadata.artist)),
-            ("album", .optional(item.metadata.album)),
-            ("duration", .number(item.metadata.duration.roundedToMicroseconds)),
+        var members: [(String, JSONValue)] = [("state", .string(state.rawValue))]
+        members += item.metadata.wireMembers(head: true)
+        members += [
             ("elapsed", .number(elapsed.roundedToMicroseconds)),
             ("rate", .number(rate)),
             ("timestamp", .number(timestamp.roundedToMicroseconds)),
@@ -25,7 +24,29 @@ extension NowPlaying {
             ("mediaType", .string("audio")),
             ("isLiveStream", .bool(false)),
         ]
-        return .object(members + modes + item.metadata.tagMembers)
+        return .object(members + modes + item.metadata.wireMembers(head: false) + [("itemID", .number(Double(item.id)))])
+    }
+
+    /// Reads a `nowPlaying` object written by `json`.
+    public init(json: JSONValue) throws(WireDecodingError) {
+        let reader = WireReader(object: json, context: "nowPlaying")
+        let state: PlaybackState = try reader.choice("state")
+        let repeatMode: RepeatMode = try reader.choice("repeatMode")
+        let shuffleMode: ShuffleMode = try reader.choice("shuffleMode")
+        // Cleared now-playing carries none of the item's members; one of them alone is an error.
+        guard json["title"] != nil || json["assetURL"] != nil || json["itemID"] != nil else {
+            self.init(
+                state: state, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
+                repeatMode: repeatMode, shuffleMode: shuffleMode)
+            return
+        }
+        let item = QueueItem(
+            id: try reader.wholeNumber("itemID"), path: try reader.path("assetURL"),
+            metadata: try TrackMetadata.decoding(json, onWire: true, context: "nowPlaying"))
+        self.init(
+            state: state, item: item, elapsed: try reader.number("elapsed"), rate: try reader.number("rate"),
+            timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
+            queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode)
     }
 }
 
@@ -33,34 +54,15 @@ extension QueueItem {
     /// One entry of the `queue` reply.
     public var json: JSONValue {
         .object(
-            [
-                ("id", .number(Double(id))),
-                ("title", .string(metadata.title)),
-                ("artist", .optional(metadata.artist)),
-                ("album", .optional(metadata.album)),
-                ("duration", .number(metadata.duration.roundedToMicroseconds)),
-                ("assetURL", .string(FileURL.from(path: path))),
-            ] + metadata.tagMembers)
+            [("id", .number(Double(id)))] + metadata.wireMembers(head: true)
+                + [("assetURL", .string(FileURL.from(path: path)))] + metadata.wireMembers(head: false))
     }
-}
 
-extension TrackMetadata {
-    /// The optional tag fields and the artwork, each only when present.
-    var tagMembers: [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = []
-        let texts = [("albumArtist", albumArtist), ("composer", composer), ("genre", genre)]
-        for (key, value) in texts { if let value { members.append((key, .string(value))) } }
-        let numbers = [
-            ("year", year), ("trackNumber", trackNumber), ("trackCount", trackCount), ("discNumber", discNumber),
-            ("discCount", discCount),
-        ]
-        for (key, value) in numbers { if let value { members.append((key, .number(Double(value)))) } }
-        if let artworkPath { members.append(("artworkURL", .string(FileURL.from(path: artworkPath)))) }
-        return members
+    /// Reads an entry of the `queue` reply.
+    public init(json: JSONValue) throws(WireDecodingError) {
+        let reader = WireReader(object: json, context: "queue item")
+        self.init(
+            id: try reader.wholeNumber("id"), path: try reader.path("assetURL"),
+            metadata: try TrackMetadata.decoding(json, onWire: true, context: "queue item"))
     }
-}
-
-extension Double {
-    /// Six decimals are enough for seconds and keep lines short and stable.
-    var roundedToMicroseconds: Double { (self * 1_000_000).rounded() / 1_000_000 }
 }

@@ -37,7 +37,7 @@ final class AnchorDriftMonitor {
         // Not advancing (a restart after a seek or skip waits for its device to start): the
         // start is announced when the device plays, and that push re-arms the check.
         guard fresh.state == .playing, fresh.rate > 0, fresh.item?.id == pushed.item?.id else { return }
-        let predicted = pushed.elapsed + pushed.rate * (fresh.timestamp - pushed.timestamp)
+        let predicted = pushed.position(at: fresh.timestamp)
         if abs(predicted - fresh.elapsed) > Self.tolerance {
             republish()
         } else {

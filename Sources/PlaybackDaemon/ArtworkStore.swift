@@ -16,10 +16,7 @@ struct ArtworkStore {
 
     /// The artwork directory under `environment`: beside the control socket's default.
     static func defaultDirectory(environment: Environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime + "/playbackd/artwork"
-        }
-        return "/tmp/playbackd-\(getuid())/artwork"
+        XDGDirectories.runtime(environment: environment) + "/artwork"
     }
 
     /// The cover's path for the file at `path`, or nil.

@@ -12,14 +12,19 @@ final class ControlLoop {
         var fd: Int32
         var events: Int16
         var handler: (Int16) -> Void
+        /// Which registration this is: a descriptor closed and reused within one iteration
+        /// gets a new one, so the old descriptor's readiness never reaches the new handler.
+        var registration: UInt64
     }
 
     private var interests: [Int32: Interest] = [:]
     private var running = true
+    private var registrations: UInt64 = 0
 
     /// Calls `handler` with the returned events whenever `fd` is ready for `events`.
     func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), handler: @escaping (Int16) -> Void) {
-        interests[fd] = Interest(fd: fd, events: events, handler: handler)
+        registrations += 1
+        interests[fd] = Interest(fd: fd, events: events, handler: handler, registration: registrations)
     }
 
     /// Changes which events `fd` is watched for.
@@ -36,14 +41,19 @@ final class ControlLoop {
     /// Runs until `stop()`.
     func run() {
         while running {
-            var fds = interests.values.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            let polled = Array(interests.values)
+            var fds = polled.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 fatalError("poll failed: \(String(cString: strerror(errno)))")
             }
-            for pfd in fds where pfd.revents != 0 {
-                guard running, let interest = interests[pfd.fd] else { continue }
+            for (index, pfd) in fds.enumerated() where pfd.revents != 0 {
+                // A handler earlier in this iteration may have closed this descriptor, and the
+                // number may already belong to a new registration: only the one polled gets it.
+                guard running, let interest = interests[pfd.fd],
+                    interest.registration == polled[index].registration
+                else { continue }
                 interest.handler(pfd.revents)
             }
         }

@@ -192,19 +192,15 @@ public final class Daemon {
             log.error("reload: \(error); keeping the current configuration", event: "reload-failed")
             return
         }
-        for (name, changed) in [
-            ("device", new.device != settings.device), ("socket", new.socket != settings.socket),
-            ("realtime", new.realtime != settings.realtime),
-        ] where changed {
-            log.warning("reload: \(name) changes take effect when playbackd restarts")
-        }
-        logOutput.threshold = new.logLevel
-        logOutput.target = new.logTarget
-        service.apply(new, replacing: settings)
         var applied = new
-        applied.device = settings.device
-        applied.socket = settings.socket
-        applied.realtime = settings.realtime
+        for spec in SettingsCatalog.all {
+            if let keep = spec.keepOnReload, keep(&applied, settings) {
+                log.warning("reload: \(spec.name) changes take effect when playbackd restarts")
+            }
+        }
+        logOutput.threshold = applied.logLevel
+        logOutput.target = applied.logTarget
+        service.apply(applied, replacing: settings)
         settings = applied
         log.notice("reloaded the configuration", event: "reloaded")
         idleTimer.cancel()  // re-armed with the new idle time, if still idle

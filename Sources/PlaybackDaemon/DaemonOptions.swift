@@ -76,8 +76,7 @@ public struct DaemonOptions: Sendable {
         var settings = DaemonSettings()
         let path =
             configPath
-            ?? ConfigurationFile.defaultPath(
-                home: environment["HOME"], configHome: environment["XDG_CONFIG_HOME"])
+            ?? ConfigurationFile.defaultPath(environment: environment)
         if let path {
             try ConfigurationFile(path: path).apply(to: &settings, mustExist: configPath != nil)
         }

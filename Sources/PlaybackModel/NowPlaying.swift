@@ -33,10 +33,17 @@ public struct NowPlaying: Sendable, Equatable {
         self.queueCount = queueCount
     }
 
-    /// Position extrapolated to `time` (seconds since the epoch), clamped to the item.
+    /// Position extrapolated to `time` (seconds since the epoch), clamped to the item: the one
+    /// place `elapsed + rate * (time - timestamp)` is computed, for the daemon and its clients.
     public func position(at time: Double) -> Double {
-        let raw = elapsed + rate * max(0, time - timestamp)
+        let raw = max(0, elapsed + rate * max(0, time - timestamp))
         guard let duration = item?.metadata.duration else { return raw }
         return min(raw, duration)
+    }
+
+    /// When the extrapolated position reaches `position` (seconds since the epoch); nil when it
+    /// does not advance.
+    public func time(reaching position: Double) -> Double? {
+        rate > 0 ? timestamp + (position - elapsed) / rate : nil
     }
 }

@@ -26,6 +26,8 @@ import Testing
             ),
             (["disable", "nextTrack"], #"{"command":"setCommandEnabled","enabled":false,"name":"nextTrack"}"#),
             (["status"], #"{"command":"nowPlaying"}"#),
+            (["enqueue", "--", "--odd.mp3", "-x.mp3"], #"{"command":"enqueue","items":["/nonexistent-dir/--odd.mp3","/nonexistent-dir/-x.mp3"]}"#),
+            (["enqueue", "--play", "--", "--replace"], #"{"command":"enqueue","play":true,"items":["/nonexistent-dir/--replace"]}"#),
         ])
     func requests(_ arguments: [String], _ expected: String) throws {
         #expect(try request(arguments) == expected)

@@ -14,7 +14,7 @@ struct NotARequest: Error {}
 
     private func line(_ arguments: [String], _ snapshot: JSONValue = Snapshots.playing()) throws -> String {
         let output = try options(arguments)
-        return output.format.line(SnapshotView(snapshot, now: 1000), maxWidth: output.maxWidth)
+        return output.format.line(try SnapshotView(snapshot, now: 1000), maxWidth: output.maxWidth)
     }
 
     @Test("--waybar: Pango-escaped text and tooltip, the state as alt and class, the percentage")

@@ -1,5 +1,6 @@
 import ControlCLI
 import ControlProtocol
+import PlaybackModel
 import Testing
 
 /// A snapshot whose tags hold everything that breaks hand-built bar output: quotes, a
@@ -10,25 +11,32 @@ enum Snapshots {
     static let artist = "Zoe\u{0301} & שלום"
     static let album = "👩‍👩‍👧 <b>"
 
-    static func playing(elapsed: Double = 83.4, timestamp: Double = 1000) -> JSONValue {
-        .object([
-            ("state", .string("playing")), ("title", .string(title)), ("artist", .string(artist)),
-            ("album", .string(album)), ("duration", .number(3725.5)), ("elapsed", .number(elapsed)),
-            ("rate", .number(1)), ("timestamp", .number(timestamp)), ("queueIndex", .number(1)),
-            ("queueCount", .number(12)), ("assetURL", .string("file:///music/a%20b.mp3")),
-        ])
+    /// The hostile snapshot, typed: the daemon's own value, so the tests read what it writes.
+    static func nowPlaying(elapsed: Double = 83.4, timestamp: Double = 1000) -> NowPlaying {
+        let metadata = TrackMetadata(
+            title: title, artist: artist, album: album, duration: 3725.5, sampleRate: 44_100, channels: 2)
+        return NowPlaying(
+            state: .playing, item: QueueItem(id: 7, path: "/music/a b.mp3", metadata: metadata), elapsed: elapsed,
+            rate: 1, timestamp: timestamp, queueIndex: 1, queueCount: 12)
     }
 
-    static let stopped = JSONValue.object([("state", .string("stopped"))])
+    /// The hostile snapshot as the wire carries it.
+    static func playing(elapsed: Double = 83.4, timestamp: Double = 1000) -> JSONValue {
+        nowPlaying(elapsed: elapsed, timestamp: timestamp).json
+    }
 
-    static func view(_ snapshot: JSONValue = playing(), at now: Double = 1000) -> SnapshotView {
-        SnapshotView(snapshot, now: now)
+    static let stoppedNowPlaying = NowPlaying(
+        state: .stopped, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0)
+    static let stopped = stoppedNowPlaying.json
+
+    static func view(_ snapshot: JSONValue = playing(), at now: Double = 1000) throws -> SnapshotView {
+        try SnapshotView(snapshot, now: now)
     }
 }
 
 @Suite struct TemplateTests {
-    private func render(_ source: String, _ view: SnapshotView = Snapshots.view()) throws -> String {
-        try Template(source).line(view)
+    private func render(_ source: String, _ view: SnapshotView? = nil) throws -> String {
+        try Template(source).line(view ?? Snapshots.view())
     }
 
     @Test(
@@ -55,8 +63,8 @@ enum Snapshots {
 
     @Test("the play modes print as words or, with icon, as glyphs (nothing when off)")
     func playModes() throws {
-        func snapshot(_ repeatMode: String, _ shuffleMode: String) -> SnapshotView {
-            Snapshots.view(
+        func snapshot(_ repeatMode: String, _ shuffleMode: String) throws -> SnapshotView {
+            try Snapshots.view(
                 .object([
                     ("state", .string("paused")), ("repeatMode", .string(repeatMode)),
                     ("shuffleMode", .string(shuffleMode)),
@@ -71,7 +79,7 @@ enum Snapshots {
 
     @Test("missing values print as nothing, or the default")
     func missingValues() throws {
-        let stopped = Snapshots.view(Snapshots.stopped)
+        let stopped = try Snapshots.view(Snapshots.stopped)
         #expect(try render("[{{title}}|{{artist|suffix:\" - \"}}|{{elapsed|time}}|{{percent}}]", stopped) == "[|||]")
         #expect(
             try render("{{title|default:Nothing playing}} {{duration|time|default:--:--}}", stopped)
@@ -124,10 +132,11 @@ enum Snapshots {
     @Test("--max-width counts characters over the whole line and never cuts an escaped value")
     func maxWidth() throws {
         let template = try Template("♪ {{artist}} - {{title}}")
-        #expect(template.line(Snapshots.view(), maxWidth: 8) == "♪ Zoe\u{0301} &…")
-        #expect(template.line(Snapshots.view(), maxWidth: 200) == template.line(Snapshots.view()))
+        let view = try Snapshots.view()
+        #expect(template.line(view, maxWidth: 8) == "♪ Zoe\u{0301} &…")
+        #expect(template.line(view, maxWidth: 200) == template.line(view))
         let escaped = try Template("ab {{title|markup}}")
-        #expect(escaped.line(Snapshots.view(), maxWidth: 10) == "ab …")
+        #expect(escaped.line(view, maxWidth: 10) == "ab …")
     }
 }
 

@@ -30,9 +30,11 @@ import Testing
 
     @Test("the file is found under XDG_CONFIG_HOME, else ~/.config")
     func defaultPath() {
-        #expect(ConfigurationFile.defaultPath(home: "/h", configHome: "/c") == "/c/playbackd/config.toml")
-        #expect(ConfigurationFile.defaultPath(home: "/h", configHome: nil) == "/h/.config/playbackd/config.toml")
-        #expect(ConfigurationFile.defaultPath(home: "/h", configHome: "relative") == "/h/.config/playbackd/config.toml")
+        let path = { (environment: Environment) in ConfigurationFile.defaultPath(environment: environment) }
+        #expect(path(["HOME": "/h", "XDG_CONFIG_HOME": "/c"]) == "/c/playbackd/config.toml")
+        #expect(path(["HOME": "/h"]) == "/h/.config/playbackd/config.toml")
+        #expect(path(["HOME": "/h", "XDG_CONFIG_HOME": "relative"]) == "/h/.config/playbackd/config.toml")
+        #expect(path(["HOME": "relative"]) == nil, "a relative HOME is no base either")
     }
 
     @Test("every setting's usage line is in --help")

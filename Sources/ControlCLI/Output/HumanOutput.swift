@@ -1,11 +1,12 @@
 import ControlProtocol
+import PlaybackModel
 
 /// How replies read on a terminal. Pure functions of the reply, so tests compare exact text.
 public enum HumanOutput {
     /// Text for a successful reply to `verb`; empty for commands that need no answer.
-    public static func render(verb: String, reply: JSONValue, now: Double) -> String {
+    public static func render(verb: String, reply: JSONValue, now: Double) throws(WireDecodingError) -> String {
         switch verb {
-        case "queue": queue(reply)
+        case "queue": try queue(reply)
         case "commands", "enable", "disable": commands(reply)
         case "enqueue": enqueued(reply)
         case "seek", "skip-forward", "skip-backward":
@@ -20,21 +21,19 @@ public enum HumanOutput {
     /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)` and the
     /// skip intervals when `commands` (the `commands` reply) has them; each line fits 80 columns.
     public static func status(
-        _ nowPlaying: JSONValue, commands: JSONValue? = nil, now: Double, style: TerminalStyle = .plain
+        _ nowPlaying: NowPlaying, commands: JSONValue? = nil, now: Double, style: TerminalStyle = .plain
     ) -> String {
-        let state = nowPlaying["state"]?.stringValue ?? "unknown"
+        let state = nowPlaying.state.rawValue
         let tag = "[\(state)]"
-        guard let title = nowPlaying["title"]?.stringValue else { return style.stateTag(state) + "\n" }
-        var lines = [tag + " " + track(nowPlaying, title: title)]
-        if let album = nowPlaying["album"]?.stringValue { lines.append(album) }
-        let elapsed = SnapshotView(nowPlaying, now: now).position ?? 0
-        var timing = "\(TimeText.format(elapsed)) / \(TimeText.format(nowPlaying["duration"]?.numberValue ?? 0))"
-        if let index = nowPlaying["queueIndex"]?.numberValue, let count = nowPlaying["queueCount"]?.numberValue {
-            timing += "  (\(Int(index) + 1)/\(Int(count)))"
-        }
+        guard let item = nowPlaying.item else { return style.stateTag(state) + "\n" }
+        var lines = [tag + " " + track(item.metadata)]
+        if let album = item.metadata.album { lines.append(album) }
+        let elapsed = nowPlaying.position(at: now)
+        var timing = "\(TimeText.format(elapsed)) / \(TimeText.format(item.metadata.duration))"
+        if let index = nowPlaying.queueIndex { timing += "  (\(index + 1)/\(nowPlaying.queueCount))" }
         if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
-        if let mode = nowPlaying["repeatMode"]?.stringValue, mode != "off" { timing += "  repeat \(mode)" }
-        if nowPlaying["shuffleMode"]?.stringValue == "items" { timing += "  shuffle" }
+        if nowPlaying.repeatMode != .off { timing += "  repeat \(nowPlaying.repeatMode.rawValue)" }
+        if nowPlaying.shuffleMode == .items { timing += "  shuffle" }
         lines.append(timing)
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + lines[0].dropFirst(tag.count)
@@ -56,14 +55,16 @@ public enum HumanOutput {
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
-    static func track(_ object: JSONValue, title: String) -> String {
-        if let artist = object["artist"]?.stringValue { return "\(artist) - \(title)" }
-        return title
+    /// `Artist - Title`, or the title alone.
+    static func track(_ metadata: TrackMetadata) -> String {
+        metadata.artist.map { "\($0) - \(metadata.title)" } ?? metadata.title
     }
 
-    static func queue(_ reply: JSONValue) -> String {
+    /// The `queue` reply's page, one line per item; nil when an item cannot be read.
+    static func queue(_ reply: JSONValue) throws(WireDecodingError) -> String {
         let current = reply["currentIndex"]?.numberValue.map(Int.init)
-        let items = reply["items"]?.arrayValue ?? []
+        var items: [QueueItem] = []
+        for json in reply["items"]?.arrayValue ?? [] { items.append(try QueueItem(json: json)) }
         guard !items.isEmpty else { return "(queue is empty)\n" }
         let offset = Int(reply["offset"]?.numberValue ?? 0)
         let count = Int(reply["count"]?.numberValue ?? Double(items.count))
@@ -75,9 +76,8 @@ public enum HumanOutput {
             let marker = index == current ? ">" : " "
             let number = String(index + 1)
             let padded = String(repeating: " ", count: width - number.count) + number
-            let title = item["title"]?.stringValue ?? "?"
-            let duration = TimeText.format(item["duration"]?.numberValue ?? 0)
-            return "\(marker)\(padded). \(track(item, title: title)) (\(duration))\n"
+            let duration = TimeText.format(item.metadata.duration)
+            return "\(marker)\(padded). \(track(item.metadata)) (\(duration))\n"
         }.joined() + footer
     }
 

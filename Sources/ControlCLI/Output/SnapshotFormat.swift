@@ -29,7 +29,7 @@ public enum SnapshotFormat: Equatable {
     public func line(_ view: SnapshotView, maxWidth: Int?) -> String {
         switch self {
         case .human:
-            return HumanOutput.status(view.snapshot, now: view.now).split(separator: "\n").joined(separator: " | ")
+            return HumanOutput.status(view.nowPlaying, now: view.now).split(separator: "\n").joined(separator: " | ")
         case .template(let template):
             return template.line(view, maxWidth: maxWidth)
         case .polybar(let template):
@@ -50,7 +50,7 @@ public enum SnapshotFormat: Equatable {
                 ("short_text", .string(short.line(view, maxWidth: maxWidth))),
             ]).serialized
         case .json:
-            return view.snapshot.serialized
+            return view.raw.serialized
         }
     }
 

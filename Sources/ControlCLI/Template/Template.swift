@@ -86,9 +86,9 @@ struct TemplateParser {
             if index >= characters.count { throw error("'{{' is not closed with '}}'", at: opening) }
             throw error("expected a field name after '{{'", at: fieldColumn)
         }
-        guard let field = TemplateField(rawValue: fieldName) else {
+        guard let field = TemplateField.named(fieldName) else {
             throw error(
-                "unknown field '\(fieldName)' (fields: \(TemplateField.allCases.map(\.rawValue).joined(separator: ", ")))",
+                "unknown field '\(fieldName)' (fields: \(TemplateField.all.map(\.name).joined(separator: ", ")))",
                 at: fieldColumn)
         }
         var kind = field.kind
@@ -125,7 +125,7 @@ struct TemplateParser {
         }
         if let accepted = name.accepts, !accepted.contains(kind) {
             throw error(
-                "filter '\(name.rawValue)' does not apply to \(kind.rawValue) ('\(field.rawValue)')", at: column)
+                "filter '\(name.rawValue)' does not apply to \(kind.rawValue) ('\(field.name)')", at: column)
         }
         let hasArgument = index < characters.count && characters[index] == ":"
         switch name.argumentRule {

@@ -1,3 +1,5 @@
+import PlaybackModel
+
 /// What a placeholder's value is, which decides the filters it accepts and how it prints
 /// without one.
 public enum TemplateValueKind: String, Sendable {
@@ -14,85 +16,92 @@ public enum TemplateValueKind: String, Sendable {
 }
 
 /// A value a template can show: every field of the now-playing snapshot and a few derived
-/// from it. Declared once; the parser, `--help`, the man page and docs/cli.md follow.
-public enum TemplateField: String, CaseIterable, Sendable {
-    case state, title, artist, album, albumArtist, composer, genre, year
-    case trackNumber, trackCount, discNumber, discCount
-    case elapsed, duration, remaining, percent
-    case queuePosition, queueIndex, queueCount
-    case rate, assetURL, artworkURL
-    case repeatMode, shuffleMode
-
-    public var kind: TemplateValueKind {
-        switch self {
-        case .state: .state
-        case .repeatMode, .shuffleMode: .mode
-        case .title, .artist, .album, .albumArtist, .composer, .genre, .assetURL, .artworkURL: .text
-        case .elapsed, .duration, .remaining: .seconds
-        case .percent, .queuePosition, .queueIndex, .queueCount, .rate, .year, .trackNumber, .trackCount,
-            .discNumber, .discCount:
-            .number
-        }
-    }
-
+/// from it. The track fields come from `TrackField.all`; the rest are declared here, once.
+/// The parser, `--help`, the man page and docs/cli.md follow.
+public struct TemplateField: Sendable, Equatable {
+    public let name: String
+    public let kind: TemplateValueKind
+    public let summary: String
     /// Whether the value changes while playing even when nothing is pushed, so a `watch`
     /// line that shows it is printed again at each second boundary.
-    public var followsPosition: Bool {
-        switch self {
-        case .elapsed, .remaining, .percent: true
-        default: false
-        }
-    }
+    public let followsPosition: Bool
+    private let read: @Sendable (SnapshotView) -> TemplateValue?
 
-    public var summary: String {
-        switch self {
-        case .state: "playing, paused, stopped or interrupted"
-        case .title: "the item's title (its file name when untagged)"
-        case .artist: "the artist, when tagged"
-        case .album: "the album, when tagged"
-        case .albumArtist: "the album artist (TPE2), when tagged"
-        case .composer: "the composer, when tagged"
-        case .genre: "the genre, when tagged"
-        case .year: "the year, when tagged"
-        case .trackNumber, .trackCount: "the track number and the album's track count, when tagged"
-        case .discNumber, .discCount: "the disc number and count, when tagged"
-        case .artworkURL: "a file URL of the cover (embedded picture or cover.jpg), when there is one"
-        case .elapsed: "the position, extrapolated to the moment of printing"
-        case .duration: "the item's duration"
-        case .remaining: "duration minus position"
-        case .percent: "position as a whole percentage of the duration"
-        case .queuePosition: "the current item's place in the queue, from 1"
-        case .queueIndex: "the current item's index in the queue, from 0 (as in the protocol)"
-        case .queueCount: "the number of items in the queue"
-        case .rate: "1 while audio is advancing, else 0"
-        case .assetURL: "the item's file URL"
-        case .repeatMode: "off, one or all"
-        case .shuffleMode: "off or items"
-        }
+    init(
+        _ name: String, _ kind: TemplateValueKind, followsPosition: Bool = false, _ summary: String,
+        value: @escaping @Sendable (SnapshotView) -> TemplateValue?
+    ) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+        self.followsPosition = followsPosition
+        read = value
     }
 
     /// The value at the view's instant; nil when there is none (nothing current, untagged).
-    func value(in view: SnapshotView) -> TemplateValue? {
-        switch self {
-        case .state: .text(view.state)
-        case .repeatMode, .shuffleMode: view.text(rawValue).map(TemplateValue.text)
-        case .title: view.text("title").map(TemplateValue.text)
-        case .artist: view.text("artist").map(TemplateValue.text)
-        case .album: view.text("album").map(TemplateValue.text)
-        case .assetURL, .artworkURL, .albumArtist, .composer, .genre: view.text(rawValue).map(TemplateValue.text)
-        case .year, .trackNumber, .trackCount, .discNumber, .discCount: view.number(rawValue).map(TemplateValue.number)
-        case .elapsed: view.position.map(TemplateValue.seconds)
-        case .duration: view.hasItem ? view.duration.map(TemplateValue.seconds) : nil
-        case .remaining:
-            view.position.flatMap { position in view.duration.map { .seconds(max(0, $0 - position)) } }
-        case .percent:
-            view.position.flatMap { position in
-                view.duration.flatMap { $0 > 0 ? .number((100 * position / $0).rounded(.down)) : nil }
+    func value(in view: SnapshotView) -> TemplateValue? { read(view) }
+
+    public static func == (lhs: TemplateField, rhs: TemplateField) -> Bool { lhs.name == rhs.name }
+
+    /// The field called `name`.
+    public static func named(_ name: String) -> TemplateField? { all.first { $0.name == name } }
+
+    /// Every field, in the order `--help` lists them.
+    public static let all: [TemplateField] =
+        [TemplateField("state", .state, "playing, paused, stopped or interrupted") { .text($0.nowPlaying.state.rawValue) }]
+        + TrackField.all.map(TemplateField.init(track:))
+        + [
+            TemplateField("elapsed", .seconds, followsPosition: true, "the position, extrapolated to the moment of printing") {
+                $0.position.map(TemplateValue.seconds)
+            },
+            TemplateField("remaining", .seconds, followsPosition: true, "duration minus position") { view in
+                view.position.flatMap { position in view.duration.map { .seconds(max(0, $0 - position)) } }
+            },
+            percent,
+            TemplateField("queuePosition", .number, "the current item's place in the queue, from 1") {
+                $0.nowPlaying.queueIndex.map { .number(Double($0 + 1)) }
+            },
+            TemplateField("queueIndex", .number, "the current item's index in the queue, from 0 (as in the protocol)") {
+                $0.nowPlaying.queueIndex.map { .number(Double($0)) }
+            },
+            TemplateField("queueCount", .number, "the number of items in the queue") { view in
+                view.nowPlaying.item == nil ? nil : .number(Double(view.nowPlaying.queueCount))
+            },
+            TemplateField("rate", .number, "1 while audio is advancing, else 0") { view in
+                view.nowPlaying.item == nil ? nil : .number(view.nowPlaying.rate)
+            },
+            TemplateField("assetURL", .text, "the item's file URL") { view in
+                view.nowPlaying.item.map { .text(FileURL.from(path: $0.path)) }
+            },
+            TemplateField("repeatMode", .mode, "off, one or all") { .text($0.nowPlaying.repeatMode.rawValue) },
+            TemplateField("shuffleMode", .mode, "off or items") { .text($0.nowPlaying.shuffleMode.rawValue) },
+        ]
+
+    /// The position as a whole percentage of the duration.
+    static let percent = TemplateField(
+        "percent", .number, followsPosition: true, "position as a whole percentage of the duration"
+    ) { view in
+        view.position.flatMap { position in
+            view.duration.flatMap { $0 > 0 ? .number((100 * position / $0).rounded(.down)) : nil }
+        }
+    }
+
+    /// A track field of the current item.
+    init(track field: TrackField) {
+        let kind: TemplateValueKind =
+            switch field.storage {
+            case .requiredText, .text, .path: .text
+            case .number, .requiredNumber: .number
+            case .seconds: .seconds
             }
-        case .queuePosition: view.number("queueIndex").map { .number($0 + 1) }
-        case .queueIndex: view.number("queueIndex").map(TemplateValue.number)
-        case .queueCount: view.number("queueCount").map(TemplateValue.number)
-        case .rate: view.hasItem ? view.number("rate").map(TemplateValue.number) : nil
+        self.init(field.key, kind, field.summary) { view in
+            guard let item = view.nowPlaying.item, let value = field.value(in: item.metadata) else { return nil }
+            switch (value, field.storage) {
+            case (.text(let path), .path): return .text(FileURL.from(path: path))
+            case (.text(let text), _): return text.isEmpty ? nil : .text(text)
+            case (.number(let number), _): return .number(Double(number))
+            case (.seconds(let seconds), _): return .seconds(seconds)
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-import ControlProtocol
+import PlaybackModel
 
 /// When a `watch` line that shows the position is due again: at the instant the position,
 /// extrapolated from `(elapsed, rate, timestamp)`, crosses its next whole second. Never while
@@ -9,13 +9,10 @@ public enum TickSchedule {
 
     /// The wall-clock time of the next whole second of the position after `now`; nil when the
     /// position does not advance or the next second is past the end of the item.
-    public static func nextBoundary(_ snapshot: JSONValue, after now: Double) -> Double? {
-        guard snapshot["state"]?.stringValue == "playing", let rate = snapshot["rate"]?.numberValue, rate > 0,
-            let elapsed = snapshot["elapsed"]?.numberValue, let timestamp = snapshot["timestamp"]?.numberValue
-        else { return nil }
-        let position = elapsed + rate * max(0, now - timestamp)
-        let next = position.rounded(.down) + 1
-        if let duration = snapshot["duration"]?.numberValue, next > duration { return nil }
-        return timestamp + (next - elapsed) / rate
+    public static func nextBoundary(_ nowPlaying: NowPlaying, after now: Double) -> Double? {
+        guard nowPlaying.state == .playing, let item = nowPlaying.item else { return nil }
+        let next = nowPlaying.position(at: now).rounded(.down) + 1
+        guard next <= item.metadata.duration else { return nil }
+        return nowPlaying.time(reaching: next)
     }
 }

@@ -58,9 +58,11 @@ public struct WatchSession {
         var snapshot = first
         while true {
             let now = WallClock.now()
-            guard printer.print(lineText(SnapshotView(snapshot, now: now))) else { return false }
+            let view: SnapshotView
+            do { view = try SnapshotView(snapshot, now: now) } catch { throw .malformedReply(error.description) }
+            guard printer.print(lineText(view)) else { return false }
             var timeout: Double? = nil
-            if format.followsPosition, let boundary = TickSchedule.nextBoundary(snapshot, after: now) {
+            if format.followsPosition, let boundary = TickSchedule.nextBoundary(view.nowPlaying, after: now) {
                 timeout = max(0, boundary + TickSchedule.margin - WallClock.now())
             }
             if let event = try client.readLine(timeout: timeout), let nowPlaying = event["nowPlaying"] {

@@ -35,7 +35,7 @@ extension ResumeState {
     /// Reads a state file's JSON; every field is checked, and anything unexpected is an error
     /// (the caller sets the file aside rather than guess).
     init(json: JSONValue) throws(StateFileError) {
-        let reader = FieldReader(object: json, context: "state")
+        let reader = StateReader(object: json, context: "state")
         guard try reader.number("version") == Double(Self.formatVersion) else {
             throw StateFileError("unsupported version \(json["version"]?.serialized ?? "?")")
         }
@@ -69,83 +69,41 @@ extension ResumeState {
 }
 
 extension QueueItem {
-    fileprivate var stateJSON: JSONValue {
-        let m = metadata
-        var members: [(String, JSONValue)] = [
-            ("path", .string(path)), ("title", .string(m.title)), ("duration", .number(m.duration)),
-            ("sampleRate", .number(Double(m.sampleRate))), ("channels", .number(Double(m.channels))),
-        ]
-        let texts = [
-            ("artist", m.artist), ("album", m.album), ("albumArtist", m.albumArtist), ("composer", m.composer),
-            ("genre", m.genre), ("artworkPath", m.artworkPath),
-        ]
-        for (key, value) in texts { if let value { members.append((key, .string(value))) } }
-        let numbers = [
-            ("year", m.year), ("trackNumber", m.trackNumber), ("trackCount", m.trackCount),
-            ("discNumber", m.discNumber), ("discCount", m.discCount),
-        ]
-        for (key, value) in numbers { if let value { members.append((key, .number(Double(value)))) } }
-        return .object(members)
-    }
+    fileprivate var stateJSON: JSONValue { .object([("path", .string(path))] + metadata.stateMembers) }
 
     fileprivate init(stateJSON json: JSONValue, id: UInt64, index: Int) throws(StateFileError) {
-        let reader = FieldReader(object: json, context: "item \(index)")
-        let path = try reader.string("path")
-        guard path.hasPrefix("/") else { throw StateFileError("item \(index): path is not absolute") }
-        let sampleRate = Int(try reader.number("sampleRate"))
-        let channels = Int(try reader.number("channels"))
-        guard sampleRate > 0, (1...8).contains(channels) else { throw StateFileError("item \(index): bad format") }
-        var metadata = TrackMetadata(
-            title: try reader.string("title"), artist: json["artist"]?.stringValue, album: json["album"]?.stringValue,
-            duration: max(0, try reader.number("duration")), sampleRate: sampleRate, channels: channels)
-        metadata.albumArtist = json["albumArtist"]?.stringValue
-        metadata.composer = json["composer"]?.stringValue
-        metadata.genre = json["genre"]?.stringValue
-        metadata.artworkPath = json["artworkPath"]?.stringValue
-        metadata.year = json["year"]?.numberValue.map(Int.init)
-        metadata.trackNumber = json["trackNumber"]?.numberValue.map(Int.init)
-        metadata.trackCount = json["trackCount"]?.numberValue.map(Int.init)
-        metadata.discNumber = json["discNumber"]?.numberValue.map(Int.init)
-        metadata.discCount = json["discCount"]?.numberValue.map(Int.init)
+        let context = "item \(index)"
+        let path: String
+        let metadata: TrackMetadata
+        do {
+            path = try WireReader(object: json, context: context).string("path")
+            metadata = try TrackMetadata.decoding(json, onWire: false, context: context)
+        } catch {
+            throw StateFileError(error.description)
+        }
+        guard path.hasPrefix("/") else { throw StateFileError("\(context): path is not absolute") }
+        guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
+            throw StateFileError("\(context): bad format")
+        }
         self.init(id: id, path: path, metadata: metadata)
     }
 }
 
-/// Typed access to an object's fields, with errors that name the field.
-private struct FieldReader {
-    let object: JSONValue
-    let context: String
+/// The resume state's reader: the wire's typed reader, with its errors as `StateFileError`.
+private struct StateReader {
+    let reader: WireReader
+    init(object: JSONValue, context: String) { reader = WireReader(object: object, context: context) }
 
-    private func missing(_ key: String, _ type: String) -> StateFileError {
-        StateFileError("\(context): '\(key)' is missing or not \(type)")
+    private func read<Value>(_ body: () throws(WireDecodingError) -> Value) throws(StateFileError) -> Value {
+        do { return try body() } catch { throw StateFileError(error.description) }
     }
 
-    func number(_ key: String) throws(StateFileError) -> Double {
-        guard let value = object[key]?.numberValue, value.isFinite else { throw missing(key, "a number") }
-        return value
-    }
-
+    func number(_ key: String) throws(StateFileError) -> Double { try read { () throws(WireDecodingError) in try reader.number(key) } }
     func optionalNumber(_ key: String) throws(StateFileError) -> Double? {
-        guard let value = object[key], value != .null else { return nil }
-        guard let number = value.numberValue, number >= 0 else { throw missing(key, "a number") }
-        return number
+        try read { () throws(WireDecodingError) -> Double? in try reader.optionalWholeNumber(key).map { (n: Int) in Double(n) } }
     }
-
-    func string(_ key: String) throws(StateFileError) -> String {
-        guard let value = object[key]?.stringValue else { throw missing(key, "a string") }
-        return value
-    }
-
-    func array(_ key: String) throws(StateFileError) -> [JSONValue] {
-        guard let value = object[key]?.arrayValue else { throw missing(key, "an array") }
-        return value
-    }
-
-    func choice<Choice: RawRepresentable>(_ key: String) throws(StateFileError) -> Choice
-    where Choice.RawValue == String {
-        guard let value = object[key]?.stringValue.flatMap(Choice.init(rawValue:)) else {
-            throw missing(key, "a known value")
-        }
-        return value
+    func array(_ key: String) throws(StateFileError) -> [JSONValue] { try read { () throws(WireDecodingError) in try reader.array(key) } }
+    func choice<Choice: RawRepresentable>(_ key: String) throws(StateFileError) -> Choice where Choice.RawValue == String {
+        try read { () throws(WireDecodingError) -> Choice in try reader.choice(key) }
     }
 }

@@ -15,11 +15,7 @@ struct StateFile: Sendable {
         if let directory = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !directory.isEmpty {
             return directory + "/state.json"
         }
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return state + "/playbackd/state.json"
-        }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return home + "/.local/state/playbackd/state.json"
+        return XDGDirectories.state(environment: environment).map { $0 + "/state.json" }
     }
 
     /// What reading the file found.

@@ -1,3 +1,4 @@
+import ControlProtocol
 import TOMLKit
 
 #if canImport(Glibc)
@@ -15,10 +16,8 @@ public struct ConfigurationFile {
 
     /// The default path under `environment`: `$XDG_CONFIG_HOME/playbackd/config.toml`, else
     /// `$HOME/.config/playbackd/config.toml`.
-    public static func defaultPath(home: String?, configHome: String?) -> String? {
-        if let configHome, configHome.hasPrefix("/") { return configHome + "/playbackd/config.toml" }
-        guard let home, !home.isEmpty else { return nil }
-        return home + "/.config/playbackd/config.toml"
+    public static func defaultPath(environment: Environment) -> String? {
+        XDGDirectories.config(environment: environment).map { $0 + "/config.toml" }
     }
 
     /// Applies the file to `settings`. A missing file is not an error unless `mustExist`.

@@ -30,9 +30,38 @@ struct SettingSpec: Sendable {
     let placeholder: String
     let summary: String
     let defaultText: String
-    let isReloadable: Bool
+    /// Nil when SIGHUP applies the setting to the running daemon; otherwise what keeps the
+    /// running value on a reload: it copies the setting from the running settings into the
+    /// reloaded ones and says whether the file asked for a different value.
+    let keepOnReload: (@Sendable (_ reloaded: inout DaemonSettings, _ running: DaemonSettings) -> Bool)?
     /// Checks the value and stores it; errors say what was expected.
     let apply: @Sendable (SettingInput, inout DaemonSettings) throws(SettingValueError) -> Void
+
+    init(
+        name: String, placeholder: String, summary: String, defaultText: String,
+        keepOnReload: (@Sendable (inout DaemonSettings, DaemonSettings) -> Bool)? = nil,
+        apply: @escaping @Sendable (SettingInput, inout DaemonSettings) throws(SettingValueError) -> Void
+    ) {
+        self.name = name
+        self.placeholder = placeholder
+        self.summary = summary
+        self.defaultText = defaultText
+        self.keepOnReload = keepOnReload
+        self.apply = apply
+    }
+
+    /// Whether SIGHUP applies it to a running daemon.
+    var isReloadable: Bool { keepOnReload == nil }
+
+    /// The `keepOnReload` of a setting stored at `keyPath` that applies only at start.
+    static func atRestart<Value: Equatable>(
+        _ keyPath: WritableKeyPath<DaemonSettings, Value> & Sendable
+    ) -> @Sendable (inout DaemonSettings, DaemonSettings) -> Bool {
+        { reloaded, running in
+            defer { reloaded[keyPath: keyPath] = running[keyPath: keyPath] }
+            return reloaded[keyPath: keyPath] != running[keyPath: keyPath]
+        }
+    }
 
     /// `--disable` may be given more than once on the command line; each adds one command.
     var isRepeatableFlag: Bool { name == "disable" }
@@ -48,20 +77,20 @@ enum SettingsCatalog {
     static let all: [SettingSpec] = [
         SettingSpec(
             name: "device", placeholder: "NAME", summary: "ALSA PCM to play on", defaultText: "default",
-            isReloadable: false
+            keepOnReload: SettingSpec.atRestart(\.device)
         ) { input, settings throws(SettingValueError) in settings.device = try text(input, nonEmpty: true) },
         SettingSpec(
             name: "socket", placeholder: "PATH",
             summary: "Control socket (default: $PLAYBACKD_SOCKET, else $XDG_RUNTIME_DIR/playbackd/control.sock, "
                 + "else /tmp/playbackd-$UID/control.sock); ignored when systemd passes the socket",
-            defaultText: "(see summary)", isReloadable: false
+            defaultText: "(see summary)", keepOnReload: SettingSpec.atRestart(\.socket)
         ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
         seconds(
             "pause-hold", "Release the device after this long paused", "10", allowZero: true, max: 86_400,
             \.pauseHoldSeconds),
         SettingSpec(
             name: "skip-interval", placeholder: "SECONDS", summary: "Preferred interval of both skip commands",
-            defaultText: "15", isReloadable: true
+            defaultText: "15"
         ) { input, settings throws(SettingValueError) in
             settings.skipForwardInterval = try seconds(input, allowZero: false, max: 3600)
             settings.skipBackwardInterval = settings.skipForwardInterval
@@ -75,7 +104,7 @@ enum SettingsCatalog {
         SettingSpec(
             name: "disable", placeholder: "COMMAND",
             summary: "Remote commands to disable (flag: repeatable; file: an array of names)",
-            defaultText: "[] (all enabled)", isReloadable: true
+            defaultText: "[] (all enabled)"
         ) { input, settings throws(SettingValueError) in
             switch input {
             case .word(let name): settings.disabled.insert(try remoteCommand(name))
@@ -88,14 +117,14 @@ enum SettingsCatalog {
         },
         SettingSpec(
             name: "log-level", placeholder: "LEVEL", summary: "error, warning, notice, info or debug",
-            defaultText: "info", isReloadable: true
+            defaultText: "info"
         ) { input, settings throws(SettingValueError) in
             let name = try choice(input, DaemonLog.Level.allCases.map(\.name))
             settings.logLevel = DaemonLog.Level.allCases.first { $0.name == name }!
         },
         choice(
             "log", "TARGET", "auto (the journal when stderr is connected to it), journal or stderr",
-            isReloadable: true, \.logTarget),
+            reloads: true, \.logTarget),
         seconds(
             "idle-exit",
             "Exit after this long stopped with an empty queue and no client (0: never); "
@@ -104,7 +133,7 @@ enum SettingsCatalog {
         SettingSpec(
             name: "realtime", placeholder: "BOOL",
             summary: "Ask for SCHED_FIFO for the output thread (the unit grants LimitRTPRIO)",
-            defaultText: "true", isReloadable: false
+            defaultText: "true", keepOnReload: SettingSpec.atRestart(\.realtime)
         ) { input, settings throws(SettingValueError) in
             switch input {
             case .boolean(let value): settings.realtime = value
@@ -116,20 +145,21 @@ enum SettingsCatalog {
         choice(
             "resume", "MODE",
             "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
-            isReloadable: false, \.resume),
+            reloads: false, \.resume),
     ]
 
     static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }
 
     /// A setting that is one of an enumeration's raw values, stored at `keyPath`; the default
     /// shown is the value `DaemonSettings()` has.
-    private static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ placeholder: String, _ summary: String, isReloadable: Bool,
+    private static func choice<Choice: RawRepresentable & CaseIterable & Sendable & Equatable>(
+        _ name: String, _ placeholder: String, _ summary: String, reloads: Bool,
         _ keyPath: WritableKeyPath<DaemonSettings, Choice> & Sendable
     ) -> SettingSpec where Choice.RawValue == String {
         SettingSpec(
             name: name, placeholder: placeholder, summary: summary,
-            defaultText: DaemonSettings()[keyPath: keyPath].rawValue, isReloadable: isReloadable
+            defaultText: DaemonSettings()[keyPath: keyPath].rawValue,
+            keepOnReload: reloads ? nil : SettingSpec.atRestart(keyPath)
         ) { input, settings throws(SettingValueError) in
             settings[keyPath: keyPath] = Choice(rawValue: try choice(input, Choice.allCases.map(\.rawValue)))!
         }
@@ -141,7 +171,7 @@ enum SettingsCatalog {
         _ keyPath: WritableKeyPath<DaemonSettings, Double> & Sendable
     ) -> SettingSpec {
         SettingSpec(
-            name: name, placeholder: "SECONDS", summary: summary, defaultText: defaultText, isReloadable: true
+            name: name, placeholder: "SECONDS", summary: summary, defaultText: defaultText
         ) { input, settings throws(SettingValueError) in
             settings[keyPath: keyPath] = try seconds(input, allowZero: allowZero, max: max)
         }

@@ -13,28 +13,48 @@ enum ID3Reader {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         _ = mpg123_id3(handle, &v1, &v2)
-        let tag2 = v2?.pointee
-        let tag1 = v1?.pointee
-        let frames2 = textFrames(tag2)
+        let tags = Tags(v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee))
         var metadata = TrackMetadata(
-            title: text(tag2?.title) ?? tag1.flatMap { latin1($0.title) } ?? FileName.stem(path),
-            artist: text(tag2?.artist) ?? tag1.flatMap { latin1($0.artist) },
-            album: text(tag2?.album) ?? tag1.flatMap { latin1($0.album) },
-            duration: Double(frames ?? 0) / Double(format.sampleRate),
-            sampleRate: format.sampleRate,
-            channels: format.channels)
-        metadata.albumArtist = frames2["TPE2"]
-        metadata.composer = frames2["TCOM"]
-        metadata.genre =
-            (frames2["TCON"] ?? text(tag2?.genre)).flatMap(ID3Genres.resolve)
-            ?? tag1.flatMap { ID3Genres.name(Int($0.genre)) }
-        metadata.year =
-            (frames2["TDRC"] ?? frames2["TYER"] ?? text(tag2?.year)).flatMap(leadingYear)
-            ?? tag1.flatMap { latin1($0.year) }.flatMap(leadingYear)
-        (metadata.trackNumber, metadata.trackCount) = numberAndCount(frames2["TRCK"])
-        (metadata.discNumber, metadata.discCount) = numberAndCount(frames2["TPOS"])
-        if metadata.trackNumber == nil, let tag1 { metadata.trackNumber = id3v11Track(tag1) }
+            title: FileName.stem(path), duration: Double(frames ?? 0) / Double(format.sampleRate),
+            sampleRate: format.sampleRate, channels: format.channels)
+        for field in TrackField.all {
+            guard let source = field.source, let value = tags.value(of: source) else { continue }
+            field.set(value, in: &metadata)
+        }
         return metadata
+    }
+
+    /// The tags of one file, read field by field as `TrackField.all` declares.
+    private struct Tags {
+        let v1: mpg123_id3v1?
+        let v2: mpg123_id3v2?
+        /// ID3v2 text frames by their 2.3/2.4 name.
+        let frames: [String: String]
+
+        func value(of source: TagSource) -> TrackFieldValue? {
+            switch source {
+            case .summary(let field): summary(field).map(TrackFieldValue.text)
+            case .frame(let id): frames[id].map(TrackFieldValue.text)
+            case .genre:
+                ((frames["TCON"] ?? text(v2?.genre)).flatMap(ID3Genres.resolve)
+                    ?? v1.flatMap { ID3Genres.name(Int($0.genre)) }).map(TrackFieldValue.text)
+            case .year:
+                ((frames["TDRC"] ?? frames["TYER"] ?? text(v2?.year)).flatMap(leadingYear)
+                    ?? v1.flatMap { latin1($0.year) }.flatMap(leadingYear)).map(TrackFieldValue.number)
+            case .number(let id):
+                (numberAndCount(frames[id]).0 ?? (id == "TRCK" ? v1.flatMap(id3v11Track) : nil))
+                    .map(TrackFieldValue.number)
+            case .count(let id): numberAndCount(frames[id]).1.map(TrackFieldValue.number)
+            }
+        }
+
+        private func summary(_ field: TagSource.Summary) -> String? {
+            switch field {
+            case .title: text(v2?.title) ?? v1.flatMap { latin1($0.title) }
+            case .artist: text(v2?.artist) ?? v1.flatMap { latin1($0.artist) }
+            case .album: text(v2?.album) ?? v1.flatMap { latin1($0.album) }
+            }
+        }
     }
 
     /// The front cover (picture type 3), else the first picture.
@@ -123,8 +143,6 @@ enum ID3Reader {
         let trimmed = s.trimmingTrailingSpaces
         return trimmed.isEmpty ? nil : trimmed
     }
-
-    /// The file name without directory and extension.
 }
 
 extension String {

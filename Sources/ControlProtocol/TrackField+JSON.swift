@@ -1,0 +1,76 @@
+import PlaybackModel
+
+/// The JSON form of track fields, for the wire (snapshots, queue items) and the resume state.
+extension TrackField {
+    /// The value as JSON. On the wire a path is a `file://` URL and seconds are rounded to
+    /// microseconds (short, stable lines); in the resume state both are kept as they are.
+    public func json(_ value: TrackFieldValue, onWire: Bool) -> JSONValue {
+        switch (value, storage) {
+        case (.text(let path), .path): .string(onWire ? FileURL.from(path: path) : path)
+        case (.text(let text), _): .string(text)
+        case (.number(let number), _): .number(Double(number))
+        case (.seconds(let seconds), _): .number(onWire ? seconds.roundedToMicroseconds : seconds)
+        }
+    }
+
+    /// Reads the value from JSON written by `json(_:onWire:)`; nil for null, for a value of
+    /// the wrong type, and for a number that is not finite (or not whole, for a whole number).
+    public func decode(_ json: JSONValue, onWire: Bool) -> TrackFieldValue? {
+        switch (storage, json) {
+        case (.path, .string(let text)): (onWire ? FileURL.path(fromURL: text) : text).map(TrackFieldValue.text)
+        case (.requiredText, .string(let text)), (.text, .string(let text)): .text(text)
+        case (.number, .number(let number)), (.requiredNumber, .number(let number)):
+            number.isFinite && number == number.rounded() && abs(number) < 1e15 ? .number(Int(number)) : nil
+        case (.seconds, .number(let seconds)): seconds.isFinite ? .seconds(seconds) : nil
+        default: nil
+        }
+    }
+}
+
+extension TrackMetadata {
+    /// Every field as it is kept in the resume state (paths as paths, seconds unrounded).
+    public var stateMembers: [(String, JSONValue)] {
+        TrackField.all.compactMap { field in
+            field.value(in: self).map { (field.stateKey, field.json($0, onWire: false)) }
+        }
+    }
+
+    /// The wire members of the fields sent always (`head`: title, artist, album, duration;
+    /// null when unknown) or only when known (the rest).
+    public func wireMembers(head: Bool) -> [(String, JSONValue)] {
+        TrackField.all.compactMap { field in
+            guard field.isAlwaysSent == head else { return nil }
+            guard let value = field.value(in: self) else { return head ? (field.key, .null) : nil }
+            return (field.key, field.json(value, onWire: true))
+        }
+    }
+
+    /// Every field of `object`, under its wire key (or, for the resume state, its state key).
+    /// Throws when a required field is missing or any field has the wrong type.
+    public static func decoding(
+        _ object: JSONValue, onWire: Bool, context: String
+    ) throws(WireDecodingError) -> TrackMetadata {
+        var metadata = TrackMetadata(title: "", duration: 0, sampleRate: 0, channels: 0)
+        for field in TrackField.all {
+            let key = onWire ? field.key : field.stateKey
+            let json = object[key] ?? .null
+            let value = field.decode(json, onWire: onWire)
+            if value == nil && (field.isRequired || json != .null) {
+                throw WireDecodingError("\(context): '\(key)' is \(json == .null ? "missing" : "not valid")")
+            }
+            field.set(value, in: &metadata)
+        }
+        return metadata
+    }
+}
+
+/// Why a snapshot, a queue item or a state file's item could not be read.
+public struct WireDecodingError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension Double {
+    /// Six decimals are enough for seconds and keep lines short and stable.
+    var roundedToMicroseconds: Double { (self * 1_000_000).rounded() / 1_000_000 }
+}

@@ -1,0 +1,99 @@
+import ControlProtocol
+import DocumentationSupport
+import PlaybackModel
+import Testing
+
+/// The track-field table and the typed snapshot: what the daemon writes is what the CLI reads.
+@Suite struct TrackFieldTests {
+    /// An item with every field set, each to a value of its own (microsecond-exact seconds).
+    static func fullItem() -> QueueItem {
+        var metadata = TrackMetadata(
+            title: "Title ✓", artist: "Artist", album: "Album", duration: 3725.5, sampleRate: 48_000, channels: 2)
+        metadata.albumArtist = "Album Artist"
+        metadata.composer = "Composer"
+        metadata.genre = "Jazz"
+        metadata.year = 1959
+        metadata.trackNumber = 3
+        metadata.trackCount = 12
+        metadata.discNumber = 1
+        metadata.discCount = 2
+        metadata.artworkPath = "/run/user/1000/playbackd/artwork/ab cd.jpg"
+        return QueueItem(id: 42, path: "/music/Kind of Blue/03 Blue in Green.mp3", metadata: metadata)
+    }
+
+    /// Through the wire as text: serialize, parse, decode.
+    static func overTheWire(_ json: JSONValue) throws -> JSONValue {
+        try JSONParser.parse(Array(json.serialized.utf8))
+    }
+
+    @Test("every field of the table is set by the full item, and keys are unique")
+    func tableIsComplete() {
+        let item = Self.fullItem()
+        for field in TrackField.all { #expect(field.value(in: item.metadata) != nil, "\(field.key)") }
+        #expect(Set(TrackField.all.map(\.key)).count == TrackField.all.count)
+        #expect(Set(TrackField.all.map(\.stateKey)).count == TrackField.all.count)
+    }
+
+    @Test("each field's encoder and decoder agree, on the wire and in the resume state")
+    func codecsAgree() {
+        let metadata = Self.fullItem().metadata
+        for field in TrackField.all {
+            let value = field.value(in: metadata)!
+            for onWire in [true, false] {
+                #expect(field.decode(field.json(value, onWire: onWire), onWire: onWire) == value, "\(field.key)")
+            }
+            var copy = TrackMetadata(title: "", duration: 0, sampleRate: 0, channels: 0)
+            #expect(field.set(value, in: &copy))
+            #expect(field.value(in: copy) == value, "\(field.key): set, then read")
+        }
+    }
+
+    @Test("a snapshot with every field survives the wire unchanged; so does a cleared one")
+    func snapshotRoundTrip() throws {
+        let playing = NowPlaying(
+            state: .playing, item: Self.fullItem(), elapsed: 83.25, rate: 1, timestamp: 1_790_000_000.123456,
+            queueIndex: 2, queueCount: 7, repeatMode: .all, shuffleMode: .items)
+        #expect(try NowPlaying(json: Self.overTheWire(playing.json)) == playing)
+        let cleared = NowPlaying(
+            state: .stopped, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
+            repeatMode: .one)
+        #expect(try NowPlaying(json: Self.overTheWire(cleared.json)) == cleared)
+        var untagged = playing
+        untagged.item?.metadata = TrackMetadata(title: "x", duration: 1, sampleRate: 44_100, channels: 1)
+        untagged.queueIndex = nil
+        #expect(try NowPlaying(json: Self.overTheWire(untagged.json)) == untagged)
+        #expect(try QueueItem(json: Self.overTheWire(Self.fullItem().json)) == Self.fullItem())
+    }
+
+    @Test("a renamed or mistyped key is an error that names it, not a silent gap")
+    func decodingErrors() throws {
+        let json = NowPlaying(
+            state: .paused, item: Self.fullItem(), elapsed: 1, rate: 0, timestamp: 2, queueIndex: 0, queueCount: 1
+        ).json
+        func replacing(_ key: String, with value: JSONValue?) -> JSONValue {
+            guard case .object(let members) = json else { return json }
+            return .object(members.compactMap { $0.0 == key ? value.map { (key, $0) } : $0 })
+        }
+        let cases: [(JSONValue, String)] = [
+            (replacing("title", with: nil), "'title' is missing"),
+            (replacing("year", with: .string("1959")), "'year' is not valid"),
+            (replacing("duration", with: .string("long")), "'duration' is not valid"),
+            (replacing("artworkURL", with: .string("http://example.invalid/a.jpg")), "'artworkURL' is not valid"),
+            (replacing("state", with: .string("dancing")), "'state' is missing or not a known value"),
+            (replacing("itemID", with: .number(-1)), "'itemID' is missing or not a whole number"),
+        ]
+        for (broken, message) in cases {
+            #expect(throws: WireDecodingError.self) { try NowPlaying(json: broken) }
+            do {
+                _ = try NowPlaying(json: broken)
+            } catch {
+                #expect(error.description.contains(message), "\(error)")
+            }
+        }
+    }
+
+    @Test("docs/protocol.md holds the track-field table generated from TrackField.all")
+    func referenceIsCurrent() throws {
+        try GeneratedDocument.check("docs/protocol.md", TrackFieldReference.section, content: TrackFieldReference.markdown)
+    }
+}

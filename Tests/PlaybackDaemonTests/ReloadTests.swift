@@ -1,0 +1,25 @@
+import ControlProtocol
+import Testing
+
+@testable import PlaybackDaemon
+
+/// What a reload (SIGHUP) applies, read from each setting's own declaration.
+@Suite struct ReloadTests {
+    @Test("a reload keeps the settings that apply only at start, names the ones the file changed, and applies the rest")
+    func keepsStartOnlySettings() {
+        var running = DaemonSettings()
+        running.device = "hw:0"
+        running.socket = "/run/a.sock"
+        var reloaded = running
+        reloaded.device = "pulse"
+        reloaded.realtime = false
+        reloaded.pauseHoldSeconds = 3
+        reloaded.logLevel = .debug
+        let changed = SettingsCatalog.all.filter { spec in spec.keepOnReload?(&reloaded, running) ?? false }.map(\.name)
+        #expect(changed == ["device", "realtime"])
+        #expect(reloaded.device == "hw:0" && reloaded.realtime && reloaded.socket == "/run/a.sock")
+        #expect(reloaded.pauseHoldSeconds == 3 && reloaded.logLevel == .debug, "reloadable settings are applied")
+        #expect(
+            SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == ["device", "socket", "realtime", "resume"])
+    }
+}
