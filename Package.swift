@@ -58,7 +58,10 @@ let package = Package(
         .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
         .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI", "DocumentationSupport"]),
         .testTarget(
-            name: "PlaybackDaemonTests", dependencies: ["PlaybackDaemon", "ControlProtocol", "DocumentationSupport"]),
+            name: "PlaybackDaemonTests",
+            dependencies: [
+                "PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "DocumentationSupport",
+            ]),
         .testTarget(name: "IntegrationTests", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -82,8 +82,10 @@ extension Invocation {
                 timeout = seconds
             case CLIOptions.json.name: json = true
             case CLIOptions.help.name: help = true
-            case CLIOptions.version.name: return Invocation(socket: socket, json: json, timeout: timeout, action: .version)
-            case CLIOptions.manual.name: return Invocation(socket: socket, json: json, timeout: timeout, action: .manual)
+            case CLIOptions.version.name:
+                return Invocation(socket: socket, json: json, timeout: timeout, action: .version)
+            case CLIOptions.manual.name:
+                return Invocation(socket: socket, json: json, timeout: timeout, action: .manual)
             case CLIOptions.completionScript.name:
                 guard CLIOptions.shells.contains(value) else {
                     throw UsageError(
@@ -97,7 +99,8 @@ extension Invocation {
             return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: nil))
         }
         if verbName == "help" {
-            return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: words.dropFirst().first))
+            return Invocation(
+                socket: socket, json: json, timeout: timeout, action: .help(verb: words.dropFirst().first))
         }
         guard let (spec, verb) = VerbTable.find(verbName) else {
             throw UsageError("unknown command '\(verbName)'")
@@ -106,7 +109,8 @@ extension Invocation {
         let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd)
             .build(Array(words.dropFirst()), operandsFrom: max(0, operandsFrom - 1))
         let output = try OutputOptions(verb: verb.name, options: verbOptions, json: json)
-        return Invocation(socket: socket, json: json, timeout: timeout, action: .request(verb: verb.name, request, output))
+        return Invocation(
+            socket: socket, json: json, timeout: timeout, action: .request(verb: verb.name, request, output))
     }
 
     private static var allVerbOptions: [CLIOption] {

@@ -76,7 +76,9 @@ public enum Runner {
         guard let reply = replies.first, reply.isSuccess else {
             return try report(verb: "status", reply: replies.first ?? .object([]), json: false)
         }
-        let nowPlaying = try decoded { () throws(WireDecodingError) in try NowPlaying(json: reply["nowPlaying"] ?? .null) }
+        let nowPlaying = try decoded { () throws(WireDecodingError) in
+            try NowPlaying(json: reply["nowPlaying"] ?? .null)
+        }
         let commands = replies.count > 1 && replies[1].isSuccess ? replies[1] : nil
         Console.out(HumanOutput.status(nowPlaying, commands: commands, now: WallClock.now(), style: style))
         return ExitCode.success

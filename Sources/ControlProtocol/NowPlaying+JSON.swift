@@ -24,7 +24,8 @@ extension NowPlaying {
             ("mediaType", .string("audio")),
             ("isLiveStream", .bool(false)),
         ]
-        return .object(members + modes + item.metadata.wireMembers(head: false) + [("itemID", .number(Double(item.id)))])
+        return .object(
+            members + modes + item.metadata.wireMembers(head: false) + [("itemID", .number(Double(item.id)))])
     }
 
     /// Reads a `nowPlaying` object written by `json`.

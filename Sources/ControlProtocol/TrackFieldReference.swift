@@ -30,7 +30,8 @@ public enum TrackFieldReference {
     private static func source(_ field: TrackField) -> String {
         if case .path = field.storage { return "the embedded picture, else `cover.jpg` beside the file" }
         return switch field.source {
-        case .summary(let field)?: "ID3v2 `\(["title": "TIT2", "artist": "TPE1", "album": "TALB"]["\(field)"] ?? "")`, else ID3v1"
+        case .summary(let field)?:
+            "ID3v2 `\(["title": "TIT2", "artist": "TPE1", "album": "TALB"]["\(field)"] ?? "")`, else ID3v1"
         case .frame(let id)?: "ID3v2 `\(id)`"
         case .genre?: "`TCON` (ID3v1 genre numbers resolved), else ID3v1"
         case .year?: "`TDRC`, `TYER`, else ID3v1"

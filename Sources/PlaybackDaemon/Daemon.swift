@@ -69,7 +69,7 @@ public final class Daemon {
             return 1
         }
         let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request, reply in
-            service.handle(request, reply: reply)
+            service.handle(request.command) { reply(Response($0)) }
         }
         self.server = server
         server.onClientCountChanged = { [unowned self] _ in evaluateIdleExit() }

@@ -8,19 +8,19 @@ extension PlayerService {
     /// starts a new pipeline).
     static let engineLookahead = 64
 
-    func setRepeat(_ mode: RepeatMode) -> Response {
-        guard mode != queue.repeatMode else { return .success() }
+    func setRepeat(_ mode: RepeatMode) -> CommandResult {
+        guard mode != queue.repeatMode else { return .success(.done) }
         queue.repeatMode = mode
         noteChange(.modes)
         refreshUpcoming()
-        return .success()
+        return .success(.done)
     }
 
-    func setShuffle(_ mode: ShuffleMode) -> Response {
-        guard mode != queue.shuffleMode else { return .success() }
+    func setShuffle(_ mode: ShuffleMode) -> CommandResult {
+        guard mode != queue.shuffleMode else { return .success(.done) }
         queue.setShuffle(mode)
         noteChange(.modes)
         refreshUpcoming()
-        return .success()
+        return .success(.done)
     }
 }

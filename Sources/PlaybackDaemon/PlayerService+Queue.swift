@@ -7,7 +7,7 @@ extension PlayerService {
     /// Enqueues are applied in the order they arrived.
     func enqueueInBackground(
         _ paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool,
-        reply: @escaping (Response) -> Void
+        reply: @escaping (CommandResult) -> Void
     ) {
         let (prober, ids) = (self.prober, itemIDs)
         probing.submit { [prober, ids] in
@@ -22,7 +22,7 @@ extension PlayerService {
 
     func enqueue(
         _ probed: [QueueItem], rejected: [Rejection], placement: EnqueuePlacement, replace: Bool, play: Bool
-    ) -> Response {
+    ) -> CommandResult {
         var rejected = rejected
         var items = probed
         let room = replace ? PlaybackQueue.maximumCount : queue.remainingCapacity
@@ -32,32 +32,31 @@ extension PlayerService {
             }
             items.removeLast(items.count - room)
         }
-        let fields: [(String, JSONValue)] = [
-            ("added", .array(items.map { .number(Double($0.id)) })),
-            (
-                "rejected",
-                .array(rejected.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
-            ),
-        ]
+        var outcome = EnqueueOutcome(added: items.map(\.id), rejected: rejected)
         guard !items.isEmpty else {
             let reasons = rejected.prefix(3).map { "\($0.path): \($0.reason)" }.joined(separator: "; ")
             let more = rejected.count > 3 ? " (and \(rejected.count - 3) more)" : ""
-            return Response(status: .noSuchContent, message: "nothing playable: \(reasons)\(more)", fields: fields)
+            return .failure(
+                CommandFailure(.noSuchContent, "nothing playable: \(reasons)\(more)", outcome: .enqueued(outcome)))
         }
         if case .index(let index) = placement, !replace, index > queue.count {
-            return Response(
-                status: .noSuchContent,
-                message:
+            return .failure(
+                CommandFailure(
+                    .noSuchContent,
                     "index \(index) is past the end of the queue: it has \(queue.count) items (insert at 0 to \(queue.count))",
-                fields: [("added", .array([])), ("rejected", .array([]))])
+                    outcome: .enqueued(EnqueueOutcome(added: [], rejected: []))))
         }
-        let failure = add(items, placement: replace ? .end : placement, replace: replace, play: play)
-        return failure.map { Response(status: $0.status, message: $0.message, fields: fields) }
-            ?? .success(fields + [("queueCount", .number(Double(queue.count)))])
+        if let failure = add(items, placement: replace ? .end : placement, replace: replace, play: play) {
+            return .failure(CommandFailure(failure.status, failure.message, outcome: .enqueued(outcome)))
+        }
+        outcome.queueCount = queue.count
+        return .success(.enqueued(outcome))
     }
 
     /// Adds probed items; returns a failure when starting playback failed.
-    private func add(_ items: [QueueItem], placement: EnqueuePlacement, replace: Bool, play: Bool) -> Response? {
+    private func add(
+        _ items: [QueueItem], placement: EnqueuePlacement, replace: Bool, play: Bool
+    ) -> CommandFailure? {
         let wasPlaying = state == .playing
         if replace {
             engine.halt()
@@ -87,7 +86,7 @@ extension PlayerService {
         return nil
     }
 
-    func remove(at index: Int, count: Int) -> Response {
+    func remove(at index: Int, count: Int) -> CommandResult {
         guard index < queue.count else { return outOfRange(index) }
         let end = min(queue.count, index + count)
         let removedCurrent = queue.remove(at: Set(index..<end))
@@ -98,61 +97,57 @@ extension PlayerService {
                 endOfQueue()
             } else {
                 // The item that would have played next, from its start (playing on if playing).
-                let started = startCurrentItem()
-                if started.status != .success { return started }
+                if case .failure(let failure) = startCurrentItem() { return .failure(failure) }
             }
         } else {
             refreshUpcoming()
         }
-        return .success([("removed", .number(Double(end - index))), ("queueCount", .number(Double(queue.count)))])
+        return .success(.removed(count: end - index, queueCount: queue.count))
     }
 
-    func move(from: Int, to: Int) -> Response {
+    func move(from: Int, to: Int) -> CommandResult {
         guard from < queue.count else { return outOfRange(from) }
         guard to < queue.count else { return outOfRange(to) }
         queue.move(from: from, to: to)
         noteChange(.queue)
         refreshUpcoming()
-        return .success()
+        return .success(.done)
     }
 
-    func jump(to index: Int) -> Response {
+    func jump(to index: Int) -> CommandResult {
         guard index < queue.count else { return outOfRange(index) }
         queue.select(index)
         return startCurrentItem()
     }
 
-    func queuePage(offset: Int, limit: Int) -> Response {
-        let page = queue.items.dropFirst(offset).prefix(limit)
-        return .success([
-            ("currentIndex", .optional(queue.currentIndex.map(Double.init))),
-            ("count", .number(Double(queue.count))),
-            ("offset", .number(Double(offset))),
-            ("repeatMode", .string(queue.repeatMode.rawValue)),
-            ("shuffleMode", .string(queue.shuffleMode.rawValue)),
-            ("items", .array(page.map(\.json))),
-        ])
+    func queuePage(offset: Int, limit: Int) -> CommandResult {
+        .success(
+            .queuePage(
+                QueuePage(
+                    currentIndex: queue.currentIndex, count: queue.count, offset: offset,
+                    repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
+                    items: Array(queue.items.dropFirst(offset).prefix(limit)))))
     }
 
-    private func outOfRange(_ index: Int) -> Response {
+    private func outOfRange(_ index: Int) -> CommandResult {
         let extent =
             queue.isEmpty
             ? "the queue is empty" : "the queue has \(queue.count) items (indexes 0 to \(queue.count - 1))"
-        return .failure(.noSuchContent, "no item at index \(index): \(extent)")
+        return .failure(CommandFailure(.noSuchContent, "no item at index \(index): \(extent)"))
     }
 
-    func clear() -> Response {
+    func clear() -> CommandResult {
         engine.releaseDevice()
         engine.forgetParkedDecoder()
         if !queue.isEmpty { noteChange([.queue, .item]) }
         queue.removeAll()
         heldFrame = 0
         setState(.stopped)
-        return .success()
+        return .success(.done)
     }
 
-    func setEnabled(_ name: CommandName, _ enabled: Bool) -> Response {
+    func setEnabled(_ name: CommandName, _ enabled: Bool) -> CommandResult {
         if availability.set(name, enabled: enabled) { noteChange(.commands) }
-        return .success([("commands", availability.json)])
+        return .success(.commands(availability))
     }
 }

@@ -3,35 +3,39 @@ import PlaybackEngine
 import PlaybackModel
 
 extension PlayerService {
-    func play() -> Response {
-        if state == .playing { return .success() }
+    func play() -> CommandResult {
+        if state == .playing { return .success(.done) }
         if queue.current == nil {
-            guard queue.begin() else { return .failure(.noActionableNowPlayingItem, "the queue is empty") }
+            guard queue.begin() else {
+                return .failure(CommandFailure(.noActionableNowPlayingItem, "the queue is empty"))
+            }
             heldFrame = 0
             noteChange(.item)
         }
-        return startEngine(atFrame: heldFrame) ?? .success()
+        return startEngine(atFrame: heldFrame).map { .failure($0) } ?? .success(.done)
     }
 
-    func pause() -> Response {
-        guard queue.current != nil else { return .failure(.noActionableNowPlayingItem, "nothing is playing") }
+    func pause() -> CommandResult {
+        guard queue.current != nil else {
+            return .failure(CommandFailure(.noActionableNowPlayingItem, "nothing is playing"))
+        }
         if state == .playing { holdPosition(engine.halt()) }
         if state != .stopped { setState(.paused) }
-        return .success()
+        return .success(.done)
     }
 
-    func stop() -> Response {
+    func stop() -> CommandResult {
         engine.releaseDevice()
         if heldFrame != 0 { noteChange(.position) }
         heldFrame = 0
         setState(.stopped)
-        return .success()
+        return .success(.done)
     }
 
     /// Starts the engine at `frame` of the current item; nil on success, else the failure.
     /// A device failure leaves the state `interrupted` with the position kept.
-    func startEngine(atFrame frame: Int) -> Response? {
-        guard let item = queue.current else { return .failure(.noActionableNowPlayingItem, "nothing to play") }
+    func startEngine(atFrame frame: Int) -> CommandFailure? {
+        guard let item = queue.current else { return CommandFailure(.noActionableNowPlayingItem, "nothing to play") }
         let upcoming = queue.upcoming(limit: Self.engineLookahead).map(\.engineItem)
         boundaryTimer.cancel()
         do throws(EngineError) {
@@ -44,17 +48,17 @@ extension PlayerService {
         }
     }
 
-    private func startFailure(_ error: EngineError, item: QueueItem, frame: Int) -> Response {
+    private func startFailure(_ error: EngineError, item: QueueItem, frame: Int) -> CommandFailure {
         switch error {
         case .content(let error):
             if state == .playing { setState(.paused) }
-            return .failure(.noSuchContent, "\(item.path): \(error)")
+            return CommandFailure(.noSuchContent, "\(item.path): \(error)")
         case .device(let error):
             heldFrame = frame
             setState(.interrupted)
             let message = "cannot open audio device '\(engine.deviceName)': \(error)"
             log.error(message)
-            return .failure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message)
+            return CommandFailure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message)
         }
     }
 

@@ -63,22 +63,23 @@ final class PlayerService {
         }
     }
 
-    /// Answers one request, at once or (enqueue, which probes files) when the prober thread
-    /// is done, and publishes what it changed.
-    func handle(_ request: Request, reply: @escaping (Response) -> Void) {
-        let name = request.command.name
+    /// Carries out one command, at once or (enqueue, which probes files) when the prober
+    /// thread is done, answers with its result in domain terms, and publishes what it changed.
+    /// A disabled remote command is refused here, for every front end.
+    func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
+        let name = command.name
         if CommandCatalog.spec(name).isRemoteCommand && !availability.isEnabled(name) {
-            return reply(.failure(.commandDisabled, "\(name.rawValue) is disabled"))
+            return reply(.failure(CommandFailure(.commandDisabled, "\(name.rawValue) is disabled")))
         }
-        if case .enqueue(let paths, let placement, let replace, let play) = request.command {
+        if case .enqueue(let paths, let placement, let replace, let play) = command {
             return enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
         }
         syncWithEngine()
-        reply(perform(request.command))
+        reply(perform(command))
         publishChanges()
     }
 
-    private func perform(_ command: Command) -> Response {
+    private func perform(_ command: Command) -> CommandResult {
         switch command {
         case .play: play()
         case .pause: pause()
@@ -91,14 +92,14 @@ final class PlayerService {
         case .changePlaybackPosition(let position): seek(to: position)
         case .changeRepeatMode(let mode): setRepeat(mode)
         case .changeShuffleMode(let mode): setShuffle(mode)
-        case .enqueue: .failure(.commandFailed, "enqueue is answered in the background")
+        case .enqueue: .failure(CommandFailure(.commandFailed, "enqueue is answered in the background"))
         case .remove(let index, let count): remove(at: index, count: count)
         case .move(let from, let to): move(from: from, to: to)
         case .jump(let index): jump(to: index)
         case .clear: clear()
         case .queue(let offset, let limit): queuePage(offset: offset, limit: limit)
-        case .nowPlaying, .subscribe: .success([("nowPlaying", snapshot().json)])
-        case .commands: .success([("commands", availability.json)])
+        case .nowPlaying, .subscribe: .success(.nowPlaying(snapshot()))
+        case .commands: .success(.commands(availability))
         case .setCommandEnabled(let name, let enabled): setEnabled(name, enabled)
         }
     }

@@ -26,8 +26,14 @@ import Testing
             ),
             (["disable", "nextTrack"], #"{"command":"setCommandEnabled","enabled":false,"name":"nextTrack"}"#),
             (["status"], #"{"command":"nowPlaying"}"#),
-            (["enqueue", "--", "--odd.mp3", "-x.mp3"], #"{"command":"enqueue","items":["/nonexistent-dir/--odd.mp3","/nonexistent-dir/-x.mp3"]}"#),
-            (["enqueue", "--play", "--", "--replace"], #"{"command":"enqueue","play":true,"items":["/nonexistent-dir/--replace"]}"#),
+            (
+                ["enqueue", "--", "--odd.mp3", "-x.mp3"],
+                #"{"command":"enqueue","items":["/nonexistent-dir/--odd.mp3","/nonexistent-dir/-x.mp3"]}"#
+            ),
+            (
+                ["enqueue", "--play", "--", "--replace"],
+                #"{"command":"enqueue","play":true,"items":["/nonexistent-dir/--replace"]}"#
+            ),
         ])
     func requests(_ arguments: [String], _ expected: String) throws {
         #expect(try request(arguments) == expected)
@@ -60,7 +66,8 @@ import Testing
         #expect(try Invocation.parse(["enqueue", "/a.mp3"], cwd: "/").replyTimeout(for: "enqueue") == 60)
         let given = try Invocation.parse(["toggle", "--timeout=0.25"], cwd: "/")
         #expect(given.replyTimeout(for: "toggle") == 0.25)
-        #expect(try Invocation.parse(["--timeout", "90", "enqueue", "/a"], cwd: "/").replyTimeout(for: "enqueue") == 90)
+        #expect(
+            try Invocation.parse(["--timeout", "90", "enqueue", "/a"], cwd: "/").replyTimeout(for: "enqueue") == 90)
     }
 }
 

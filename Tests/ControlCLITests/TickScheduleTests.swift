@@ -16,7 +16,8 @@ import Testing
     func noTick() {
         func snapshot(_ state: PlaybackState, rate: Double, elapsed: Double = 10) -> NowPlaying {
             let item = QueueItem(
-                id: 1, path: "/t.mp3", metadata: TrackMetadata(title: "t", duration: 19.8, sampleRate: 44_100, channels: 2))
+                id: 1, path: "/t.mp3",
+                metadata: TrackMetadata(title: "t", duration: 19.8, sampleRate: 44_100, channels: 2))
             return NowPlaying(
                 state: state, item: item, elapsed: elapsed, rate: rate, timestamp: 0, queueIndex: 0, queueCount: 1)
         }

@@ -94,6 +94,7 @@ import Testing
 
     @Test("docs/protocol.md holds the track-field table generated from TrackField.all")
     func referenceIsCurrent() throws {
-        try GeneratedDocument.check("docs/protocol.md", TrackFieldReference.section, content: TrackFieldReference.markdown)
+        try GeneratedDocument.check(
+            "docs/protocol.md", TrackFieldReference.section, content: TrackFieldReference.markdown)
     }
 }

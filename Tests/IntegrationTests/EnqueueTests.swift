@@ -128,7 +128,8 @@ extension IntegrationSuite {
             #expect(replies[3]["nowPlaying"]?["title"]?.stringValue == "One")
         }
 
-        @Test("a 10,000-file directory enqueues while nowPlaying keeps answering (each within 1 s), and playback goes on")
+        @Test(
+            "a 10,000-file directory enqueues while nowPlaying keeps answering (each within 1 s), and playback goes on")
         func tenThousandFiles() throws {
             let directory = TestEnvironment.makeTemporaryDirectory() + "/many"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -11,7 +11,9 @@ extension IntegrationSuite {
             "resume-after-stop", "crash-restart", "watchdog-restart", "config-error", "journal",
         ]
 
-        @Test("on a real user manager: socket activation, status line, reload, stop with resume, crash and watchdog restarts, exit 78")
+        @Test(
+            "on a real user manager: socket activation, status line, reload, stop with resume, crash and watchdog restarts, exit 78"
+        )
         func userManager() throws {
             guard getuid() == 0 else { try Test.cancel("skipped: booting a systemd container needs root") }
             guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-nspawn") else {
@@ -22,10 +24,13 @@ extension IntegrationSuite {
             let run = try CommandLineRun.run(
                 executable: TestEnvironment.packageRoot + "/Tests/systemd/run-on-real-systemd",
                 [TestEnvironment.binDirectory, TestEnvironment.fixtures, results])
-            if run.status == 77 { try Test.cancel("skipped: systemd-nspawn cannot boot a container here: \(run.stderr)") }
+            if run.status == 77 {
+                try Test.cancel("skipped: systemd-nspawn cannot boot a container here: \(run.stderr)")
+            }
             #expect(run.status == 0, "\(run.stderr)")
 
-            let lines = (try? String(contentsOfFile: results + "/results", encoding: .utf8))?
+            let lines =
+                (try? String(contentsOfFile: results + "/results", encoding: .utf8))?
                 .split(separator: "\n").map(String.init) ?? []
             let userLog = (try? String(contentsOfFile: results + "/user.log", encoding: .utf8)) ?? ""
             for check in Self.checks {

@@ -20,7 +20,8 @@ extension IntegrationSuite {
                         .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
                 }
                 let blocked = field("SigBlk").flatMap { UInt64($0, radix: 16) } ?? 0
-                return blocked & daemonSignals == daemonSignals ? nil : "\(field("Name") ?? task) (SigBlk \(field("SigBlk") ?? "?"))"
+                return blocked & daemonSignals == daemonSignals
+                    ? nil : "\(field("Name") ?? task) (SigBlk \(field("SigBlk") ?? "?"))"
             }
         }
 
@@ -28,7 +29,8 @@ extension IntegrationSuite {
         /// in the ALSA pulse plugin), paused, or probing a directory being enqueued.
         enum Moment: String, CaseIterable { case playing, paused, enqueueing }
 
-        @Test("every thread blocks SIGTERM, SIGINT and SIGHUP; 20 SIGHUPs reload, then SIGTERM exits 0", arguments: 0..<6)
+        @Test(
+            "every thread blocks SIGTERM, SIGINT and SIGHUP; 20 SIGHUPs reload, then SIGTERM exits 0", arguments: 0..<6)
         func signalsReachOnlyTheLoop(round: Int) throws {
             let moment = Moment.allCases[round % Moment.allCases.count]
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
@@ -54,7 +56,8 @@ extension IntegrationSuite {
             #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success", "alive after 20 SIGHUPs")
             usleep(UInt32(round) * 50_000)  // a different point in the engine's work each round
             daemon.signal(SIGTERM)
-            #expect(daemon.waitForExit(timeout: 10) == 0, "\(moment): exit status \(daemon.waitForExit(timeout: 0) ?? -1)")
+            #expect(
+                daemon.waitForExit(timeout: 10) == 0, "\(moment): exit status \(daemon.waitForExit(timeout: 0) ?? -1)")
             #expect(daemon.notify.waitFor("STOPPING=1", timeout: 1))
         }
     }

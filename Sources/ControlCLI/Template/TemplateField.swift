@@ -48,10 +48,16 @@ public struct TemplateField: Sendable, Equatable {
 
     /// Every field, in the order `--help` lists them.
     public static let all: [TemplateField] =
-        [TemplateField("state", .state, "playing, paused, stopped or interrupted") { .text($0.nowPlaying.state.rawValue) }]
+        [
+            TemplateField("state", .state, "playing, paused, stopped or interrupted") {
+                .text($0.nowPlaying.state.rawValue)
+            }
+        ]
         + TrackField.all.map(TemplateField.init(track:))
         + [
-            TemplateField("elapsed", .seconds, followsPosition: true, "the position, extrapolated to the moment of printing") {
+            TemplateField(
+                "elapsed", .seconds, followsPosition: true, "the position, extrapolated to the moment of printing"
+            ) {
                 $0.position.map(TemplateValue.seconds)
             },
             TemplateField("remaining", .seconds, followsPosition: true, "duration minus position") { view in

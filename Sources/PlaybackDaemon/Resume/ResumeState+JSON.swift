@@ -98,12 +98,19 @@ private struct StateReader {
         do { return try body() } catch { throw StateFileError(error.description) }
     }
 
-    func number(_ key: String) throws(StateFileError) -> Double { try read { () throws(WireDecodingError) in try reader.number(key) } }
-    func optionalNumber(_ key: String) throws(StateFileError) -> Double? {
-        try read { () throws(WireDecodingError) -> Double? in try reader.optionalWholeNumber(key).map { (n: Int) in Double(n) } }
+    func number(_ key: String) throws(StateFileError) -> Double {
+        try read { () throws(WireDecodingError) in try reader.number(key) }
     }
-    func array(_ key: String) throws(StateFileError) -> [JSONValue] { try read { () throws(WireDecodingError) in try reader.array(key) } }
-    func choice<Choice: RawRepresentable>(_ key: String) throws(StateFileError) -> Choice where Choice.RawValue == String {
+    func optionalNumber(_ key: String) throws(StateFileError) -> Double? {
+        try read { () throws(WireDecodingError) -> Double? in
+            try reader.optionalWholeNumber(key).map { (n: Int) in Double(n) }
+        }
+    }
+    func array(_ key: String) throws(StateFileError) -> [JSONValue] {
+        try read { () throws(WireDecodingError) in try reader.array(key) }
+    }
+    func choice<Choice: RawRepresentable>(_ key: String) throws(StateFileError) -> Choice
+    where Choice.RawValue == String {
         try read { () throws(WireDecodingError) -> Choice in try reader.choice(key) }
     }
 }

@@ -1,0 +1,101 @@
+import ControlProtocol
+import Foundation
+import PlaybackEngine
+import PlaybackModel
+import Testing
+
+@testable import PlaybackDaemon
+
+/// `PlayerService` driven in-process, with real libmpg123 decoding and a fake output device:
+/// its answers are domain results (`CommandResult`), the same for every front end.
+@Suite(.serialized) struct PlayerServiceTests {
+    let sink = FakeAudioSink()
+    let loop = ControlLoop()
+    let service: PlayerService
+
+    init() {
+        let engine = PlaybackEngine(
+            sink: sink, openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) }, realtime: false)
+        let prober = ItemProber(
+            openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) },
+            artwork: ArtworkStore(directory: NSTemporaryDirectory() + "playbackd-service-tests-artwork"))
+        service = PlayerService(
+            engine: engine, prober: prober,
+            availability: CommandAvailability(disabled: [], skipForwardIntervals: [15], skipBackwardIntervals: [15]),
+            pauseHoldSeconds: 10, loop: loop,
+            log: DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr)))
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures/generated").path
+
+    /// Probes fixtures and adds them, as an `enqueue` does once the prober is done.
+    private func enqueue(_ names: [String], play: Bool = false) -> CommandResult {
+        let (items, rejected) = service.prober.probe(
+            names.map { Self.fixtures + "/" + $0 }, limit: 10, ids: service.itemIDs)
+        return service.enqueue(items, rejected: rejected, placement: .end, replace: false, play: play)
+    }
+
+    /// Sends `command` as a front end does and returns its answer.
+    private func send(_ command: Command) -> CommandResult? {
+        var answer: CommandResult?
+        service.handle(command) { answer = $0 }
+        return answer
+    }
+
+    @Test("transport and seeking answer with domain results; the landed position is exact")
+    func transport() throws {
+        guard case .success(.enqueued(let outcome)) = enqueue(["long.mp3", "one.mp3"]) else {
+            Issue.record("enqueue failed")
+            return
+        }
+        #expect(outcome.added.count == 2 && outcome.rejected.isEmpty && outcome.queueCount == 2)
+        #expect(send(.play) == .success(.done))
+        #expect(service.state == .playing)
+        #expect(send(.changePlaybackPosition(position: 12.5)) == .success(.position(12.5)))
+        #expect(send(.pause) == .success(.done))
+        #expect(service.state == .paused)
+        #expect(send(.skipForward(interval: 10)) == .success(.position(22.5)), "skips from the held position")
+        guard case .success(.nowPlaying(let nowPlaying)) = send(.nowPlaying) else {
+            Issue.record("no snapshot")
+            return
+        }
+        #expect(nowPlaying.item?.metadata.title == "Long" && nowPlaying.elapsed == 22.5 && nowPlaying.rate == 0)
+        #expect(send(.stop) == .success(.done))
+    }
+
+    @Test("failures carry the status every front end reports: disabled, nothing current, no such item, no device")
+    func failures() {
+        #expect(send(.pause) == .failure(CommandFailure(.noActionableNowPlayingItem, "nothing is playing")))
+        guard case .failure(let jump) = send(.jump(index: 3)) else {
+            Issue.record("jump succeeded")
+            return
+        }
+        #expect(jump.status == .noSuchContent)
+        _ = send(.setCommandEnabled(.nextTrack, enabled: false))
+        #expect(send(.nextTrack) == .failure(CommandFailure(.commandDisabled, "nextTrack is disabled")))
+        _ = enqueue(["one.mp3"])
+        sink.isMissing = true
+        guard case .failure(let play) = send(.play) else {
+            Issue.record("played on a missing device")
+            return
+        }
+        #expect(play.status == .deviceNotFound)
+        #expect(service.state == .interrupted, "the position is kept for a retry")
+    }
+
+    @Test("an enqueue of nothing playable fails and still reports what it turned away")
+    func enqueueRejections() {
+        guard case .failure(let failure) = enqueue(["no-such-file.mp3"]) else {
+            Issue.record("a missing file was enqueued")
+            return
+        }
+        #expect(failure.status == .noSuchContent)
+        guard case .enqueued(let outcome)? = failure.outcome else {
+            Issue.record("no rejections")
+            return
+        }
+        #expect(outcome.added.isEmpty && outcome.rejected.count == 1 && outcome.queueCount == nil)
+        #expect(Response(.failure(failure)).json["rejected"]?.arrayValue?.count == 1, "the socket's reply keeps them")
+    }
+}
