@@ -4,11 +4,9 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <sys/resource.h>
 #include <sched.h>
 #include <unistd.h>
-#include <math.h>
 #include <pthread.h>
 #include "cshim.h"
 
@@ -23,21 +21,6 @@ void playbackd_alsa_silence_errors(void) {
 
 int playbackd_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-}
-
-int playbackd_timerfd(void) {
-    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-}
-
-int playbackd_timerfd_arm(int fd, double seconds) {
-    struct itimerspec spec = {0};
-    if (seconds > 0) {
-        double whole = floor(seconds);
-        spec.it_value.tv_sec = (time_t)whole;
-        spec.it_value.tv_nsec = (long)((seconds - whole) * 1e9);
-        if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
-    }
-    return timerfd_settime(fd, 0, &spec, NULL);
 }
 
 static void playbackd_daemon_signal_set(sigset_t *set) {

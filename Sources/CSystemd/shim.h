@@ -1,2 +1,3 @@
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
 #include <systemd/sd-journal.h>

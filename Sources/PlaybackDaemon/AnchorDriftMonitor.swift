@@ -45,3 +45,7 @@ final class AnchorDriftMonitor {
         }
     }
 }
+
+extension AnchorDriftMonitor: Subsystem {
+    func publish(_ snapshot: NowPlaying, changes: ChangeSet) { pushed(snapshot) }
+}

@@ -34,7 +34,7 @@ extension PlayerService {
         heldFrame = 0
         noteChange([.item, .position])
         if let failure = startEngine(atFrame: 0) {
-            log.error("cannot continue with item \(queue.currentIndex ?? -1): \(failure.message ?? "")")
+            log.error("cannot continue with item \(queue.currentIndex ?? -1): \(failure.message)")
             if failure.status == .noSuchContent { endOfQueue() }
         }
     }
@@ -49,7 +49,7 @@ extension PlayerService {
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
             holdPosition(engine.halt())
             if let failure = startEngine(atFrame: heldFrame) {
-                log.error("cannot restart after a queue change: \(failure.message ?? "")")
+                log.error("cannot restart after a queue change: \(failure.message)")
             }
         }
     }

@@ -50,7 +50,7 @@ extension PlayerService {
         if saved.state == .stopped { return }
         setState(.paused)
         if play && saved.state == .playing, let failure = startEngine(atFrame: heldFrame) {
-            log.error("resume: cannot play on: \(failure.message ?? "")")
+            log.error("resume: cannot play on: \(failure.message)")
         }
         publishChanges()
     }

@@ -107,15 +107,7 @@ extension IntegrationSuite {
             let path = directory + "/silent.sock"
             let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(listener) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            #expect(bound == 0 && listen(listener, 8) == 0)
+            #expect(bindUnixSocket(listener, to: path) == 0 && listen(listener, 8) == 0)
             let start = Date()
             let run = try CommandLineRun.run("playbackctl", ["--socket", path, "--timeout", "0.5", "status"])
             let seconds = Date().timeIntervalSince(start)

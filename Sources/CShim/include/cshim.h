@@ -9,12 +9,6 @@ void playbackd_alsa_silence_errors(void);
 /// A non-blocking, close-on-exec eventfd with a zero count (eventfd.h is not in Swift's Glibc).
 int playbackd_eventfd(void);
 
-/// A non-blocking, close-on-exec CLOCK_MONOTONIC timerfd.
-int playbackd_timerfd(void);
-
-/// Arms (seconds > 0) or disarms (seconds <= 0) a timerfd as a one-shot relative timer.
-int playbackd_timerfd_arm(int fd, double seconds);
-
 /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread; threads started afterwards inherit
 /// the mask. The daemon calls it first thing in `main`, before any thread (its own or a
 /// library's) exists, so the kernel can deliver these signals to no thread but through the

@@ -1,4 +1,5 @@
 import CSystemd
+import PlaybackModel
 
 /// Pings systemd's watchdog only on proof of health, never from a timer alone.
 ///
@@ -35,7 +36,7 @@ final class HealthWatchdog {
         self.notifier = notifier
         self.isOutputHealthy = isOutputHealthy
         self.onStall = onStall
-        timer = OneShotTimer(loop: loop)
+        timer = OneShotTimer(loop: loop, accuracy: 0.05)
     }
 
     /// Starts pinging (after `READY=1`).
@@ -76,4 +77,10 @@ final class HealthWatchdog {
         }
         arm()
     }
+}
+
+extension HealthWatchdog: Subsystem {
+    func ready(_ snapshot: NowPlaying) { start(isPlaying: snapshot.state == .playing) }
+
+    func publish(_ snapshot: NowPlaying, changes: ChangeSet) { update(isPlaying: snapshot.state == .playing) }
 }

@@ -12,14 +12,7 @@ final class NotifyListener {
     init(path: String) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = bindUnixSocket(fd, to: path)
         inbox = Inbox(fd: fd)
         guard bound == 0 else { throw TestFailure("cannot bind notify socket \(path)") }
         let inbox = self.inbox

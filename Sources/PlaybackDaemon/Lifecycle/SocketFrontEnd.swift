@@ -1,0 +1,54 @@
+import ControlProtocol
+import PlaybackModel
+
+/// The control socket as a subsystem: it binds (or adopts systemd's socket) at start, serves
+/// requests through the service's socket adapter, pushes every change to subscribers, refuses
+/// new clients when stopping and closes the rest at the end.
+final class SocketFrontEnd: Subsystem {
+    private let path: String
+    private let loop: ControlLoop
+    /// The daemon's log, for the start-up line; `control` is the server's.
+    private let log: DaemonLog
+    private let control: DaemonLog
+    /// The output device, named in the start-up line.
+    private let device: String
+    private let service: PlayerService
+    private(set) var server: ControlServer?
+    /// Called when a client connects or goes (the idle exit counts them).
+    var onClientCountChanged: () -> Void = {}
+
+    init(path: String, device: String, loop: ControlLoop, service: PlayerService, log: DaemonLog, control: DaemonLog) {
+        self.path = path
+        self.device = device
+        self.loop = loop
+        self.service = service
+        self.log = log
+        self.control = control
+    }
+
+    var clientCount: Int { server?.clientCount ?? 0 }
+
+    func start() throws(SubsystemError) {
+        let listener: UnixListener
+        do {
+            listener = try UnixListener.open(path: path)
+        } catch {
+            throw SubsystemError(error.description)
+        }
+        let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request, reply in
+            service.handle(request.command) { reply(Response($0)) }
+        }
+        server.onClientCountChanged = { [unowned self] _ in onClientCountChanged() }
+        self.server = server
+        log.notice(
+            "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(device)'", event: "started")
+    }
+
+    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
+        server?.broadcast(Event(changes: changes, nowPlaying: snapshot))
+    }
+
+    func beginStopping() { server?.stopAccepting() }
+
+    func stop() { server?.shutdown() }
+}
