@@ -4,7 +4,9 @@ import PackageDescription
 /// playbackd: a headless audio playback daemon (`playbackd`) and its control CLI (`playbackctl`).
 ///
 /// Dependencies point one way: executables -> daemon -> engine -> model;
-/// ctl -> cli -> client -> protocol -> model. The ctl never links the engine or any audio library.
+/// ctl -> cli -> client -> protocol -> model; everything may use SystemSupport (threads,
+/// eventfds, the console, the environment, clocks, XDG directories). The ctl never links the
+/// engine or any audio library.
 let package = Package(
     name: "playbackd",
     products: [
@@ -25,36 +27,44 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "CShim", dependencies: ["CALSA"]),
+        // One small C shim per library: what Swift cannot call (variadic handlers, GNU calls).
+        .target(name: "CALSAShim", dependencies: ["CALSA"]),
+        .target(name: "CSystemShim"),
 
+        .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         .target(name: "PlaybackModel"),
-        .target(name: "ControlProtocol", dependencies: ["PlaybackModel"]),
-        .target(name: "ControlClient", dependencies: ["ControlProtocol"]),
-        .target(name: "PlaybackEngine", dependencies: ["PlaybackModel", "CALSA", "CMPG123", "CShim"]),
+        .target(name: "ControlProtocol", dependencies: ["PlaybackModel", "SystemSupport"]),
+        .target(name: "ControlClient", dependencies: ["ControlProtocol", "SystemSupport"]),
+        .target(
+            name: "PlaybackEngine", dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim"]),
         .target(
             name: "PlaybackDaemon",
             dependencies: [
-                "PlaybackEngine", "ControlProtocol", "PlaybackModel", "CSystemd",
+                "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
         // toolchain is (a user manager's sandbox, another machine); only libc, libasound,
         // libmpg123 and libsystemd stay shared (docs/systemd.md).
         .executableTarget(
-            name: "playbackd", dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol"],
+            name: "playbackd",
+            dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "SystemSupport"],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
-        .target(name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
+        .target(
+            name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
         // Fully static: it runs on every media-key press, and static linking cuts its start-up
         // from about 3 ms to about 1 ms (docs/performance.md). It links no C audio library.
         .executableTarget(
             name: "playbackctl", dependencies: ["ControlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"])]),
-        .executableTarget(name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol"]),
+        .executableTarget(
+            name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport"]),
 
         // Shared by the tests that keep generated blocks of docs/ current.
         .target(name: "DocumentationSupport", dependencies: ["ControlProtocol"], path: "Tests/DocumentationSupport"),
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
-        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "DocumentationSupport"]),
+        .testTarget(
+            name: "ControlProtocolTests", dependencies: ["ControlProtocol", "SystemSupport", "DocumentationSupport"]),
         .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
         .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI", "DocumentationSupport"]),
         .testTarget(
@@ -62,7 +72,9 @@ let package = Package(
             dependencies: [
                 "PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "DocumentationSupport",
             ]),
-        .testTarget(name: "IntegrationTests", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,5 +1,6 @@
 import ControlProtocol
 import PlaybackEngine
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

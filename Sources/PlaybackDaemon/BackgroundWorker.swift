@@ -1,6 +1,7 @@
-import CShim
+import CSystemShim
 import PlaybackEngine
 import Synchronization
+import SystemSupport
 
 /// A thread for slow work the control loop must not wait for: probing files to enqueue,
 /// writing the state file. Jobs run one at a time, in order. A job returns a completion,
@@ -21,7 +22,7 @@ final class BackgroundWorker: @unchecked Sendable {
     private let queue = Mutex(Queue())
     private let wake = EventSignal()
     private let finished = EventSignal()
-    private var thread: EngineThread?
+    private var thread: NamedThread?
 
     init(name: String, loop: ControlLoop) {
         loop.watch(finished.fileDescriptor) { [unowned self] _ in
@@ -29,7 +30,7 @@ final class BackgroundWorker: @unchecked Sendable {
             runCompletions()
         }
         let box = UncheckedSendable(self)
-        thread = EngineThread(name: name) { box.value.work() }
+        thread = NamedThread(name: name) { box.value.work() }
     }
 
     /// Queues `job`.

@@ -1,4 +1,4 @@
-import CShim
+import CSystemShim
 import ControlProtocol
 import PlaybackEngine
 import PlaybackModel

@@ -1,4 +1,5 @@
 import ControlProtocol
+import SystemSupport
 
 /// `playbackd`'s command line: settings given as flags (they override the configuration
 /// file, also after a reload), which configuration file to read, and help or version.

@@ -1,6 +1,7 @@
 import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

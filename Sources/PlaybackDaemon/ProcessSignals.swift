@@ -1,4 +1,4 @@
-import CShim
+import CSystemShim
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Why the output device failed. Maps to `deviceNotFound` at the server edge, or to
 /// `commandFailed` when the device exists but cannot play the format.
 public struct SinkError: Error, Equatable, CustomStringConvertible {

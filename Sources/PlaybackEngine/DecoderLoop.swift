@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The decoder thread's work: decode the current item into the ring, then each upcoming item
 /// of the same format, so item boundaries are sample-exact. libmpg123 writes straight into the
 /// ring's free space (no intermediate copy). It blocks only when the ring (or the segment log)

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The real-time output thread's work: move samples from the ring to the device.
 ///
 /// It never takes a lock, allocates, logs or invents samples. It waits only for ALSA (in

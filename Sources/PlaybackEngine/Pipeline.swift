@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// One run of playback: a decoder thread and an output thread around a ring, from a start
 /// item and frame until the queue ends, the format changes, the device fails or the control
 /// thread halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
@@ -17,7 +19,7 @@ final class Pipeline: @unchecked Sendable {
     let parking = ParkedDecoder()
     private let outputWake = EventSignal()
     private let decoderWake = EventSignal()
-    private var threads: [EngineThread] = []
+    private var threads: [NamedThread] = []
     /// Whether the output thread got `SCHED_FIFO`.
     private(set) var isRealtime = false
     /// Preallocated for the output thread's fade-out (it never allocates).
@@ -43,8 +45,8 @@ final class Pipeline: @unchecked Sendable {
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
         threads.append(
-            EngineThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
-        let outputThread = EngineThread(name: "pbd-output") { outputWork.value.run() }
+            NamedThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
+        let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = realtime && outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)
     }

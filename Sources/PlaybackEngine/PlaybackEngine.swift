@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The control thread's handle on audio: starts a pipeline at an item and frame, halts it at
 /// the exact played frame, opens and releases the device, and turns the pipeline's signals
 /// into `EngineEvent`s.

@@ -1,5 +1,6 @@
 import ControlClient
 import ControlProtocol
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

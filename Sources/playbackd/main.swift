@@ -2,6 +2,7 @@ import ControlProtocol
 import PlaybackDaemon
 import PlaybackEngine
 import PlaybackModel
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import ControlProtocol
+import SystemSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Foundation
 import PlaybackModel
+import SystemSupport
 import Testing
 
 extension IntegrationSuite {

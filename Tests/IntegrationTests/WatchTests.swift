@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import SystemSupport
 import Testing
 
 /// A running `playbackctl watch`, its output read line by line.
@@ -72,7 +73,11 @@ extension IntegrationSuite {
 
             _ = try daemon.call("pause")
             let paused = try watch.waitFor { $0.hasPrefix("paused Long") }
-            #expect(paused.line == "paused Long 7" || paused.line == "paused Long 8")
+            // The watch shows exactly the position the daemon froze, and that is where it was
+            // playing: at or after the last tick (7 s), with a margin for a slow machine.
+            let frozen = try #require(try daemon.nowPlaying()["elapsed"]?.numberValue)
+            #expect(paused.line == "paused Long \(Int(frozen))", "\(paused.line), the daemon holds \(frozen) s")
+            #expect(frozen >= 7 && frozen < 10, "paused at \(frozen) s, after the tick at 7 s")
             let before = watch.wakeups
             #expect(try watch.lines.next(timeout: 5) == nil, "nothing while paused")
             #expect(watch.wakeups - before <= 1, "the watch slept while paused")

@@ -2,6 +2,7 @@ import ControlProtocol
 import DocumentationSupport
 import Foundation
 import PlaybackDaemon
+import SystemSupport
 import Testing
 
 @Suite(.serialized) struct ConfigurationTests {

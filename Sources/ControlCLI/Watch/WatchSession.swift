@@ -1,6 +1,7 @@
 import ControlClient
 import ControlProtocol
 import PlaybackModel
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

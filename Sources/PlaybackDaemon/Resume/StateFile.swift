@@ -1,4 +1,5 @@
 import ControlProtocol
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

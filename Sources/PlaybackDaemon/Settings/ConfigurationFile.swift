@@ -1,4 +1,5 @@
 import ControlProtocol
+import SystemSupport
 import TOMLKit
 
 #if canImport(Glibc)

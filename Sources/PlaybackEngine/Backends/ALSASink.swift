@@ -1,5 +1,6 @@
 import CALSA
-import CShim
+import CALSAShim
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import PlaybackEngine
 import Synchronization
+import SystemSupport
 
 /// An output device that takes every frame at once and plays nothing: for driving the
 /// service and the engine in-process. It counts what it was given, and can refuse to open.

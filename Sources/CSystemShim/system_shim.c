@@ -1,5 +1,4 @@
 #define _GNU_SOURCE
-#include <alsa/asoundlib.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -8,16 +7,7 @@
 #include <sched.h>
 #include <unistd.h>
 #include <pthread.h>
-#include "cshim.h"
-
-static void playbackd_alsa_ignore(const char *file, int line, const char *function, int err,
-                                  const char *fmt, ...) {
-    (void)file; (void)line; (void)function; (void)err; (void)fmt;
-}
-
-void playbackd_alsa_silence_errors(void) {
-    snd_lib_error_set_handler(playbackd_alsa_ignore);
-}
+#include "system_shim.h"
 
 int playbackd_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -1,10 +1,8 @@
-#ifndef PLAYBACKD_CSHIM_H
-#define PLAYBACKD_CSHIM_H
+#ifndef PLAYBACKD_SYSTEM_SHIM_H
+#define PLAYBACKD_SYSTEM_SHIM_H
 
-/// Silences libasound's "ALSA lib ..." messages on stderr. ALSA's error handler type is a
-/// variadic function pointer, which Swift cannot provide; errors still reach the caller as
-/// return codes, which the engine turns into typed errors.
-void playbackd_alsa_silence_errors(void);
+/// What Swift's Glibc module cannot call directly: GNU-only calls and flags (eventfd,
+/// signalfd, accept4, SO_PEERCRED, per-thread names and scheduling). No audio library here.
 
 /// A non-blocking, close-on-exec eventfd with a zero count (eventfd.h is not in Swift's Glibc).
 int playbackd_eventfd(void);

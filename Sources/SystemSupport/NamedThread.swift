@@ -1,12 +1,12 @@
-import CShim
+import CSystemShim
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A joinable pthread running one closure. The engine's decoder and output threads are
-/// plain pthreads so the output thread can ask for `SCHED_FIFO`.
-public struct EngineThread {
+/// A joinable, named pthread running one closure: the engine's decoder and output threads
+/// (plain pthreads, so the output thread can ask for `SCHED_FIFO`) and the daemon's workers.
+public struct NamedThread {
     private let thread: pthread_t
 
     private final class Body {
