@@ -21,6 +21,12 @@ extension PlayerService {
                 holdPosition(position)
                 setState(.interrupted)
                 log.error("audio device '\(engine.deviceName)' failed: \(error)")
+            case .itemsSkipped(let count):
+                log.warning("passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened")
+            case .xrunsRecovered(let count):
+                log.warning(
+                    "audio device '\(engine.deviceName)' underran \(count) time\(count == 1 ? "" : "s") (xrun); recovered"
+                )
             }
         }
     }

@@ -30,6 +30,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     var periodFrames: Int { get }
     /// Human-readable device name (for logs and errors).
     var deviceName: String { get }
+    /// Underruns recovered since the device was opened: counted by the output thread, read by
+    /// the control side (any thread).
+    var recoveredXruns: Int { get }
     func open(_ format: AudioFormat) throws(SinkError)
     /// Writes whole frames without blocking; returns frames accepted (0 when the buffer is
     /// full). Recovers from xruns with a bounded number of retries.

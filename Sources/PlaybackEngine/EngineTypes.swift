@@ -44,4 +44,8 @@ public enum EngineEvent: Sendable, Equatable {
     case finished(last: EnginePosition?, next: UInt64?)
     /// The device failed; playback stopped at `position`.
     case deviceFailed(SinkError, position: EnginePosition?)
+    /// The decoder passed over `count` upcoming items it could not open (deleted, broken).
+    case itemsSkipped(count: Int)
+    /// The device underran `count` more times (xruns) and the output thread recovered.
+    case xrunsRecovered(count: Int)
 }

@@ -16,6 +16,9 @@ public final class PlaybackEngine {
     private var pipeline: Pipeline?
     /// The last pipeline's decoder, reused when the same item starts again.
     private var parked: (itemID: UInt64, decoder: any AudioDecoder)?
+    /// The sink's xrun count when it was last reported (`takeEvents`); the sink restarts its
+    /// count when it opens.
+    private var reportedXruns = 0
 
     private let realtime: Bool
 
@@ -55,6 +58,7 @@ public final class PlaybackEngine {
         }
         if sink.openFormat != decoder.format {
             do { try sink.open(decoder.format) } catch { throw .device(error) }
+            reportedXruns = 0
         }
         events.reset()
         pipeline = Pipeline(
@@ -124,6 +128,11 @@ public final class PlaybackEngine {
         events.reset()
         guard let pipeline else { return [] }
         var result: [EngineEvent] = []
+        let skipped = pipeline.state.skippedItems.exchange(0, ordering: .relaxed)
+        if skipped > 0 { result.append(.itemsSkipped(count: skipped)) }
+        let xruns = sink.recoveredXruns
+        if xruns > reportedXruns { result.append(.xrunsRecovered(count: xruns - reportedXruns)) }
+        reportedXruns = xruns
         if pipeline.state.becameAudible.exchange(false, ordering: .acquiringAndReleasing) {
             result.append(.audible)
         }

@@ -52,6 +52,23 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == expected)
     }
 
+    @Test("an upcoming item that cannot be opened is passed over, reported, and the next one plays on")
+    func unopenableItemIsReported() throws {
+        let engine = makeEngine()
+        let items = [
+            EngineItem(id: 1, path: Fixtures.path("one.mp3")), EngineItem(id: 2, path: "/nonexistent/gone.mp3"),
+            EngineItem(id: 3, path: Fixtures.path("three.mp3")),
+        ]
+        _ = try engine.start(items[0], atFrame: 0, upcoming: Array(items.dropFirst()))
+        let events = waitUntilFinished(engine)
+        #expect(events.contains(.itemsSkipped(count: 1)), "\(events)")
+        #expect(
+            !events.contains { if case .xrunsRecovered = $0 { true } else { false } }, "the file device never underruns"
+        )
+        let expected = try ["one", "three"].map(Fixtures.reference).reduce(Data(), +)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == expected)
+    }
+
     @Test("halting anywhere and restarting at the returned position loses and repeats nothing")
     func haltAndResumeIsExact() throws {
         let engine = makeEngine()

@@ -1,5 +1,6 @@
 import CALSA
 import CALSAShim
+import Synchronization
 import SystemSupport
 
 #if canImport(Glibc)
@@ -26,8 +27,10 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public private(set) var periodFrames = 0
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
-    /// xruns recovered since the device was opened (read by the control side for reporting).
-    public private(set) var recoveredXruns = 0
+    /// xruns recovered since the device was opened: incremented by the output thread, read by
+    /// the control side, so an atomic.
+    private let xruns = Atomic<Int>(0)
+    public var recoveredXruns: Int { xruns.load(ordering: .relaxed) }
 
     public init(deviceName: String) {
         self.deviceName = deviceName
@@ -57,7 +60,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         periodFrames = Int(periodSize)
         let count = Int(snd_pcm_poll_descriptors_count(handle))
         pollDescriptors = .allocate(capacity: count + 1)
-        recoveredXruns = 0
+        xruns.store(0, ordering: .relaxed)
     }
 
     private func configure(_ handle: OpaquePointer, _ format: AudioFormat) throws(SinkError) {
@@ -96,7 +99,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
                     function: "snd_pcm_writei", code: Int32(written),
                     reason: String(cString: snd_strerror(Int32(written))))
             }
-            recoveredXruns += 1
+            xruns.add(1, ordering: .relaxed)
         }
         throw SinkError(function: "snd_pcm_writei", code: -EIO, reason: "xrun recovery kept failing")
     }

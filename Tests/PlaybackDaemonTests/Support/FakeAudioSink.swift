@@ -8,6 +8,7 @@ final class FakeAudioSink: AudioSink, @unchecked Sendable {
     let deviceName = "fake"
     private(set) var openFormat: AudioFormat?
     let periodFrames = 1_024
+    let recoveredXruns = 0
     /// Whether `open` fails as a missing device does.
     var isMissing = false
     /// Frames written since the sink was made (written by the output thread).
