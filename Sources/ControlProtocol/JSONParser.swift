@@ -136,18 +136,23 @@ public struct JSONParser {
         offset += 1
         var scalars = String.UnicodeScalarView()
         var runStart = offset
-        func flush(_ end: Int) {
-            scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+        /// Invalid UTF-8 is an error, never silently replaced (a state file written by a broken
+        /// disk must be set aside, not read back with U+FFFD in its paths).
+        func flush(_ end: Int) throws(JSONParseError) {
+            guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+                throw JSONParseError(reason: "invalid UTF-8 in string", offset: runStart)
+            }
+            scalars.append(contentsOf: run.unicodeScalars)
         }
         while true {
             guard let b = peek else { throw error("unterminated string") }
             switch b {
             case UInt8(ascii: "\""):
-                flush(offset)
+                try flush(offset)
                 offset += 1
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flush(offset)
+                try flush(offset)
                 offset += 1
                 scalars.append(try parseEscape())
                 runStart = offset

@@ -18,8 +18,12 @@ extension JSONValue {
         case .number(let n):
             if let integer = Self.exactInteger(n) {
                 Self.appendDecimal(integer, to: &out)
-            } else {
+            } else if n.isFinite {
                 out += n.description.utf8
+            } else {
+                // JSON has no NaN or infinity (`nan` would make the whole line invalid): a value
+                // that is not a number is written as none.
+                out += Self.nullBytes
             }
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let elements):

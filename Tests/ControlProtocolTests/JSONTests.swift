@@ -42,6 +42,22 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(text.utf8)) }
     }
 
+    @Test("invalid UTF-8 inside a string is an error, not a silent U+FFFD")
+    func invalidUTF8() {
+        let bytes: [UInt8] = Array(#"{"path":"/music/"#.utf8) + [0xC3, 0x28] + Array(#".mp3"}"#.utf8)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+        #expect(throws: Never.self) { try JSONParser.parse(Array(#"{"path":"/music/Café.mp3"}"#.utf8)) }
+    }
+
+    @Test("a number that is not finite is written as null, so every line stays valid JSON")
+    func nonFiniteNumbers() throws {
+        let value = JSONValue.object([
+            ("nan", .number(.nan)), ("up", .number(.infinity)), ("down", .number(-.infinity)), ("ok", .number(1.5)),
+        ])
+        #expect(value.serialized == #"{"nan":null,"up":null,"down":null,"ok":1.5}"#)
+        #expect(try JSONParser.parse(Array(value.serialized.utf8))["ok"] == .number(1.5))
+    }
+
     @Test("nesting is bounded")
     func depth() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)

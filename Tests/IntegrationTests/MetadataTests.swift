@@ -8,7 +8,8 @@ extension IntegrationSuite {
     @Suite struct Metadata {
         private func items(_ daemon: DaemonProcess, _ names: [String]) throws -> [JSONValue] {
             let reply = try daemon.enqueue(names)
-            #expect(reply["rejected"]?.arrayValue?.isEmpty ?? true)
+            // The reply must say what it rejected: a missing `rejected` fails, as an entry does.
+            #expect(reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
             return try daemon.call("queue")["items"]?.arrayValue ?? []
         }
 
