@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
         .testTarget(
             name: "ControlProtocolTests", dependencies: ["ControlProtocol", "SystemSupport", "DocumentationSupport"]),
-        .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine"]),
+        .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine", "PlaybackModel"]),
         .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI", "DocumentationSupport"]),
         .testTarget(
             name: "PlaybackDaemonTests",

@@ -21,6 +21,8 @@ extension PlayerService {
                 holdPosition(position)
                 setState(.interrupted)
                 log.error("audio device '\(engine.deviceName)' failed: \(error)")
+            case .itemsCutShort(let count):
+                log.warning("\(count) item\(count == 1 ? "" : "s") ended early: decoding failed part-way")
             case .itemsSkipped(let count):
                 log.warning("passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened")
             case .xrunsRecovered(let count):

@@ -24,7 +24,15 @@ struct DecoderLoop {
                 guard waitForOutput() else { return }
                 continue
             }
-            guard let count = try? decoder.read(into: region), count > 0 else {
+            let count: Int
+            do {
+                count = try decoder.read(into: region)
+            } catch {
+                // What was decoded plays; the item ends here, and the engine reports it.
+                state.itemsCutShort.add(1, ordering: .relaxed)
+                count = 0
+            }
+            guard count > 0 else {
                 guard let (nextID, next) = nextDecoder(format: decoder.format) else { return }
                 (itemID, decoder) = (nextID, next)
                 continue

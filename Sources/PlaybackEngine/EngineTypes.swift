@@ -46,6 +46,8 @@ public enum EngineEvent: Sendable, Equatable {
     case deviceFailed(SinkError, position: EnginePosition?)
     /// The decoder passed over `count` upcoming items it could not open (deleted, broken).
     case itemsSkipped(count: Int)
+    /// Decoding failed part-way through `count` items; each played as far as it decoded.
+    case itemsCutShort(count: Int)
     /// The device underran `count` more times (xruns) and the output thread recovered.
     case xrunsRecovered(count: Int)
 }

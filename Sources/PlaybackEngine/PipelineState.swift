@@ -39,6 +39,8 @@ final class PipelineState: @unchecked Sendable {
     let segmentStarted = Atomic<Bool>(false)
     /// Items after the first that could not be opened and were passed over.
     let skippedItems = Atomic<Int>(0)
+    /// Items whose decoding failed part-way (the decoder thread counts; the engine reports).
+    let itemsCutShort = Atomic<Int>(0)
     /// Written once by the output thread before it publishes `.failed` (release).
     nonisolated(unsafe) var failure: SinkError?
 

@@ -130,6 +130,8 @@ public final class PlaybackEngine {
         var result: [EngineEvent] = []
         let skipped = pipeline.state.skippedItems.exchange(0, ordering: .relaxed)
         if skipped > 0 { result.append(.itemsSkipped(count: skipped)) }
+        let cutShort = pipeline.state.itemsCutShort.exchange(0, ordering: .relaxed)
+        if cutShort > 0 { result.append(.itemsCutShort(count: cutShort)) }
         let xruns = sink.recoveredXruns
         if xruns > reportedXruns { result.append(.xrunsRecovered(count: xruns - reportedXruns)) }
         reportedXruns = xruns

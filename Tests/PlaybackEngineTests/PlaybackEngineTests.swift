@@ -1,5 +1,6 @@
 import Foundation
 import PlaybackEngine
+import PlaybackModel
 import Testing
 
 /// The engine in-process, with real libmpg123 and a real ALSA file device.
@@ -69,6 +70,26 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == expected)
     }
 
+    @Test("an item whose decoding fails part-way plays as far as it decoded, is reported, and the next plays")
+    func decodeFailureIsReported() throws {
+        let engine = PlaybackEngine(
+            sink: ALSASink(deviceName: "playbackd_capture"),
+            openDecoder: { path throws(DecoderError) -> any AudioDecoder in
+                guard path.hasSuffix("#broken") else { return try MPG123Decoder(path: path) }
+                return FailingDecoder(try MPG123Decoder(path: String(path.dropLast(7))), failAfterFrames: 44_100)
+            })
+        let broken = EngineItem(id: 1, path: Fixtures.path("long.mp3") + "#broken")
+        _ = try engine.start(broken, atFrame: 0, upcoming: [EngineItem(id: 2, path: Fixtures.path("one.mp3"))])
+        let events = waitUntilFinished(engine)
+        #expect(events.contains(.itemsCutShort(count: 1)), "\(events)")
+        let captured = try Data(contentsOf: URL(fileURLWithPath: capture))
+        let one = try Fixtures.reference("one")
+        let long = try Fixtures.reference("long")
+        #expect(captured.count > one.count + 44_100 * 4 && captured.count < one.count + long.count / 2)
+        #expect(captured.suffix(one.count) == one, "the next item plays whole after the cut")
+        #expect(captured.prefix(44_100 * 4) == long.prefix(44_100 * 4), "the broken item plays what it decoded")
+    }
+
     @Test("halting anywhere and restarting at the returned position loses and repeats nothing")
     func haltAndResumeIsExact() throws {
         let engine = makeEngine()
@@ -97,4 +118,30 @@ import Testing
         }
         #expect(!engine.isRunning)
     }
+}
+
+/// A decoder that fails, as a damaged file does, once it has produced `failAfterFrames`.
+private final class FailingDecoder: AudioDecoder {
+    private let inner: any AudioDecoder
+    private let failAfterFrames: Int
+    private var frames = 0
+
+    init(_ inner: any AudioDecoder, failAfterFrames: Int) {
+        self.inner = inner
+        self.failAfterFrames = failAfterFrames
+    }
+
+    var format: AudioFormat { inner.format }
+    var frameCount: Int? { inner.frameCount }
+    var metadata: TrackMetadata { inner.metadata }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        guard frames < failAfterFrames else { throw .decodingFailed("damaged frame (test)") }
+        let count = try inner.read(into: buffer)
+        frames += count / format.channels
+        return count
+    }
+
+    func seek(toFrame frame: Int) throws(DecoderError) -> Int { try inner.seek(toFrame: frame) }
+    func coverPicture() -> EmbeddedPicture? { nil }
 }
