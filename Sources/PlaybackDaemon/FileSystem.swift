@@ -14,20 +14,23 @@ enum FileSystem {
         case failed(Int32)
         /// It is larger than the limit the caller gave, in bytes.
         case tooLarge(Int)
+        /// It is a FIFO, a device or a directory, not a regular file.
+        case notAFile
 
         var description: String {
             switch self {
             case .missing: describe(ENOENT)
             case .failed(let error): describe(error)
             case .tooLarge(let limit): "larger than \(limit) bytes"
+            case .notAFile: "not a regular file"
             }
         }
     }
 
-    /// The file's bytes; at most `maximumBytes`.
+    /// The file's bytes; at most `maximumBytes`. Only a regular file is read: a FIFO would block
+    /// the reader until some writer appeared, and a device (`/dev/zero`) never ends.
     static func readAll(_ path: String, maximumBytes: Int) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw errno == ENOENT ? .missing : .failed(errno) }
+        let fd = try openRegularFile(path)
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -39,6 +42,20 @@ enum FileSystem {
             bytes += chunk[..<count]
             guard bytes.count <= maximumBytes else { throw .tooLarge(maximumBytes) }
         }
+    }
+
+    /// Opens `path` for reading if it is a regular file. The open itself does not wait (a FIFO
+    /// with no writer would block a plain open); the descriptor then blocks as usual.
+    static func openRegularFile(_ path: String) throws(ReadError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw errno == ENOENT ? .missing : .failed(errno) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .notAFile
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
     }
 
     /// Creates `directory` and its missing parents with mode 0700. The error text on failure.

@@ -81,6 +81,28 @@ extension IntegrationSuite {
             #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 2)
         }
 
+        @Test("a FIFO named like audio, a FIFO playlist and /dev/zero are rejected at once; the prober never waits")
+        func specialFilesDoNotHang() throws {
+            let daemon = try DaemonProcess()
+            let fifo = daemon.directory + "/fifo.mp3"
+            let playlist = daemon.directory + "/fifo.m3u"
+            #expect(mkfifo(fifo, 0o644) == 0 && mkfifo(playlist, 0o644) == 0)
+            let client = try daemon.connect()
+            client.replyTimeout = 10  // a hung prober fails the test instead of hanging it
+            let paths = [fifo, playlist, "/dev/zero", TestEnvironment.fixture("one.mp3")]
+            let reply = try client.request(
+                .object([("command", .string("enqueue")), ("items", .array(paths.map(JSONValue.string)))]))
+            #expect(reply["added"]?.arrayValue?.count == 1, "\(reply.serialized)")
+            let reasons = (reply["rejected"]?.arrayValue ?? []).map { $0["reason"]?.stringValue ?? "" }
+            #expect(reasons.count == 3)
+            #expect(reasons.allSatisfy { $0.contains("not a regular file") }, "\(reasons)")
+            let next = try client.request(
+                .object([
+                    ("command", .string("enqueue")), ("items", .array([.string(TestEnvironment.fixture("two.mp3"))])),
+                ]))
+            #expect(next["status"]?.stringValue == "success", "the prober still works")
+        }
+
         @Test("noSuchContent when nothing is playable, or the file vanished before play")
         func noSuchContent() throws {
             let daemon = try DaemonProcess()

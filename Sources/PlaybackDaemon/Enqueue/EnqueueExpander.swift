@@ -128,6 +128,7 @@ struct EnqueueExpander {
                 case .missing: Self.describe(ENOENT)
                 case .failed(let code): Self.describe(code)
                 case .tooLarge: Self.describe(EFBIG)
+                case .notAFile: "not a regular file"
                 }
             return walk.rejected.append(Rejection(path: path, reason: "cannot read the playlist: \(reason)"))
         }

@@ -78,8 +78,10 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         return Int(landed)
     }
 
+    /// Opens `path` if it is a regular file. The open does not wait: a FIFO named `x.mp3` with
+    /// no writer would block a plain open, and with it the prober, forever.
     private static func openRegularFile(_ path: String) throws(DecoderError) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .fileNotFound
@@ -96,6 +98,7 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
             Glibc.close(fd)
             throw .notMPEGAudio("empty file")
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
     }
 
