@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         .target(name: "PlaybackModel"),
         .target(name: "ControlProtocol", dependencies: ["PlaybackModel", "SystemSupport"]),
-        .target(name: "ControlClient", dependencies: ["ControlProtocol", "SystemSupport"]),
+        .target(name: "ControlClient", dependencies: ["ControlProtocol", "SystemSupport", "CSystemShim"]),
         .target(
             name: "PlaybackEngine", dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim"]),
         .target(

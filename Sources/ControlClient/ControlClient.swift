@@ -1,3 +1,4 @@
+import CSystemShim
 import ControlProtocol
 
 #if canImport(Glibc)
@@ -15,12 +16,18 @@ public enum ClientError: Error, Equatable, CustomStringConvertible {
     /// The connection was accepted but no reply came within `seconds` (a socket unit whose
     /// service does not start, or a daemon that hangs).
     case noReply(path: String, seconds: Double)
+    /// The process listening on the socket runs as another user: whatever answers there is
+    /// not this user's playbackd (a socket path pre-created by someone else, in /tmp).
+    case foreignSocket(path: String, owner: UInt32)
 
     public var description: String {
         switch self {
         case .daemonNotRunning(let path, let reason): "playbackd is not running (\(path): \(reason))"
         case .connectionLost(let reason): "connection to playbackd lost: \(reason)"
         case .malformedReply(let reason): "malformed reply from playbackd: \(reason)"
+        case .foreignSocket(let path, let owner):
+            "refusing \(path): it is served by uid \(owner), not by you (uid \(getuid())); "
+                + "set XDG_RUNTIME_DIR, or remove it if it is not yours"
         case .noReply(let path, let seconds):
             "playbackd accepted the connection but did not answer within \(Self.format(seconds)) s (\(path)); "
                 + "see `systemctl --user status playbackd`"
@@ -54,6 +61,12 @@ public final class ControlClient {
         let connected = address.connect(fd)
         guard connected == 0 else {
             throw .daemonNotRunning(path: path, reason: Self.errnoText)
+        }
+        // Talk only to a daemon of this user: requests carry file paths and get replies that
+        // scripts act on, so they must not go to a socket someone else put in our way.
+        var owner: UInt32 = 0
+        guard playbackd_peer_uid(fd, &owner) == 0, owner == getuid() else {
+            throw .foreignSocket(path: path, owner: owner)
         }
     }
 

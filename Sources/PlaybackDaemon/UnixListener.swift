@@ -82,9 +82,21 @@ struct UnixListener {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw ListenerError(description: "cannot create \(directory): \(errnoText)")
         }
+        // Not a symlink, ours, and writable by nobody else: a directory someone else made (in
+        // /tmp, before we ran) would let them replace our socket with theirs.
         var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw ListenerError(description: "\(directory) is not a directory")
+        guard lstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw ListenerError(description: "\(directory) is not a directory (or is a symbolic link)")
+        }
+        // Ours or root's (as /tmp is): the owner of a directory may always replace what is in it.
+        guard info.st_uid == geteuid() || info.st_uid == 0 else {
+            throw ListenerError(description: "\(directory) belongs to uid \(info.st_uid), not to this user")
+        }
+        // Writable by nobody else, unless sticky (/tmp): then nobody else may remove or rename
+        // what we put there.
+        guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
+            throw ListenerError(
+                description: "\(directory) is writable by others (mode \(String(info.st_mode & 0o777, radix: 8)))")
         }
     }
 

@@ -131,14 +131,61 @@ extension IntegrationSuite {
             let copy = daemon.directory + "/playbackctl"
             try FileManager.default.copyItem(atPath: TestEnvironment.binDirectory + "/playbackctl", toPath: copy)
             chmod(copy, 0o755)
-            let run = try CommandLineRun.run(
-                executable: "/usr/bin/setpriv",
-                [
-                    "--reuid=65534", "--regid=65534", "--clear-groups",
-                    copy, "--socket", daemon.socketPath, "status",
+            let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            // The daemon refuses the other user (a raw client, which checks nothing itself)...
+            let raw = try CommandLineRun.run(
+                executable: asNobody[0],
+                Array(asNobody.dropFirst()) + [
+                    "/usr/bin/python3", "-c",
+                    "import socket\ns=socket.socket(socket.AF_UNIX)\ns.connect('\(daemon.socketPath)')\n"
+                        + "s.sendall(b'{\"command\":\"nowPlaying\"}\\n')\nprint(s.recv(4096).decode())",
                 ])
-            #expect(run.status == 7, "\(run.stderr)")
-            #expect(run.stderr.contains("connection refused: peer uid 65534 is not the daemon's uid 0"))
+            #expect(raw.stdout.contains(#""status":"badRequest""#), "\(raw.stdout)\(raw.stderr)")
+            #expect(raw.stdout.contains("connection refused: peer uid 65534 is not the daemon's uid 0"))
+            // ...and playbackctl refuses a daemon that is not its user's before it sends anything.
+            let run = try CommandLineRun.run(
+                executable: asNobody[0], Array(asNobody.dropFirst()) + [copy, "--socket", daemon.socketPath, "status"])
+            #expect(run.status == 9, "\(run.stderr)")
+            #expect(run.stderr.contains("it is served by uid 0, not by you (uid 65534)"), "\(run.stderr)")
+        }
+
+        @Test("a socket directory someone else could write to is refused: the daemon does not start there")
+        func sharedSocketDirectoryIsRefused() throws {
+            let base = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: base) }
+            let shared = base + "/shared"
+            mkdir(shared, 0o700)
+            chmod(shared, 0o777)  // as if another user had made it in /tmp before us
+            let run = try CommandLineRun.run(
+                executable: "/usr/bin/timeout",
+                ["10", TestEnvironment.binDirectory + "/playbackd", "--socket", shared + "/s", "--device", "null"],
+                environment: ["XDG_STATE_HOME": base + "/state", "XDG_CONFIG_HOME": base + "/config"])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("\(shared) is writable by others (mode 777)"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: shared + "/s"))
+        }
+
+        @Test("playbackctl talks only to a daemon of its own user: a socket served by another uid is refused")
+        func foreignSocketIsRefused() throws {
+            guard getuid() == 0 else { try Test.cancel("skipped: serving a socket as another user needs root") }
+            let base = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: base) }
+            chmod(base, 0o777)
+            let path = base + "/impostor.sock"
+            // Another user (nobody) listens where playbackctl is told to look.
+            let impostor = try SpawnedProcess(
+                [
+                    "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+                    "import socket,time\ns=socket.socket(socket.AF_UNIX)\ns.bind('\(path)')\ns.listen(8)\n"
+                        + "while True: time.sleep(1)",
+                ], environment: ["PATH=/usr/bin:/bin"])
+            defer { impostor.kill() }
+            for _ in 0..<200 where !FileManager.default.fileExists(atPath: path) { usleep(20_000) }
+            let run = try CommandLineRun.run("playbackctl", ["--socket", path, "--timeout", "5", "status"])
+            #expect(run.status == 9)
+            #expect(
+                run.stderr.hasPrefix("playbackctl: refusing \(path): it is served by uid 65534, not by you (uid 0)"),
+                "\(run.stderr)")
         }
 
         @Test("the daemon's own socket directory is created 0700")

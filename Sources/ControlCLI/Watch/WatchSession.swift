@@ -45,6 +45,7 @@ public struct WatchSession {
             } catch {
                 if case .connectionLost(let reason) = error { Console.error("playbackctl: watch: \(reason)\n") }
                 if case .malformedReply(let reason) = error { Console.error("playbackctl: watch: \(reason)\n") }
+                if case .foreignSocket = error { Console.error("playbackctl: watch: \(error)\n") }
             }
             guard printer.print(format.offlineLine(offlineText)) else { return ExitCode.success }
             sleep(seconds: retryDelay)
