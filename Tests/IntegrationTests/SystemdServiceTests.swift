@@ -1,3 +1,4 @@
+import ControlClient
 import ControlProtocol
 import Foundation
 import Testing
@@ -167,6 +168,35 @@ extension IntegrationSuite {
             #expect(run.status == 78)
             #expect(run.stderr.hasPrefix("playbackd: invalid configuration: \(directory)/\(message)"), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: directory + "/s"), "it did not start")
+        }
+
+        @Test("a manager that stops reading notifications never freezes the daemon: 20 reloads, still answering")
+        func unreadNotifySocket() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // A notify socket nobody reads: its queue (10 datagrams here) fills after a few reloads.
+            let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            defer { close(notify) }
+            #expect(bindUnixSocket(notify, to: directory + "/notify") == 0)
+            let socketPath = directory + "/control.sock"
+            let daemon = try SpawnedProcess(
+                [TestEnvironment.binDirectory + "/playbackd", "--socket", socketPath, "--device", "null"],
+                environment: [
+                    "NOTIFY_SOCKET=" + directory + "/notify", "XDG_STATE_HOME=" + directory,
+                    "XDG_CONFIG_HOME=" + directory, "PATH=/usr/bin:/bin",
+                ])
+            defer { daemon.kill() }
+            for _ in 0..<500 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+            for _ in 0..<20 {
+                daemon.signal(SIGHUP)
+                usleep(20_000)
+            }
+            let client = try ControlClient(path: socketPath)
+            client.replyTimeout = 10  // with libsystemd's blocking sd_notify it never answered
+            let start = Date()
+            let reply = try client.request(.object([("command", .string("nowPlaying"))]))
+            #expect(reply["status"]?.stringValue == "success")
+            #expect(Date().timeIntervalSince(start) < 10)
         }
 
         @Test("a configuration file that is a FIFO is refused at once (exit 78), never waited on")
