@@ -55,12 +55,19 @@ import Testing
         #expect(send(.changePlaybackPosition(position: 12.5)) == .success(.position(12.5)))
         #expect(send(.pause) == .success(.done))
         #expect(service.state == .paused)
-        #expect(send(.skipForward(interval: 10)) == .success(.position(22.5)), "skips from the held position")
-        guard case .success(.nowPlaying(let nowPlaying)) = send(.nowPlaying) else {
+        // The fake device took at most one second of audio after the seek.
+        guard case .success(.nowPlaying(let paused)) = send(.nowPlaying) else {
             Issue.record("no snapshot")
             return
         }
-        #expect(nowPlaying.item?.metadata.title == "Long" && nowPlaying.elapsed == 22.5 && nowPlaying.rate == 0)
+        #expect(paused.item?.metadata.title == "Long" && paused.rate == 0)
+        #expect(paused.elapsed >= 12.5 && paused.elapsed <= 13.5, "held at \(paused.elapsed)")
+        guard case .success(.position(let landed)) = send(.skipForward(interval: 10)) else {
+            Issue.record("skip failed")
+            return
+        }
+        #expect(abs(landed - (paused.elapsed + 10)) < 1e-6, "skips from the held position: \(landed)")
+        #expect(send(.changePlaybackPosition(position: 30)) == .success(.position(30)), "exact while paused")
         #expect(send(.stop) == .success(.done))
     }
 
