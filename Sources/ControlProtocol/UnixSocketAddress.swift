@@ -2,9 +2,11 @@
     import Glibc
 #endif
 
-/// A filesystem Unix-domain socket address, shared by the daemon (bind) and clients (connect).
+/// A Unix-domain socket address, shared by the daemon (bind, systemd's notify socket) and
+/// clients (connect): a file-system path, or a name in the abstract namespace.
 public struct UnixSocketAddress {
     private var storage = sockaddr_un()
+    private var length = socklen_t(MemoryLayout<sockaddr_un>.size)
 
     /// Nil when `path` does not fit `sun_path` (107 bytes and a NUL).
     public init?(path: String) {
@@ -17,10 +19,31 @@ public struct UnixSocketAddress {
         }
     }
 
+    /// An address as `$NOTIFY_SOCKET` gives it: a path, or `@name` for the abstract namespace
+    /// (a leading NUL, and a length that counts exactly the name). Nil for anything else.
+    public init?(notifySocket text: String) {
+        guard text.hasPrefix("@") else {
+            guard text.hasPrefix("/") else { return nil }
+            self.init(path: text)
+            return
+        }
+        var storage = sockaddr_un()
+        let name = [0] + Array(text.utf8.dropFirst())
+        guard name.count <= MemoryLayout.size(ofValue: storage.sun_path) else { return nil }
+        storage.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: name) }
+        self.init(storage: storage, length: socklen_t(MemoryLayout<sa_family_t>.size + name.count))
+    }
+
+    private init(storage: sockaddr_un, length: socklen_t) {
+        self.storage = storage
+        self.length = length
+    }
+
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
     public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafePointer(to: storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
     }
 

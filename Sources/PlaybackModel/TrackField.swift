@@ -97,9 +97,6 @@ extension TrackField {
         TrackField("sampleRate", .requiredNumber(\.sampleRate), "the sample rate in Hz"),
         TrackField("channels", .requiredNumber(\.channels), "the number of channels"),
     ]
-
-    /// The field with `key`.
-    public static func named(_ key: String) -> TrackField? { all.first { $0.key == key } }
 }
 
 /// Where the tag reader finds a field.

@@ -108,7 +108,7 @@ extension IntegrationSuite {
             let path = directory + "/silent.sock"
             let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(listener) }
-            #expect(bindUnixSocket(listener, to: path) == 0 && listen(listener, 8) == 0)
+            #expect(UnixSocketAddress(path: path)!.bind(listener) == 0 && listen(listener, 8) == 0)
             let start = Date()
             let run = try CommandLineRun.run("playbackctl", ["--socket", path, "--timeout", "0.5", "status"])
             let seconds = Date().timeIntervalSince(start)

@@ -177,7 +177,7 @@ extension IntegrationSuite {
             // A notify socket nobody reads: its queue (10 datagrams here) fills after a few reloads.
             let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
             defer { close(notify) }
-            #expect(bindUnixSocket(notify, to: directory + "/notify") == 0)
+            #expect(UnixSocketAddress(path: directory + "/notify")!.bind(notify) == 0)
             let socketPath = directory + "/control.sock"
             let daemon = try SpawnedProcess(
                 [TestEnvironment.binDirectory + "/playbackd", "--socket", socketPath, "--device", "null"],

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 
 /// A `NOTIFY_SOCKET` the test owns: receives the daemon's `sd_notify` datagrams.
@@ -12,7 +13,7 @@ final class NotifyListener {
     init(path: String) throws {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        let bound = bindUnixSocket(fd, to: path)
+        let bound = UnixSocketAddress(path: path)!.bind(fd)
         inbox = Inbox(fd: fd)
         guard bound == 0 else { throw TestFailure("cannot bind notify socket \(path)") }
         let inbox = self.inbox
