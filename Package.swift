@@ -30,6 +30,7 @@ let package = Package(
         // One small C shim per library: what Swift cannot call (variadic handlers, GNU calls).
         .target(name: "CALSAShim", dependencies: ["CALSA"]),
         .target(name: "CSystemShim"),
+        .target(name: "CBusShim", dependencies: ["CSystemd"]),
 
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         .target(name: "PlaybackModel"),
@@ -41,6 +42,7 @@ let package = Package(
             name: "PlaybackDaemon",
             dependencies: [
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
+                "CBusShim",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no

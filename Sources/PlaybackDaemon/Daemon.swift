@@ -8,7 +8,7 @@ import PlaybackModel
 #endif
 
 /// The running daemon: the player service and the engine, and around them an ordered list of
-/// subsystems (the socket front end, resume, systemd's status line and watchdog, the anchor
+/// subsystems (the socket and MPRIS front ends, resume, systemd's status line and watchdog, the anchor
 /// check, the idle exit) that start in order, see every published change and every reload,
 /// and stop in reverse order. Signals arrive on the control loop. The composition root passes
 /// in the concrete audio backends.
@@ -76,8 +76,11 @@ public final class Daemon {
         let drift = AnchorDriftMonitor(
             loop: loop, measure: { [unowned self] in service.snapshot() },
             republish: { [unowned self] in publish(.position) })
+        let mpris = MPRISFrontEnd(
+            enabled: settings.mpris, loop: loop, service: service, environment: .process,
+            log: DaemonLog(label: "playbackd.mpris", output: logOutput), quit: { [unowned self] in beginStopping() })
         return [
-            socket, EngineDevice(engine: engine),
+            socket, mpris, EngineDevice(engine: engine),
             ResumePersistence(
                 service: service, path: StateFile.defaultPath(environment: .process), mode: settings.resume,
                 loop: loop, log: log),

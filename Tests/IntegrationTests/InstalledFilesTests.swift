@@ -40,6 +40,20 @@ extension IntegrationSuite {
             #expect(FileManager.default.fileExists(atPath: installed.prefix + "/config/systemd/user/playbackd.socket"))
         }
 
+        @Test("the desktop entry MPRIS names is installed, hidden from menus, under the name DesktopEntry gives")
+        func desktopEntry() throws {
+            let installed = try Installation()
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(environment: bus.environment)
+            _ = try bus.waitForName("org.mpris.MediaPlayer2.playbackd", timeout: 10)
+            let name = try bus.property("DesktopEntry", interface: "org.mpris.MediaPlayer2") as? String
+            let entry = try String(
+                contentsOfFile: installed.share + "/applications/\(name ?? "?").desktop", encoding: .utf8)
+            #expect(entry.contains("\nNoDisplay=true\n"))
+            #expect(entry.contains("\nType=Application\n"))
+            _ = daemon
+        }
+
         @Test("bash completes verbs, aliases, options, option values, command names and files")
         func bash() throws {
             let installed = try Installation()

@@ -8,11 +8,11 @@ extension IntegrationSuite {
         /// Every check the container runs, in order; each must report "ok".
         static let checks = [
             "user-manager", "standalone-binaries", "socket-activation", "status-line", "reload", "stop",
-            "resume-after-stop", "crash-restart", "watchdog-restart", "config-error", "journal",
+            "resume-after-stop", "crash-restart", "watchdog-restart", "mpris", "config-error", "journal",
         ]
 
         @Test(
-            "on a real user manager: socket activation, status line, reload, stop with resume, crash and watchdog restarts, exit 78"
+            "on a real user manager: socket activation, status line, reload, stop with resume, crash and watchdog restarts, MPRIS on the user bus, exit 78"
         )
         func userManager() throws {
             guard getuid() == 0 else { try Test.cancel("skipped: booting a systemd container needs root") }

@@ -143,7 +143,22 @@ else
     ok watchdog-restart
 fi
 
-# 7. A broken configuration: exit 78, failed, and no restart loop.
+# 7. The desktop sees it: the service, hardened as installed, owns the MPRIS name on the user's
+# session bus (dbus-user-session's dbus.socket), and the real playerctl controls it.
+has_mpris_name() { busctl --user list --acquired 2>/dev/null | grep -q '^org.mpris.MediaPlayer2.playbackd '; }
+mpris_playing() { [ "$(playerctl -p playbackd status 2>/dev/null)" = Playing ]; }
+ctl pause
+if ! within 10 has_mpris_name; then
+    fail mpris "org.mpris.MediaPlayer2.playbackd is not on the user bus: $(busctl --user list 2>&1 | tr '\n' ' ')"
+elif ! playerctl -p playbackd play || ! within 10 is_playing || ! within 10 mpris_playing; then
+    fail mpris "playerctl play did not play: $(ctl status 2>&1 | tr '\n' ' ')"
+elif [ "$(playerctl -p playbackd metadata xesam:title)" != Long ]; then
+    fail mpris "playerctl metadata: $(playerctl -p playbackd metadata 2>&1 | tr '\n' ' ')"
+else
+    ok mpris
+fi
+
+# 8. A broken configuration: exit 78, failed, and no restart loop.
 echo 'devise = "x"' > "$config"
 systemctl --user restart playbackd.service 2>/dev/null
 restarts=$(show NRestarts)

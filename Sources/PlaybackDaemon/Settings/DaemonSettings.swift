@@ -17,6 +17,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var realtime = true
     /// What a restart does with the saved queue and position.
     public var resume = ResumeMode.paused
+    /// Whether the daemon is an MPRIS2 player on the session bus.
+    public var mpris = true
 
     public init() {}
 }

@@ -130,18 +130,13 @@ enum SettingsCatalog {
             "Exit after this long stopped with an empty queue and no client (0: never); "
                 + "with playbackd.socket the next command starts it again",
             "0", allowZero: true, max: 604_800, \.idleExitSeconds),
-        SettingSpec(
-            name: "realtime", placeholder: "BOOL",
-            summary: "Ask for SCHED_FIFO for the output thread (the unit grants LimitRTPRIO)",
-            defaultText: "true", keepOnReload: SettingSpec.atRestart(\.realtime)
-        ) { input, settings throws(SettingValueError) in
-            switch input {
-            case .boolean(let value): settings.realtime = value
-            case .word("true"), .word("yes"): settings.realtime = true
-            case .word("false"), .word("no"): settings.realtime = false
-            default: throw SettingValueError("expected true or false, found \(describe(input))")
-            }
-        },
+        boolean(
+            "realtime", "Ask for SCHED_FIFO for the output thread (the unit grants LimitRTPRIO)", reloads: false,
+            \.realtime),
+        boolean(
+            "mpris",
+            "Be an MPRIS2 player on the session bus (desktop media controls, media keys, playerctl); "
+                + "joins the bus when it appears", reloads: true, \.mpris),
         choice(
             "resume", "MODE",
             "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
@@ -162,6 +157,23 @@ enum SettingsCatalog {
             keepOnReload: reloads ? nil : SettingSpec.atRestart(keyPath)
         ) { input, settings throws(SettingValueError) in
             settings[keyPath: keyPath] = Choice(rawValue: try choice(input, Choice.allCases.map(\.rawValue)))!
+        }
+    }
+
+    /// A boolean stored at `keyPath` (`true`/`yes` or `false`/`no` on the command line).
+    private static func boolean(
+        _ name: String, _ summary: String, reloads: Bool, _ keyPath: WritableKeyPath<DaemonSettings, Bool> & Sendable
+    ) -> SettingSpec {
+        SettingSpec(
+            name: name, placeholder: "BOOL", summary: summary, defaultText: String(DaemonSettings()[keyPath: keyPath]),
+            keepOnReload: reloads ? nil : SettingSpec.atRestart(keyPath)
+        ) { input, settings throws(SettingValueError) in
+            switch input {
+            case .boolean(let value): settings[keyPath: keyPath] = value
+            case .word("true"), .word("yes"): settings[keyPath: keyPath] = true
+            case .word("false"), .word("no"): settings[keyPath: keyPath] = false
+            default: throw SettingValueError("expected true or false, found \(describe(input))")
+            }
         }
     }
 

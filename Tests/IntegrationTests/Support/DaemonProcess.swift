@@ -41,6 +41,8 @@ final class DaemonProcess {
         // Its own resume state too, unless the test shares one between daemons.
         environment["XDG_STATE_HOME"] = directory + "/state"
         environment["STATE_DIRECTORY"] = nil
+        // No session bus unless the test brings its own: never the developer's desktop bus.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(directory)/no-session-bus"
         environment.merge(extra) { $1 }
         if let pulseRuntime {
             environment["XDG_RUNTIME_DIR"] = pulseRuntime

@@ -1,0 +1,139 @@
+import ControlProtocol
+import PlaybackModel
+
+/// `org.mpris.MediaPlayer2.Player`: transport, modes, metadata and position. Each method and
+/// each writable property becomes one of the protocol's commands; every value comes from the
+/// published snapshot and the command availability.
+extension MPRIS {
+    static let player = MPRISInterface(
+        name: "org.mpris.MediaPlayer2.Player",
+        methods: [
+            MPRISMethod("Next", "nextTrack") { _, _ in .command(.nextTrack) },
+            MPRISMethod("Previous", "previousTrack (restarts the item when more than 3 s in)") { _, _ in
+                .command(.previousTrack)
+            },
+            MPRISMethod("Pause", "pause") { _, _ in .command(.pause) },
+            MPRISMethod("PlayPause", "togglePlayPause") { _, _ in .command(.togglePlayPause) },
+            MPRISMethod("Stop", "stop") { _, _ in .command(.stop) },
+            MPRISMethod("Play", "play") { _, _ in .command(.play) },
+            MPRISMethod(
+                "Seek", "skipForward / skipBackward by the offset (microseconds); a jump past the end ends the item",
+                input: [BusArgument("Offset", "x")]
+            ) { arguments, _ throws(BusCallError) in
+                let offset = Double(try arguments.int64()) / 1_000_000
+                if offset == 0 { return .nothing }
+                return .command(offset > 0 ? .skipForward(interval: offset) : .skipBackward(interval: -offset))
+            },
+            MPRISMethod(
+                "SetPosition",
+                "changePlaybackPosition; ignored when the track id is not the current item's or the position is "
+                    + "outside it (the spec)",
+                input: [BusArgument("TrackId", "o"), BusArgument("Position", "x")]
+            ) { arguments, view throws(BusCallError) in
+                let track = try arguments.text("o")
+                let position = Double(try arguments.int64()) / 1_000_000
+                guard let item = view.snapshot.item, track == trackID(item.id), position >= 0,
+                    position <= item.metadata.duration
+                else { return .nothing }
+                return .command(.changePlaybackPosition(position: position))
+            },
+            MPRISMethod(
+                "OpenUri", "enqueue after the current item and play it; `file://` URIs only",
+                input: [BusArgument("Uri", "s")]
+            ) { arguments, _ throws(BusCallError) in
+                let uri = try arguments.text()
+                guard uri.hasPrefix("file://") else {
+                    throw .invalidArguments("only file:// URIs can be opened, not '\(uri)'")
+                }
+                guard let path = FileURL.path(fromURL: uri), !path.isEmpty else {
+                    throw .invalidArguments("'\(uri)' is not a local file URI")
+                }
+                return .command(.enqueue(paths: [path], placement: .next, replace: false, play: true))
+            },
+        ],
+        properties: [
+            MPRISProperty("PlaybackStatus", "s", .change, "Playing, Paused (also when interrupted) or Stopped") {
+                .string(playbackStatus($0.snapshot.state))
+            },
+            MPRISProperty(
+                "LoopStatus", "s", .change, "None, Track or Playlist: the repeat mode (off, one, all)",
+                value: { .string(loopStatus($0.snapshot.repeatMode)) },
+                write: { reader, _ throws(BusCallError) in
+                    let status = try reader.text()
+                    guard let mode = RepeatMode.allCases.first(where: { loopStatus($0) == status }) else {
+                        throw .invalidArguments("LoopStatus is None, Track or Playlist, not '\(status)'")
+                    }
+                    return .command(.changeRepeatMode(mode))
+                }),
+            MPRISProperty(
+                "Rate", "d", .change, "1.0; writing 0 pauses (the spec), writing 1.0 does nothing",
+                value: { _ in .double(1) },
+                write: { reader, _ throws(BusCallError) in
+                    let rate = try reader.double()
+                    if rate == 0 { return .command(.pause) }
+                    guard rate == 1 else {
+                        throw .invalidArguments("playbackd plays at rate 1.0 only (MinimumRate and MaximumRate)")
+                    }
+                    return .nothing
+                }),
+            MPRISProperty(
+                "Shuffle", "b", .change, "the shuffle mode (items or off)",
+                value: { .boolean($0.snapshot.shuffleMode != .off) },
+                write: { reader, _ throws(BusCallError) in
+                    .command(.changeShuffleMode(try reader.boolean() ? .items : .off))
+                }),
+            MPRISProperty("Metadata", "a{sv}", .change, "the current item (see the table below)") {
+                metadata($0.snapshot.item)
+            },
+            MPRISProperty(
+                "Volume", "d", .change, "1.0: playbackd has no volume of its own yet; writing it is an error",
+                value: { _ in .double(1) },
+                write: { _, _ throws(BusCallError) in
+                    throw BusCallError(
+                        name: "org.freedesktop.DBus.Error.NotSupported",
+                        message: "playbackd has no volume control yet; use the system mixer")
+                }),
+            MPRISProperty("Position", "x", .nothing, "microseconds into the item, extrapolated; never announced") {
+                .int64($0.positionMicroseconds)
+            },
+            MPRISProperty("MinimumRate", "d", .constant, "1.0") { _ in .double(1) },
+            MPRISProperty("MaximumRate", "d", .constant, "1.0") { _ in .double(1) },
+            MPRISProperty("CanGoNext", "b", .change, "nextTrack is enabled and there is an item") {
+                .boolean($0.can(.nextTrack))
+            },
+            MPRISProperty("CanGoPrevious", "b", .change, "previousTrack is enabled and there is an item") {
+                .boolean($0.can(.previousTrack))
+            },
+            MPRISProperty("CanPlay", "b", .change, "play is enabled and the queue is not empty") {
+                .boolean($0.availability.isEnabled(.play) && $0.snapshot.queueCount > 0)
+            },
+            MPRISProperty("CanPause", "b", .change, "pause is enabled and there is an item") {
+                .boolean($0.can(.pause))
+            },
+            MPRISProperty("CanSeek", "b", .change, "changePlaybackPosition is enabled and there is an item") {
+                .boolean($0.can(.changePlaybackPosition))
+            },
+            MPRISProperty("CanControl", "b", .constant, "true") { _ in .boolean(true) },
+        ],
+        signals: [
+            .signal(
+                "Seeked", [BusArgument("Position", "x")],
+                "the position jumped (seek, skip, restart, a repeat-one loop point): where it landed, in microseconds")
+        ])
+
+    static func playbackStatus(_ state: PlaybackState) -> String {
+        switch state {
+        case .playing: "Playing"
+        case .paused, .interrupted: "Paused"
+        case .stopped: "Stopped"
+        }
+    }
+
+    static func loopStatus(_ mode: RepeatMode) -> String {
+        switch mode {
+        case .off: "None"
+        case .one: "Track"
+        case .all: "Playlist"
+        }
+    }
+}

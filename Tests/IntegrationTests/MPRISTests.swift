@@ -1,0 +1,357 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// MPRIS2 on a private session bus, driven by the real `playerctl` and `busctl`, checked
+    /// against the daemon's own socket.
+    @Suite struct MPRIS {
+        static let name = "org.mpris.MediaPlayer2.playbackd"
+
+        @Test("playerctl status, metadata, position, play-pause, next, previous, position, loop and shuffle")
+        func playerctlDrivesThePlayer() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(device: "pulse", pulse: true, environment: bus.environment)
+            #expect(try bus.waitForName(Self.name, timeout: 10) != nil, "\(daemon.stderrText)")
+            _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
+            try waitUntil { try bus.playerctl(["status"]).stdout == "Playing\n" }
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
+
+            let snapshot = try daemon.nowPlaying()
+            let format = "{{artist}} - {{title}} {{mpris:length}} {{xesam:url}}"
+            let expected = [
+                snapshot["artist"]?.stringValue ?? "?", "-", snapshot["title"]?.stringValue ?? "?",
+                String(Int64(((snapshot.number("duration") ?? 0) * 1_000_000).rounded())),
+                snapshot["assetURL"]?.stringValue ?? "?",
+            ].joined(separator: " ")
+            #expect(try bus.playerctl(["metadata", "--format", format]).stdout == expected + "\n")
+
+            let position = Double(
+                try bus.playerctl(["position"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let ours = try daemon.nowPlaying()
+            let oursNow =
+                (ours.number("elapsed") ?? 0) + (ours.number("rate") ?? 0)
+                * (Date().timeIntervalSince1970 - (ours.number("timestamp") ?? 0))
+            #expect(position.map { abs($0 - oursNow) < 0.5 } == true, "playerctl \(position ?? -1), socket \(oursNow)")
+
+            #expect(try bus.playerctl(["play-pause"]).status == 0)
+            try waitUntil { try daemon.nowPlaying()["state"]?.stringValue == "paused" }
+            #expect(try bus.playerctl(["status"]).stdout == "Paused\n")
+
+            #expect(try bus.playerctl(["position", "30"]).status == 0)
+            try waitUntil { abs((try daemon.nowPlaying().number("elapsed") ?? 0) - 30) < 0.01 }
+
+            #expect(try bus.playerctl(["next"]).status == 0)
+            try waitUntil { try daemon.nowPlaying().number("queueIndex") == 1 }
+            #expect(try bus.playerctl(["metadata", "title"]).stdout == "One\n")
+            #expect(try bus.playerctl(["previous"]).status == 0)
+            try waitUntil { try daemon.nowPlaying().number("queueIndex") == 0 }
+
+            #expect(try bus.playerctl(["loop", "Track"]).status == 0)
+            try waitUntil { try daemon.nowPlaying()["repeatMode"]?.stringValue == "one" }
+            #expect(try bus.playerctl(["loop"]).stdout == "Track\n")
+            #expect(try bus.playerctl(["shuffle", "On"]).status == 0)
+            try waitUntil { try daemon.nowPlaying()["shuffleMode"]?.stringValue == "items" }
+            #expect(try bus.playerctl(["shuffle"]).stdout == "On\n")
+        }
+
+        @Test("Metadata maps every tag with MPRIS's types, from the same snapshot as the socket's")
+        func metadataTypes() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            #expect(try bus.property("Metadata") as? [String: Any] != nil)
+            let empty = try bus.property("Metadata") as? [String: Any]
+            #expect(
+                (empty?["mpris:trackid"] as? [String: Any])?["data"] as? String
+                    == "/org/mpris/MediaPlayer2/TrackList/NoTrack")
+
+            _ = try daemon.enqueue(["tag-v23-utf16.mp3"])
+            let snapshot = try daemon.nowPlaying()
+            guard let metadata = try bus.property("Metadata") as? [String: [String: Any]] else {
+                throw TestFailure("Metadata is not a{sv}")
+            }
+            func entry(_ key: String) -> (type: String?, data: Any?) {
+                (metadata[key]?["type"] as? String, metadata[key]?["data"])
+            }
+            #expect(entry("mpris:trackid").type == "o")
+            #expect(
+                entry("mpris:trackid").data as? String == "/org/playbackd/item/\(Int(snapshot.number("itemID") ?? -1))")
+            #expect(entry("mpris:length").type == "x")
+            #expect(
+                (entry("mpris:length").data as? NSNumber)?.int64Value
+                    == Int64(((snapshot.number("duration") ?? 0) * 1_000_000).rounded()))
+            #expect(entry("mpris:artUrl").data as? String == snapshot["artworkURL"]?.stringValue)
+            #expect(entry("mpris:artUrl").data as? String != nil)
+            #expect(entry("xesam:url").data as? String == snapshot["assetURL"]?.stringValue)
+            #expect(entry("xesam:title").type == "s")
+            #expect(entry("xesam:title").data as? String == snapshot["title"]?.stringValue)
+            for (key, field) in [
+                ("xesam:artist", "artist"), ("xesam:albumArtist", "albumArtist"), ("xesam:genre", "genre"),
+                ("xesam:composer", "composer"),
+            ] {
+                #expect(entry(key).type == "as", "\(key)")
+                #expect(entry(key).data as? [String] == [snapshot[field]?.stringValue ?? "?"], "\(key)")
+            }
+            #expect(entry("xesam:album").data as? String == snapshot["album"]?.stringValue)
+            #expect(entry("xesam:trackNumber").type == "i")
+            #expect((entry("xesam:trackNumber").data as? NSNumber)?.doubleValue == snapshot.number("trackNumber"))
+            #expect((entry("xesam:discNumber").data as? NSNumber)?.doubleValue == snapshot.number("discNumber"))
+
+            let format = "{{artist}} - {{title}} {{mpris:length}} {{mpris:artUrl}}"
+            let expected = [
+                snapshot["artist"]?.stringValue ?? "?", "-", snapshot["title"]?.stringValue ?? "?",
+                String(Int64(((snapshot.number("duration") ?? 0) * 1_000_000).rounded())),
+                snapshot["artworkURL"]?.stringValue ?? "?",
+            ].joined(separator: " ")
+            #expect(try bus.playerctl(["metadata", "--format", format]).stdout == expected + "\n")
+        }
+
+        @Test("one PropertiesChanged per change with only what changed, Seeked on jumps, silence and no wake-ups idle")
+        func signalsFollowChanges() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(
+                device: "pulse", arguments: ["--pause-hold", "0"], pulse: true, environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            let monitor = try BusMonitor(bus)
+            var seen = 0
+            /// The signals since the last step, once `count` arrived and nothing more came.
+            func step(_ count: Int, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) -> [BusSignal] {
+                let all = monitor.waitForSignals(seen + count)
+                let new = Array(all[min(seen, all.count)...])
+                seen = all.count
+                #expect(
+                    new.count == count, "\(label): \(new.map(\.member)) \(new.map(\.changedProperties))",
+                    sourceLocation: sourceLocation)
+                return new
+            }
+
+            _ = try daemon.enqueue(["long.mp3", "loop2.mp3"])
+            let added = step(1, "enqueue")
+            #expect(added.first?.changedProperties.contains("Metadata") == true)
+            #expect(added.first?.changedProperties.contains("PlaybackStatus") == false)
+
+            _ = try daemon.call("play")
+            #expect(step(1, "play").first?.changedProperties == ["PlaybackStatus"])
+            _ = try daemon.call("pause")
+            let paused = step(1, "pause").first
+            #expect(paused?.changedProperties == ["PlaybackStatus"])
+            #expect(paused?.changed("PlaybackStatus") as? String == "Paused")
+
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(20))])
+            let seek = step(1, "seek while paused")
+            #expect(seek.first?.member == "Seeked")
+            #expect(seek.first?.seekedPosition.map { abs($0 - 20) < 0.01 } == true)
+
+            _ = try daemon.call("skipForward", [("interval", .number(15))])
+            let skip = step(1, "skip while paused")
+            #expect(skip.first?.seekedPosition.map { abs($0 - 35) < 0.01 } == true)
+
+            _ = try daemon.call("changeRepeatMode", [("mode", .string("all"))])
+            let mode = step(1, "repeat mode").first
+            #expect(mode?.changedProperties == ["LoopStatus"])
+            #expect(mode?.changed("LoopStatus") as? String == "Playlist")
+
+            _ = try daemon.call("setCommandEnabled", [("name", .string("nextTrack")), ("enabled", .bool(false))])
+            #expect(step(1, "disable").first?.changedProperties == ["CanGoNext"])
+            _ = try daemon.call("setCommandEnabled", [("name", .string("nextTrack")), ("enabled", .bool(true))])
+            #expect(step(1, "enable").first?.changedProperties == ["CanGoNext"])
+
+            _ = try daemon.call("nextTrack")
+            let next = step(1, "next track")
+            #expect(next.first?.changedProperties.contains("Metadata") == true)
+            #expect(next.allSatisfy { $0.member != "Seeked" }, "a new item is not a seek")
+
+            // Nothing changes for 5 s: nothing is sent, and no thread of the daemon wakes up,
+            // with playerctl following.
+            let follower = try SpawnedProcess(
+                ["/usr/bin/playerctl", "-p", "playbackd", "--follow", "status"],
+                environment: ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "PATH=/usr/bin:/bin"])
+            Thread.sleep(forTimeInterval: 1)
+            let before = try threadWakeups(daemon.pid)
+            Thread.sleep(forTimeInterval: 5)
+            let after = try threadWakeups(daemon.pid)
+            #expect(monitor.signals.count == seen, "nothing is sent while nothing changes")
+            #expect(after - before == 0, "the daemon's threads woke up \(after - before) times in 5 s")
+            follower.kill()
+
+            // A repeat-one loop point is a jump back to 0: one Seeked per pass.
+            _ = try daemon.call("changeRepeatMode", [("mode", .string("one"))])
+            _ = step(1, "repeat one")
+            _ = try daemon.call("play")
+            _ = step(1, "play")
+            let loops = monitor.waitForSignals(seen + 2, timeout: 10, settle: 0).dropFirst(seen).filter {
+                $0.member == "Seeked"
+            }
+            #expect(loops.count >= 2, "a Seeked at each loop point")
+            #expect(loops.allSatisfy { ($0.seekedPosition ?? 9) < 0.3 }, "\(loops.map(\.seekedPosition))")
+        }
+
+        @Test("a disabled command makes its Can property false and its method a D-Bus error")
+        func disabledCommand() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(arguments: ["--disable", "nextTrack"], environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            _ = try daemon.enqueue(["one.mp3", "two.mp3"])
+            #expect(try bus.property("CanGoNext") as? Bool == false)
+            #expect(try bus.property("CanGoPrevious") as? Bool == true)
+            let refused = try bus.call("Next")
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("nextTrack is disabled"), "\(refused.stderr)")
+            #expect(try daemon.nowPlaying().number("queueIndex") == 0)
+            let monitor = try BusMonitor(bus)
+            _ = try daemon.call("setCommandEnabled", [("name", .string("nextTrack")), ("enabled", .bool(true))])
+            let signals = monitor.waitForSignals(1)
+            #expect(signals.map(\.changedProperties) == [["CanGoNext"]])
+            #expect(try bus.property("CanGoNext") as? Bool == true)
+            #expect(try bus.call("Next").status == 0)
+            #expect(try daemon.nowPlaying().number("queueIndex") == 1)
+        }
+
+        @Test("SetPosition with a stale track id is ignored; OpenUri plays a file; a bad URI is an error")
+        func setPositionAndOpenUri() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(device: "pulse", pulse: true, environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            _ = try daemon.enqueue(["long.mp3"])
+            let item = Int(try daemon.nowPlaying().number("itemID") ?? -1)
+            #expect(try bus.call("SetPosition", "ox", ["/org/playbackd/item/\(item + 100)", "12000000"]).status == 0)
+            #expect(try daemon.nowPlaying().number("elapsed") == 0, "a stale track id is ignored")
+            #expect(try bus.call("SetPosition", "ox", ["/org/playbackd/item/\(item)", "99000000"]).status == 0)
+            #expect(try daemon.nowPlaying().number("elapsed") == 0, "a position past the end is ignored")
+            #expect(try bus.call("SetPosition", "ox", ["/org/playbackd/item/\(item)", "12000000"]).status == 0)
+            #expect(try daemon.nowPlaying().number("elapsed") == 12)
+            #expect(try bus.call("Seek", "x", ["-2500000"]).status == 0)
+            #expect(try daemon.nowPlaying().number("elapsed") == 9.5)
+
+            let uri = "file://" + TestEnvironment.fixture("untagged%20name.mp3")
+            #expect(try bus.call("OpenUri", "s", [uri]).status == 0)
+            let opened = try daemon.nowPlaying()
+            #expect(opened["title"]?.stringValue == "untagged name")
+            #expect(opened.number("queueCount") == 2)
+            #expect(opened["state"]?.stringValue == "playing")
+
+            let web = try bus.call("OpenUri", "s", ["https://example.com/a.mp3"])
+            #expect(web.status != 0 && web.stderr.contains("only file:// URIs"), "\(web.stderr)")
+            let missing = try bus.call("OpenUri", "s", ["file:///nonexistent/a.mp3"])
+            #expect(missing.status != 0 && missing.stderr.contains("no such file"), "\(missing.stderr)")
+            #expect(try daemon.nowPlaying().number("queueCount") == 2, "nothing was lost")
+
+            // A second daemon on the same bus takes an instance name.
+            let second = try DaemonProcess(environment: bus.environment)
+            let instance = "\(Self.name).instance\(second.pid)"
+            #expect(try bus.waitForName(instance, timeout: 10) != nil, "\(second.stderrText)")
+            #expect(try bus.hasName(Self.name))
+        }
+
+        @Test("no bus: plays and sleeps; a bus started later is joined; a bus that dies does not disturb playback")
+        func busComesAndGoes() throws {
+            let bus = try SessionBus(start: false)
+            let daemon = try DaemonProcess(device: "pulse", pulse: true, environment: bus.environment)
+            Thread.sleep(forTimeInterval: 1)  // past start-up
+            let before = try threadWakeups(daemon.pid)
+            Thread.sleep(forTimeInterval: 2)
+            #expect(try threadWakeups(daemon.pid) - before == 0, "no spinning while there is no bus")
+            #expect(daemon.stderrText.components(separatedBy: "no session bus").count == 2, "logged once")
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            try daemon.waitForState("playing")
+
+            try bus.start()
+            let joined = try bus.waitForName(Self.name, timeout: 10)
+            #expect(joined.map { $0 < 5 } == true, "joined after \(joined ?? -1) s")
+            #expect(try bus.playerctl(["status"]).stdout == "Playing\n")
+
+            bus.kill()
+            Thread.sleep(forTimeInterval: 1)
+            let playing = try daemon.nowPlaying()
+            #expect(playing["state"]?.stringValue == "playing")
+            Thread.sleep(forTimeInterval: 1)
+            #expect((try daemon.nowPlaying().number("elapsed") ?? 0) > (playing.number("elapsed") ?? 0))
+
+            try bus.start()
+            let rejoined = try bus.waitForName(Self.name, timeout: 10)
+            #expect(rejoined.map { $0 < 5 } == true, "joined again after \(rejoined ?? -1) s")
+            #expect(try bus.playerctl(["status"]).stdout == "Playing\n")
+            #expect(daemon.isRunning)
+        }
+
+        @Test("mpris = false leaves the bus on reload, true joins it again")
+        func reloadTogglesTheBus() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            let config = daemon.directory + "/config/playbackd"
+            try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+            try "mpris = false\n".write(toFile: config + "/config.toml", atomically: true, encoding: .utf8)
+            daemon.signal(SIGHUP)
+            try waitUntil { try !bus.hasName(Self.name) }
+            try "mpris = true\n".write(toFile: config + "/config.toml", atomically: true, encoding: .utf8)
+            daemon.signal(SIGHUP)
+            #expect(try bus.waitForName(Self.name, timeout: 10) != nil)
+        }
+
+        @Test("busctl introspect shows every member docs/mpris.md lists, and nothing else")
+        func introspectionMatchesTheDocs() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            let run = try bus.busctl(["introspect", Self.name, "/org/mpris/MediaPlayer2"])
+            #expect(run.status == 0)
+            var introspected: [String] = []
+            var interface = ""
+            for line in run.stdout.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                guard columns.count >= 2 else { continue }
+                if columns[1] == "interface" {
+                    interface = columns[0]
+                } else if interface.hasPrefix("org.mpris.") {
+                    introspected.append("\(interface) \(columns[0].dropFirst()) \(columns[1]) \(columns[2])")
+                }
+            }
+            let documented = try documentedMembers()
+            #expect(introspected.sorted() == documented.sorted())
+            #expect(introspected.count == 34, "\(introspected.count) members")
+            _ = daemon
+        }
+
+        /// The members in docs/mpris.md's generated table: "interface member kind signature".
+        private func documentedMembers() throws -> [String] {
+            let text = try String(contentsOfFile: TestEnvironment.packageRoot + "/docs/mpris.md", encoding: .utf8)
+            return text.split(separator: "\n").compactMap { line in
+                let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard cells.count >= 4, cells[0].hasPrefix("`org.mpris.") else { return nil }
+                let signature =
+                    cells[3].replacingOccurrences(of: "`", with: "").split(separator: " ").first.map(
+                        String.init) ?? "-"
+                return
+                    "\(cells[0].replacingOccurrences(of: "`", with: "")) \(cells[1].replacingOccurrences(of: "`", with: "")) \(cells[2]) \(signature.isEmpty ? "-" : signature)"
+            }
+        }
+    }
+}
+
+/// Voluntary and involuntary context switches of every thread of `pid`: how often it woke up.
+func threadWakeups(_ pid: Int32) throws -> Int {
+    var total = 0
+    for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+            total += Int(line.split(separator: "\t").last.map(String.init) ?? "0") ?? 0
+        }
+    }
+    return total
+}
+
+/// Polls `condition` every 20 ms; fails after `timeout` seconds (a bound no working daemon nears).
+func waitUntil(
+    timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        guard Date() < deadline else {
+            Issue.record("condition not met within \(timeout) s", sourceLocation: sourceLocation)
+            return
+        }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+}
