@@ -60,7 +60,7 @@ let package = Package(
             name: "playbackctl", dependencies: ["ControlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(
-            name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport"]),
+            name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport", "CSystemd"]),
 
         // Shared by the tests that keep generated blocks of docs/ current.
         .target(name: "DocumentationSupport", dependencies: ["ControlProtocol"], path: "Tests/DocumentationSupport"),

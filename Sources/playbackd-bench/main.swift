@@ -1,3 +1,4 @@
+import CSystemd
 import ControlClient
 import ControlProtocol
 import SystemSupport
@@ -14,6 +15,9 @@ import SystemSupport
 //   playbackd-bench echo SOCKET BYTES     a poll(2) server answering every line with BYTES bytes:
 //                                         the floor a request/reply over a Unix socket costs on
 //                                         this machine, measured with the same client.
+//   playbackd-bench dbus-get NAME PROPERTY TYPE COUNT
+//                                         COUNT `Get` calls of an MPRIS Player property of NAME on
+//                                         the session bus (sd-bus, one at a time); same output.
 
 func monotonicMicroseconds() -> Double {
     var ts = timespec()
@@ -71,24 +75,58 @@ func serveEcho(socket path: String, replyBytes: Int) -> Never {
     }
 }
 
+func measurePropertyGets(busName: String, property: String, type: String, count: Int) -> [Double] {
+    var bus: OpaquePointer?
+    guard sd_bus_open_user(&bus) >= 0, let bus else {
+        Console.error("playbackd-bench: no session bus\n")
+        exit(1)
+    }
+    defer { sd_bus_flush_close_unref(bus) }
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        var error = sd_bus_error()
+        var reply: OpaquePointer?
+        let start = monotonicMicroseconds()
+        let result = sd_bus_get_property(
+            bus, busName, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", property, &error, &reply, type)
+        samples.append(monotonicMicroseconds() - start)
+        sd_bus_message_unref(reply)
+        guard result >= 0 else {
+            Console.error(
+                "playbackd-bench: Get \(property) failed: \(error.message.map { String(cString: $0) } ?? "")\n")
+            exit(1)
+        }
+        sd_bus_error_free(&error)
+    }
+    return samples.sorted()
+}
+
+func summary(_ samples: [Double]) -> String {
+    func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) }
+    return "p50 \(percentile(0.50)) µs, p99 \(percentile(0.99)) µs, max \(Int(samples.last!)) µs\n"
+}
+
 let arguments = CommandLine.arguments
 switch (arguments.count, arguments.dropFirst().first) {
 case (4, "rtt"), (4, "rtt-until"):
     let until = arguments[1] == "rtt-until" ? arguments[3] : nil
     guard let count = until == nil ? Int(arguments[3]) : Int.max, count > 0 else { exit(2) }
     do {
-        let samples = try measureRoundTrips(socket: arguments[2], count: count, until: until)
-        func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) }
-        Console.out("p50 \(percentile(0.50)) µs, p99 \(percentile(0.99)) µs, max \(Int(samples.last!)) µs\n")
+        Console.out(summary(try measureRoundTrips(socket: arguments[2], count: count, until: until)))
     } catch {
         Console.error("playbackd-bench: \(error)\n")
         exit(1)
     }
+case (6, "dbus-get"):
+    guard let count = Int(arguments[5]), count > 0 else { exit(2) }
+    Console.out(
+        summary(measurePropertyGets(busName: arguments[2], property: arguments[3], type: arguments[4], count: count)))
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
     Console.error(
-        "usage: playbackd-bench rtt SOCKET COUNT | playbackd-bench rtt-until SOCKET FILE | playbackd-bench echo SOCKET BYTES\n"
+        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT\n"
     )
     exit(2)
 }

@@ -247,7 +247,8 @@ extension IntegrationSuite {
         @Test("no bus: plays and sleeps; a bus started later is joined; a bus that dies does not disturb playback")
         func busComesAndGoes() throws {
             let bus = try SessionBus(start: false)
-            let daemon = try DaemonProcess(device: "pulse", pulse: true, environment: bus.environment)
+            let daemon = try DaemonProcess(
+                device: "pulse", arguments: ["--pause-hold", "0"], pulse: true, environment: bus.environment)
             Thread.sleep(forTimeInterval: 1)  // past start-up
             let before = try threadWakeups(daemon.pid)
             Thread.sleep(forTimeInterval: 2)
@@ -272,6 +273,19 @@ extension IntegrationSuite {
             let rejoined = try bus.waitForName(Self.name, timeout: 10)
             #expect(rejoined.map { $0 < 5 } == true, "joined again after \(rejoined ?? -1) s")
             #expect(try bus.playerctl(["status"]).stdout == "Playing\n")
+
+            // Killed, the bus leaves its socket file behind: the daemon tries a bounded number
+            // of times, with a growing delay, and then sleeps until the socket is made again.
+            _ = try daemon.call("pause")
+            bus.kill()
+            Thread.sleep(forTimeInterval: 1)
+            let whileGone = try threadWakeups(daemon.pid)
+            Thread.sleep(forTimeInterval: 3)
+            let retries = try threadWakeups(daemon.pid) - whileGone
+            #expect(retries < 10, "\(retries) wake-ups in 3 s with a dead bus's socket left behind")
+            try bus.start()
+            #expect(try bus.waitForName(Self.name, timeout: 10).map { $0 < 5 } == true)
+            #expect(try bus.playerctl(["status"]).stdout == "Paused\n")
             #expect(daemon.isRunning)
         }
 

@@ -50,7 +50,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
 
     func ready(_ snapshot: NowPlaying) {
         published = MPRISView(snapshot: snapshot, availability: service.availability)
-        if isEnabled { join() }
+        if isEnabled { joinOrWait() }
     }
 
     func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
@@ -78,7 +78,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
         guard settings.mpris != isEnabled else { return }
         isEnabled = settings.mpris
         if isEnabled {
-            join()
+            joinOrWait()
         } else {
             leave()
             log.notice("left the session bus (mpris = false)", event: "mpris-off")
@@ -89,9 +89,13 @@ final class MPRISFrontEnd: Subsystem, BusObject {
 
     // MARK: Joining and leaving the bus
 
+    /// Joins the bus, or waits for one to appear (`SessionBusWatch` calls `join` again).
+    private func joinOrWait() {
+        if !join() { watch.wait { [unowned self] in join() } }
+    }
+
     /// Connects, serves the object, then asks for the name (shells find players by the name
     /// appearing, so the object must be there first). Returns whether it connected.
-    @discardableResult
     private func join() -> Bool {
         do throws(BusConnectionError) {
             let connection = try BusConnection(loop: loop, description: "playbackd-mpris") { [unowned self] in
@@ -104,7 +108,6 @@ final class MPRISFrontEnd: Subsystem, BusObject {
                 hasReportedNoBus = true
                 log.notice("no session bus (\(error)): MPRIS starts when one appears", event: "mpris-waiting")
             }
-            watch.wait { [unowned self] in join() }
             return false
         }
         watch.cancel()
@@ -135,7 +138,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
         leave()
         log.notice("the session bus went away; MPRIS starts again when it is back", event: "mpris-waiting")
         hasReportedNoBus = true
-        if isEnabled { watch.wait { [unowned self] in join() } }
+        if isEnabled { joinOrWait() }
     }
 
     private func leave() {
