@@ -1,0 +1,18 @@
+import PlaybackModel
+
+/// What the output applies to the decoded samples: the equalizer and the volume. The control
+/// side sets it on the engine (`PlaybackEngine.setSound`); the output thread picks it up at its
+/// next write.
+public struct SoundSettings: Sendable, Equatable {
+    public var equalizer: Equalizer
+    /// Linear gain, 0 - 1 (100%).
+    public var volume: Double
+
+    public init(equalizer: Equalizer = Equalizer(), volume: Double = 1) {
+        self.equalizer = equalizer
+        self.volume = volume
+    }
+
+    /// Whether the output is the decoded samples, bit for bit.
+    public var isTransparent: Bool { equalizer.isFlat && volume == 1 }
+}

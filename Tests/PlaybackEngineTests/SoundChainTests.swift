@@ -1,0 +1,170 @@
+import Foundation
+import PlaybackModel
+import Testing
+
+@testable import PlaybackEngine
+
+/// The sound chain in-process: every cookbook filter against its analytic response, bit-exact
+/// when transparent, stable at 32 Hz, click-free changes, and the lock-free handoff.
+@Suite struct SoundChainTests {
+    /// A stereo sine of `amplitude` (of full scale) at `frequency`, `seconds` long, 16-bit.
+    static func sine(_ frequency: Double, sampleRate: Int, seconds: Double, amplitude: Double = 0.25) -> [Int16] {
+        let frames = Int(seconds * Double(sampleRate))
+        var samples = [Int16](repeating: 0, count: frames * 2)
+        for frame in 0..<frames {
+            let value = Int16((amplitude * 32767 * sin(2 * Double.pi * frequency * Double(frame) / Double(sampleRate))).rounded())
+            samples[frame * 2] = value
+            samples[frame * 2 + 1] = value
+        }
+        return samples
+    }
+
+    /// Amplitude of `frequency` in the left channel of `samples[from...]`, over a whole number of
+    /// periods (a single-bin DFT).
+    static func amplitude(_ samples: [Int16], _ frequency: Double, sampleRate: Int, from: Int) -> Double {
+        let available = samples.count / 2 - from
+        let periods = (Double(available) * frequency / Double(sampleRate)).rounded(.down)
+        let count = Int((periods * Double(sampleRate) / frequency).rounded())
+        var re = 0.0
+        var im = 0.0
+        for n in 0..<count {
+            let phase = 2 * Double.pi * frequency * Double(from + n) / Double(sampleRate)
+            let value = Double(samples[(from + n) * 2])
+            re += value * cos(phase)
+            im += value * sin(phase)
+        }
+        return 2 * (re * re + im * im).squareRoot() / Double(count)
+    }
+
+    static func run(_ chain: inout SoundChain, _ input: [Int16]) -> [Int16] {
+        var output = [Int16](repeating: 0, count: input.count)
+        input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { chain.process(source, into: $0) }
+        }
+        return output
+    }
+
+    static func parameters(_ equalizer: Equalizer, volume: Double = 1) -> SoundParameters {
+        let control = SoundControl()
+        control.set(SoundSettings(equalizer: equalizer, volume: volume))
+        var parameters = SoundParameters()
+        _ = control.read(ifNewerThan: .max, into: &parameters)
+        return parameters
+    }
+
+    @Test(
+        "each filter type's measured gain matches the cookbook's magnitude within 0.1 dB",
+        arguments: [44100, 48000])
+    func frequencyResponse(sampleRate: Int) {
+        let cases: [(EQBand, [Double])] = [
+            (EQBand(type: .parametric, frequency: 1000, bandwidth: 1, gain: 6), [250, 700, 1000, 1400, 4000]),
+            (EQBand(type: .parametric, frequency: 64, bandwidth: 0.5, gain: -9), [40, 64, 90]),
+            (EQBand(type: .lowShelf, frequency: 200, gain: 5), [60, 200, 800]),
+            (EQBand(type: .highShelf, frequency: 4000, gain: -6), [1000, 4000, 12000]),
+            (EQBand(type: .lowPass, frequency: 2000), [500, 2000, 6000]),
+            (EQBand(type: .highPass, frequency: 300), [100, 300, 1000]),
+            (EQBand(type: .bandPass, frequency: 1000, bandwidth: 2), [300, 1000, 3000]),
+            (EQBand(type: .bandStop, frequency: 1000, bandwidth: 1), [500, 900, 2000]),
+            (EQBand(type: .resonantLowPass, frequency: 3000, bandwidth: 0.5), [1000, 3000, 8000]),
+            (EQBand(type: .resonantHighPass, frequency: 500, bandwidth: 0.5), [200, 500, 2000]),
+            (EQBand(type: .resonantLowShelf, frequency: 300, bandwidth: 1, gain: 4), [100, 300, 1200]),
+            (EQBand(type: .resonantHighShelf, frequency: 3000, bandwidth: 1, gain: -4), [800, 3000, 10000]),
+        ]
+        for (band, probes) in cases {
+            let parameters = Self.parameters(Equalizer(isEnabled: true, bands: [band]))
+            let stage = ChainStage(parameters, sampleRate: Double(sampleRate))
+            for probe in probes {
+                var chain = SoundChain(channels: 2, sampleRate: sampleRate)
+                chain.apply(parameters)
+                let input = Self.sine(probe, sampleRate: sampleRate, seconds: 1.5)
+                let output = Self.run(&chain, input)
+                let settle = sampleRate / 2
+                let measured = 20 * log10(
+                    Self.amplitude(output, probe, sampleRate: sampleRate, from: settle)
+                        / Self.amplitude(input, probe, sampleRate: sampleRate, from: settle))
+                let expected = 20 * log10(
+                    BiquadCoefficients(band, sampleRate: Double(sampleRate)).magnitude(
+                        at: probe, sampleRate: Double(sampleRate)) * stage.gain)
+                #expect(abs(measured - expected) < 0.1, "\(band.type) \(band.frequency) Hz at \(probe) Hz: \(measured) dB, expected \(expected)")
+            }
+        }
+    }
+
+    @Test("transparent settings are a bit-exact copy; any gain or band is not")
+    func transparent() {
+        let input = Self.sine(440, sampleRate: 44100, seconds: 0.2)
+        for equalizer in [
+            Equalizer(), Equalizer(isEnabled: true),
+            Equalizer(isEnabled: false, bands: [EQBand(type: .parametric, frequency: 100, gain: 12)]),
+            Equalizer(isEnabled: true, bands: [EQBand(type: .lowPass, frequency: 100, bypass: true)]),
+        ] {
+            var chain = SoundChain(channels: 2, sampleRate: 44100)
+            chain.apply(Self.parameters(equalizer))
+            #expect(Self.run(&chain, Array(input.prefix(2000))) != [], "warm-up")
+            #expect(Self.run(&chain, input) == input, "\(equalizer)")
+        }
+        var chain = SoundChain(channels: 2, sampleRate: 44100)
+        chain.apply(Self.parameters(Equalizer(), volume: 0.5))
+        #expect(Self.run(&chain, input) != input)
+    }
+
+    @Test("the 32 Hz band at its narrowest and +24 dB stays stable and bounded at 44.1 and 48 kHz")
+    func lowBandStability() {
+        for sampleRate in [44100, 48000] {
+            let band = EQBand(type: .parametric, frequency: 32, bandwidth: 0.05, gain: 24)
+            var chain = SoundChain(channels: 2, sampleRate: sampleRate)
+            chain.apply(Self.parameters(Equalizer(isEnabled: true, bands: [band])))
+            var generator = SplitMix64(seed: 1)
+            let noise = (0..<(sampleRate * 10 * 2)).map { _ in Int16.random(in: -8000...8000, using: &generator) }
+            let output = Self.run(&chain, noise)
+            let tail = output.suffix(sampleRate)
+            #expect(tail.contains { $0 != 0 }, "still producing output")
+            #expect(tail.allSatisfy { $0 > -32768 && $0 < 32767 }, "the automatic preamp keeps it from clipping")
+        }
+    }
+
+    /// A cut rather than a boost: the automatic preamp takes a boost's peak off again, so a
+    /// +12 dB band on a sine at its own frequency leaves the level as it was.
+    @Test("a band cut by 12 dB and back while a 1 kHz sine plays never jumps more than the sine's slope")
+    func noClick() {
+        let sampleRate = 44100
+        let input = Self.sine(1000, sampleRate: sampleRate, seconds: 1, amplitude: 0.1)
+        var chain = SoundChain(channels: 2, sampleRate: sampleRate)
+        var output: [Int16] = []
+        let chunk = 4410
+        for (index, start) in stride(from: 0, to: input.count, by: chunk * 2).enumerated() {
+            if index == 3 || index == 6 {
+                let gain = index == 3 ? -12.0 : 0.0
+                chain.apply(
+                    Self.parameters(
+                        Equalizer(isEnabled: true, bands: [EQBand(type: .parametric, frequency: 1000, gain: gain)])))
+            }
+            output += Self.run(&chain, Array(input[start..<min(input.count, start + chunk * 2)]))
+        }
+        let loudest = Double(output.map { abs(Int($0)) }.max() ?? 0)
+        let slope = loudest * 2 * Double.pi * 1000 / Double(sampleRate)
+        var worst = 0
+        for frame in 1..<(output.count / 2) {
+            worst = max(worst, abs(Int(output[frame * 2]) - Int(output[(frame - 1) * 2])))
+        }
+        #expect(Double(worst) <= slope * 1.05 + 2, "largest step \(worst), the sine's own \(slope)")
+        let cut = Self.amplitude(Array(output[(chunk * 2 * 4)..<(chunk * 2 * 6)]), 1000, sampleRate: sampleRate, from: 0)
+        let after = Self.amplitude(Array(output[(chunk * 2 * 7)...]), 1000, sampleRate: sampleRate, from: 0)
+        #expect(abs(20 * log10(cut / after) + 12) < 0.1, "the cut was applied: \(20 * log10(cut / after)) dB")
+    }
+
+    @Test("the handoff delivers the last complete settings once, and nothing when unchanged")
+    func handoff() {
+        let control = SoundControl()
+        var parameters = SoundParameters()
+        let first = control.read(ifNewerThan: .max, into: &parameters)
+        #expect(first != nil)
+        #expect(control.read(ifNewerThan: first!, into: &parameters) == nil)
+        let bands = (0..<10).map { EQBand(type: .ordered[$0 % 11], frequency: 100 * Double($0 + 1), gain: Double($0)) }
+        control.set(SoundSettings(equalizer: Equalizer(isEnabled: true, bands: bands, globalGain: -3), volume: 0.5))
+        let second = control.read(ifNewerThan: first!, into: &parameters)
+        #expect(second != nil && second != first)
+        #expect(parameters.bandCount == 10 && parameters.volume == 0.5 && parameters.globalGain == -3)
+        #expect((0..<10).allSatisfy { parameters.bands[$0] == bands[$0] })
+    }
+}
