@@ -35,6 +35,7 @@ public final class Daemon {
         logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
         log = DaemonLog(label: "playbackd", output: logOutput)
         engine = PlaybackEngine(sink: sink, openDecoder: openDecoder, realtime: settings.realtime)
+        engine.setSound(settings.sound)
         let availability = CommandAvailability(
             disabled: settings.disabled,
             skipForwardIntervals: [settings.skipForwardInterval],

@@ -213,6 +213,7 @@ final class PlayerService {
     /// whose enablement changed in the configuration (others keep what clients set).
     func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
         pauseHoldSeconds = new.pauseHoldSeconds
+        engine.setSound(new.sound)
         var changed = false
         if availability.skipForwardIntervals != [new.skipForwardInterval]
             || availability.skipBackwardIntervals != [new.skipBackwardInterval]

@@ -20,13 +20,25 @@ struct OutputLoop<Sink: AudioSink> {
     let events: EventSignal
     /// Room for the fade-out's samples, allocated with the pipeline.
     let fadeBuffer: UnsafeMutableBufferPointer<Int16>
+    /// The equalizer and volume, as the control side last set them.
+    let sound: SoundControl
+    /// Where processed samples wait for the device, allocated with the pipeline.
+    let processBuffer: UnsafeMutableBufferPointer<Int16>
+    /// The chain's scratch space, allocated with the pipeline.
+    let soundScratch: SoundScratch
 
     func run() {
         var nextSegment = 1
         var start = StartDetector(sampleRate: sampleRate)
+        var chain = SoundChain(channels: channels, sampleRate: sampleRate, scratch: soundScratch)
+        var parameters = SoundParameters()
+        var soundVersion = sound.read(ifNewerThan: .max, into: &parameters) ?? .max
+        chain.start(with: parameters)
+        // Processed samples not yet accepted by the device: processBuffer[pending].
+        var pending = 0..<0
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
-            if state.fadeRequested.load(ordering: .acquiring) { return fadeOut() }
+            if state.fadeRequested.load(ordering: .acquiring) { return fadeOut(&chain) }
             nextSegment = noteBoundaries(from: nextSegment)
             var region = ring.readableRegion()
             if region.isEmpty {
@@ -38,9 +50,23 @@ struct OutputLoop<Sink: AudioSink> {
                 let untilBoundary = segments[nextSegment].startSample - ring.totalRead
                 region = UnsafeBufferPointer(rebasing: region.prefix(untilBoundary))
             }
+            if pending.isEmpty {
+                if let version = sound.read(ifNewerThan: soundVersion, into: &parameters) {
+                    soundVersion = version
+                    chain.apply(parameters)
+                }
+                if !chain.isTransparent {
+                    let count = min(region.count, processBuffer.count)
+                    chain.process(
+                        UnsafeBufferPointer(rebasing: region.prefix(count)),
+                        into: UnsafeMutableBufferPointer(rebasing: processBuffer[..<count]))
+                    pending = 0..<count
+                }
+            }
             let frames: Int
             do {
-                frames = try sink.write(region)
+                frames = try sink.write(
+                    pending.isEmpty ? region : UnsafeBufferPointer(rebasing: processBuffer[pending]))
                 if frames == 0 {
                     _ = try sink.waitWritable(orWake: outputWake)
                     continue
@@ -49,6 +75,7 @@ struct OutputLoop<Sink: AudioSink> {
                 state.failure = error
                 return end(.failed, delay: 0, drop: false)
             }
+            if !pending.isEmpty { pending = (pending.lowerBound + frames * channels)..<pending.upperBound }
             ring.consume(frames * channels)
             if state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {
                 decoderWake.signal()
@@ -117,12 +144,17 @@ struct OutputLoop<Sink: AudioSink> {
     /// Writes the next samples (up to the fade buffer's length) scaled from full to zero gain,
     /// in integer arithmetic (`sample * (n - i) / n` for frame `i` of `n`), then drains the
     /// device: what it holds plays out, followed by the fade, and the stream ends at silence.
-    private func fadeOut() {
+    private func fadeOut(_ chain: inout SoundChain) {
         let fadeFrames = min(fadeBuffer.count, ring.readableCount) / channels
         var frame = 0
         while frame < fadeFrames {
-            let region = ring.readableRegion()
-            let frames = min(region.count / channels, fadeFrames - frame)
+            let raw = ring.readableRegion()
+            let frames = min(raw.count / channels, fadeFrames - frame)
+            // The fade goes through the equalizer too, so the last sound is not a jump back to
+            // the unprocessed signal.
+            let processed = UnsafeMutableBufferPointer(rebasing: processBuffer[..<(frames * channels)])
+            chain.process(UnsafeBufferPointer(rebasing: raw[..<(frames * channels)]), into: processed)
+            let region = UnsafeBufferPointer(processed)
             for index in 0..<frames {
                 let remaining = Int32(fadeFrames - frame - index)
                 for channel in 0..<channels {

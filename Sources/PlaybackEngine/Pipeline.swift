@@ -24,11 +24,15 @@ final class Pipeline: @unchecked Sendable {
     private(set) var isRealtime = false
     /// Preallocated for the output thread's fade-out (it never allocates).
     private let fadeBuffer: UnsafeMutableBufferPointer<Int16>
+    /// Preallocated for the output thread's processed samples.
+    private let processBuffer: UnsafeMutableBufferPointer<Int16>
+    /// Frames the output thread processes at a time (about 90 ms at 44.1 kHz).
+    static let processFrames = 4096
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int,
         upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
-        events: EventSignal, realtime: Bool
+        events: EventSignal, realtime: Bool, sound: SoundControl
     ) {
         format = decoder.format
         self.upcoming = UpcomingItems(upcoming)
@@ -38,10 +42,12 @@ final class Pipeline: @unchecked Sendable {
             openDecoder: openDecoder, outputWake: outputWake,
             decoderWake: decoderWake, parking: parking)
         fadeBuffer = .allocate(capacity: format.sampleRate * Self.fadeMilliseconds / 1000 * format.channels)
+        processBuffer = .allocate(capacity: max(Self.processFrames, fadeBuffer.count) * format.channels)
         let output = OutputLoop(
             sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
             state: state, clock: clock, outputWake: outputWake,
-            decoderWake: decoderWake, events: events, fadeBuffer: fadeBuffer)
+            decoderWake: decoderWake, events: events, fadeBuffer: fadeBuffer, sound: sound,
+            processBuffer: processBuffer, soundScratch: SoundScratch(frames: processBuffer.count / format.channels))
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
         threads.append(
@@ -51,7 +57,10 @@ final class Pipeline: @unchecked Sendable {
         threads.append(outputThread)
     }
 
-    deinit { fadeBuffer.deallocate() }
+    deinit {
+        fadeBuffer.deallocate()
+        processBuffer.deallocate()
+    }
 
     /// How long the fade at the end of `fadeOut()` lasts.
     static let fadeMilliseconds = 50

@@ -21,6 +21,10 @@ public final class PlaybackEngine {
     private var reportedXruns = 0
 
     private let realtime: Bool
+    /// The equalizer and volume, handed to each pipeline's output thread without a lock.
+    private let sound = SoundControl()
+    /// What `setSound` set last.
+    public private(set) var soundSettings = SoundSettings()
 
     /// `realtime` asks for `SCHED_FIFO` for each pipeline's output thread.
     public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory, realtime: Bool = true) {
@@ -63,8 +67,17 @@ public final class PlaybackEngine {
         events.reset()
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: landed, upcoming: upcoming,
-            sink: sink, openDecoder: openDecoder, events: events, realtime: realtime)
+            sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound)
         return landed
+    }
+
+    /// Sets the equalizer and volume. The output thread takes them at its next write (within
+    /// about 90 ms of processing) and crossfades to them over 5 ms; what the device already
+    /// holds (up to its 1 s buffer) plays as it was.
+    public func setSound(_ settings: SoundSettings) {
+        guard settings != soundSettings else { return }
+        soundSettings = settings
+        sound.set(settings)
     }
 
     /// Stops playback, dropping what the device buffered, and returns the exact position heard

@@ -25,7 +25,7 @@ import Testing
         #expect(throws: OptionsError("--pause-hold: '-1x' is not a number of seconds")) {
             try DaemonOptions.parse(["--pause-hold", "-1x"])
         }
-        #expect(throws: OptionsError("unknown option '--volume'")) { try DaemonOptions.parse(["--volume", "3"]) }
+        #expect(throws: OptionsError("unknown option '--loudness'")) { try DaemonOptions.parse(["--loudness", "3"]) }
         #expect(throws: OptionsError("--device needs a value")) { try DaemonOptions.parse(["--device"]) }
     }
 

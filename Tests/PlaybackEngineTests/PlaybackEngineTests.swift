@@ -1,7 +1,8 @@
 import Foundation
-import PlaybackEngine
 import PlaybackModel
 import Testing
+
+@testable import PlaybackEngine
 
 /// The engine in-process, with real libmpg123 and a real ALSA file device.
 @Suite(.serialized) final class PlaybackEngineTests {
@@ -51,6 +52,45 @@ import Testing
         #expect(!engine.isDeviceOpen, "the device is closed at the end of the queue")
         let expected = try ["one", "two", "three"].map(Fixtures.reference).reduce(Data(), +)
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == expected)
+    }
+
+    @Test("through the real ALSA file device: a flat equalizer is byte-identical, a band's cut is its cookbook gain")
+    func soundChainOnTheDevice() throws {
+        let engine = makeEngine()
+        let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
+        engine.setSound(SoundSettings(equalizer: Equalizer(isEnabled: true), volume: 1))
+        _ = try engine.start(item, atFrame: 0, upcoming: [])
+        _ = waitUntilFinished(engine)
+        let reference = try Fixtures.reference("long")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == reference, "flat and enabled: bit-exact")
+
+        let band = EQBand(type: .parametric, frequency: 392, bandwidth: 0.3, gain: -6)
+        engine.setSound(SoundSettings(equalizer: Equalizer(isEnabled: true, bands: [band]), volume: 0.5))
+        try? FileManager.default.removeItem(atPath: capture)
+        _ = try engine.start(item, atFrame: 0, upcoming: [])
+        _ = waitUntilFinished(engine)
+        let processed = try Data(contentsOf: URL(fileURLWithPath: capture))
+        #expect(processed.count == reference.count, "every frame went through")
+        func samples(_ data: Data) -> [Int16] {
+            data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self).prefix(44_100 * 2 * 6)) }
+        }
+        let (input, output) = (samples(reference), samples(processed))
+        // The fixture has 261.63 Hz on the left channel and 392 Hz on the right.
+        for (frequency, channel, expectedDB) in [
+            (392.0, 1, -6 + 20 * log10(0.5)),
+            (
+                261.63, 0,
+                20 * log10(BiquadCoefficients(band, sampleRate: 44_100).magnitude(at: 261.63, sampleRate: 44_100) * 0.5)
+            ),
+        ] {
+            let gain =
+                20
+                * log10(
+                    SoundChainTests.amplitude(output, frequency, sampleRate: 44_100, from: 44_100, channel: channel)
+                        / SoundChainTests.amplitude(
+                            input, frequency, sampleRate: 44_100, from: 44_100, channel: channel))
+            #expect(abs(gain - expectedDB) < 0.1, "\(frequency) Hz: \(gain) dB, expected \(expectedDB)")
+        }
     }
 
     @Test("an upcoming item that cannot be opened is passed over, reported, and the next one plays on")

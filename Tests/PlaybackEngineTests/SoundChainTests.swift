@@ -12,16 +12,19 @@ import Testing
         let frames = Int(seconds * Double(sampleRate))
         var samples = [Int16](repeating: 0, count: frames * 2)
         for frame in 0..<frames {
-            let value = Int16((amplitude * 32767 * sin(2 * Double.pi * frequency * Double(frame) / Double(sampleRate))).rounded())
+            let value = Int16(
+                (amplitude * 32767 * sin(2 * Double.pi * frequency * Double(frame) / Double(sampleRate))).rounded())
             samples[frame * 2] = value
             samples[frame * 2 + 1] = value
         }
         return samples
     }
 
-    /// Amplitude of `frequency` in the left channel of `samples[from...]`, over a whole number of
-    /// periods (a single-bin DFT).
-    static func amplitude(_ samples: [Int16], _ frequency: Double, sampleRate: Int, from: Int) -> Double {
+    /// Amplitude of `frequency` in one channel of stereo `samples[from...]`, over a whole number
+    /// of periods (a single-bin DFT).
+    static func amplitude(
+        _ samples: [Int16], _ frequency: Double, sampleRate: Int, from: Int, channel: Int = 0
+    ) -> Double {
         let available = samples.count / 2 - from
         let periods = (Double(available) * frequency / Double(sampleRate)).rounded(.down)
         let count = Int((periods * Double(sampleRate) / frequency).rounded())
@@ -29,7 +32,7 @@ import Testing
         var im = 0.0
         for n in 0..<count {
             let phase = 2 * Double.pi * frequency * Double(from + n) / Double(sampleRate)
-            let value = Double(samples[(from + n) * 2])
+            let value = Double(samples[(from + n) * 2 + channel])
             re += value * cos(phase)
             im += value * sin(phase)
         }
@@ -74,18 +77,24 @@ import Testing
             let parameters = Self.parameters(Equalizer(isEnabled: true, bands: [band]))
             let stage = ChainStage(parameters, sampleRate: Double(sampleRate))
             for probe in probes {
-                var chain = SoundChain(channels: 2, sampleRate: sampleRate)
+                var chain = SoundChain(channels: 2, sampleRate: sampleRate, scratch: SoundScratch(frames: 1 << 20))
                 chain.apply(parameters)
                 let input = Self.sine(probe, sampleRate: sampleRate, seconds: 1.5)
                 let output = Self.run(&chain, input)
                 let settle = sampleRate / 2
-                let measured = 20 * log10(
-                    Self.amplitude(output, probe, sampleRate: sampleRate, from: settle)
-                        / Self.amplitude(input, probe, sampleRate: sampleRate, from: settle))
-                let expected = 20 * log10(
-                    BiquadCoefficients(band, sampleRate: Double(sampleRate)).magnitude(
-                        at: probe, sampleRate: Double(sampleRate)) * stage.gain)
-                #expect(abs(measured - expected) < 0.1, "\(band.type) \(band.frequency) Hz at \(probe) Hz: \(measured) dB, expected \(expected)")
+                let measured =
+                    20
+                    * log10(
+                        Self.amplitude(output, probe, sampleRate: sampleRate, from: settle)
+                            / Self.amplitude(input, probe, sampleRate: sampleRate, from: settle))
+                let expected =
+                    20
+                    * log10(
+                        BiquadCoefficients(band, sampleRate: Double(sampleRate)).magnitude(
+                            at: probe, sampleRate: Double(sampleRate)) * stage.gain)
+                #expect(
+                    abs(measured - expected) < 0.1,
+                    "\(band.type) \(band.frequency) Hz at \(probe) Hz: \(measured) dB, expected \(expected)")
             }
         }
     }
@@ -98,12 +107,12 @@ import Testing
             Equalizer(isEnabled: false, bands: [EQBand(type: .parametric, frequency: 100, gain: 12)]),
             Equalizer(isEnabled: true, bands: [EQBand(type: .lowPass, frequency: 100, bypass: true)]),
         ] {
-            var chain = SoundChain(channels: 2, sampleRate: 44100)
+            var chain = SoundChain(channels: 2, sampleRate: 44100, scratch: SoundScratch(frames: 1 << 20))
             chain.apply(Self.parameters(equalizer))
             #expect(Self.run(&chain, Array(input.prefix(2000))) != [], "warm-up")
             #expect(Self.run(&chain, input) == input, "\(equalizer)")
         }
-        var chain = SoundChain(channels: 2, sampleRate: 44100)
+        var chain = SoundChain(channels: 2, sampleRate: 44100, scratch: SoundScratch(frames: 1 << 20))
         chain.apply(Self.parameters(Equalizer(), volume: 0.5))
         #expect(Self.run(&chain, input) != input)
     }
@@ -112,7 +121,7 @@ import Testing
     func lowBandStability() {
         for sampleRate in [44100, 48000] {
             let band = EQBand(type: .parametric, frequency: 32, bandwidth: 0.05, gain: 24)
-            var chain = SoundChain(channels: 2, sampleRate: sampleRate)
+            var chain = SoundChain(channels: 2, sampleRate: sampleRate, scratch: SoundScratch(frames: 1 << 20))
             chain.apply(Self.parameters(Equalizer(isEnabled: true, bands: [band])))
             var generator = SplitMix64(seed: 1)
             let noise = (0..<(sampleRate * 10 * 2)).map { _ in Int16.random(in: -8000...8000, using: &generator) }
@@ -129,7 +138,7 @@ import Testing
     func noClick() {
         let sampleRate = 44100
         let input = Self.sine(1000, sampleRate: sampleRate, seconds: 1, amplitude: 0.1)
-        var chain = SoundChain(channels: 2, sampleRate: sampleRate)
+        var chain = SoundChain(channels: 2, sampleRate: sampleRate, scratch: SoundScratch(frames: 1 << 20))
         var output: [Int16] = []
         let chunk = 4410
         for (index, start) in stride(from: 0, to: input.count, by: chunk * 2).enumerated() {
@@ -148,7 +157,8 @@ import Testing
             worst = max(worst, abs(Int(output[frame * 2]) - Int(output[(frame - 1) * 2])))
         }
         #expect(Double(worst) <= slope * 1.05 + 2, "largest step \(worst), the sine's own \(slope)")
-        let cut = Self.amplitude(Array(output[(chunk * 2 * 4)..<(chunk * 2 * 6)]), 1000, sampleRate: sampleRate, from: 0)
+        let cut = Self.amplitude(
+            Array(output[(chunk * 2 * 4)..<(chunk * 2 * 6)]), 1000, sampleRate: sampleRate, from: 0)
         let after = Self.amplitude(Array(output[(chunk * 2 * 7)...]), 1000, sampleRate: sampleRate, from: 0)
         #expect(abs(20 * log10(cut / after) + 12) < 0.1, "the cut was applied: \(20 * log10(cut / after)) dB")
     }

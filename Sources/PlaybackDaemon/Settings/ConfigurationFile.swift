@@ -86,14 +86,20 @@ public struct ConfigurationFile {
         case .double: return .number(value.double ?? .nan)
         case .bool: return .boolean(value.bool ?? false)
         case .array:
+            // An array of strings or an array of numbers; anything else is named by the first
+            // element that does not fit the first one's kind.
             var strings: [String] = []
+            var numbers: [Double] = []
             for element in value.array ?? TOMLArray() {
-                guard let string = element.string else {
+                if let string = element.string, numbers.isEmpty {
+                    strings.append(string)
+                } else if let number = element.double ?? element.int.map(Double.init), strings.isEmpty {
+                    numbers.append(number)
+                } else {
                     return .other("an array with \(element.type.description) in it")
                 }
-                strings.append(string)
             }
-            return .strings(strings)
+            return strings.isEmpty && !numbers.isEmpty ? .numbers(numbers) : .strings(strings)
         default: return .other("a \(value.type.description)")
         }
     }

@@ -1,4 +1,6 @@
 import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
 
 /// The daemon's configurable values, from defaults, the configuration file and flags (in
 /// that order of precedence, lowest first).
@@ -19,6 +21,13 @@ public struct DaemonSettings: Sendable, Equatable {
     public var resume = ResumeMode.paused
     /// Whether the daemon is an MPRIS2 player on the session bus.
     public var mpris = true
+    /// Software volume, percent.
+    public var volume = 100.0
+    /// The ten-band equalizer (off by default).
+    public var equalizer = Equalizer()
+
+    /// What the output applies: the equalizer and the volume.
+    public var sound: SoundSettings { SoundSettings(equalizer: equalizer, volume: volume / 100) }
 
     public init() {}
 }

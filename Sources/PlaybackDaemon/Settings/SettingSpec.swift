@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlaybackModel
 
 /// A setting's value as given, before it is checked against the setting.
 enum SettingInput {
@@ -8,6 +9,7 @@ enum SettingInput {
     case number(Double)
     case boolean(Bool)
     case strings([String])
+    case numbers([Double])
     /// A configuration value of a type no setting takes (a table, a date), named.
     case other(String)
 
@@ -17,6 +19,7 @@ enum SettingInput {
         case .number: "a number"
         case .boolean: "a boolean"
         case .strings: "an array of strings"
+        case .numbers: "an array of numbers"
         case .other(let name): name
         }
     }
@@ -137,6 +140,50 @@ enum SettingsCatalog {
             "mpris",
             "Be an MPRIS2 player on the session bus (desktop media controls, media keys, playerctl); "
                 + "joins the bus when it appears", reloads: true, \.mpris),
+        SettingSpec(
+            name: "volume", placeholder: "PERCENT",
+            summary: "Software volume, 0 - 100 (%); 100 leaves the samples untouched", defaultText: "100"
+        ) { input, settings throws(SettingValueError) in
+            settings.volume = try number(input, in: 0...100, unit: "%")
+        },
+        boolean(
+            "equalizer", "Apply the equalizer (eq-gains, eq-global-gain); off, or flat, leaves the samples untouched",
+            reloads: true, \.equalizer.isEnabled),
+        SettingSpec(
+            name: "eq-gains", placeholder: "DB,...",
+            summary: "Gains of the ten one-octave parametric bands at 32, 64, 128, 256, 500, 1k, 2k, 4k, 8k and "
+                + "16k Hz, dB (-96 - 24; flag: comma-separated)",
+            defaultText: "all 0"
+        ) { input, settings throws(SettingValueError) in
+            let gains: [Double]
+            switch input {
+            case .numbers(let numbers): gains = numbers
+            case .word(let word):
+                gains = try word.split(separator: ",", omittingEmptySubsequences: false).map {
+                    (part) throws(SettingValueError) -> Double in
+                    guard let value = Double(part.filter { $0 != " " }) else {
+                        throw SettingValueError("'\(part)' is not a number of dB")
+                    }
+                    return value
+                }
+            default: throw SettingValueError("expected an array of ten numbers (dB), found \(input.typeName)")
+            }
+            guard gains.count == Equalizer.tenBandFrequencies.count else {
+                throw SettingValueError("expected ten gains, one per band, found \(gains.count)")
+            }
+            for gain in gains where !EQBand.gainRange.contains(gain) || !gain.isFinite {
+                throw SettingValueError("\(JSONValue.number(gain).serialized) dB is out of range (-96 to 24)")
+            }
+            settings.equalizer.bands = zip(Equalizer.tenBandFrequencies, gains).map {
+                EQBand(type: .parametric, frequency: $0, bandwidth: 1, gain: $1)
+            }
+        },
+        SettingSpec(
+            name: "eq-global-gain", placeholder: "DB", summary: "The equalizer's global gain, dB (-96 - 24)",
+            defaultText: "0"
+        ) { input, settings throws(SettingValueError) in
+            settings.equalizer.globalGain = try number(input, in: EQBand.gainRange, unit: " dB")
+        },
         choice(
             "resume", "MODE",
             "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
@@ -187,6 +234,26 @@ enum SettingsCatalog {
         ) { input, settings throws(SettingValueError) in
             settings[keyPath: keyPath] = try seconds(input, allowZero: allowZero, max: max)
         }
+    }
+
+    /// A number within `range` (a flag's word or a configuration number).
+    private static func number(_ input: SettingInput, in range: ClosedRange<Double>, unit: String)
+        throws(SettingValueError) -> Double
+    {
+        let value: Double
+        switch input {
+        case .number(let number): value = number
+        case .word(let word):
+            guard let number = Double(word) else { throw SettingValueError("'\(word)' is not a number") }
+            value = number
+        default: throw SettingValueError("expected a number, found \(input.typeName)")
+        }
+        guard value.isFinite, range.contains(value) else {
+            throw SettingValueError(
+                "\(JSONValue.number(value).serialized)\(unit) is out of range (\(JSONValue.number(range.lowerBound).serialized) to \(JSONValue.number(range.upperBound).serialized)\(unit))"
+            )
+        }
+        return value
     }
 
     private static func text(_ input: SettingInput, nonEmpty: Bool) throws(SettingValueError) -> String {

@@ -1,14 +1,17 @@
+import PlaybackModel
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import PlaybackModel
 
 /// The output thread's processing of 16-bit samples: preamp, the equalizer's biquads, global
 /// gain and volume in 64-bit floating point, then TPDF dither back to 16 bits. Transparent
 /// settings are a plain copy, bit for bit. A change crossfades from the old chain's output to
 /// the new one's over `crossfadeMilliseconds` (the new filters start from the old ones'
-/// memory), so it never clicks. Fixed-size storage only: nothing here allocates, locks or logs.
-/// One per pipeline, used by its output thread alone.
+/// memory), so it never clicks. It works a block at a time, one band over the whole block
+/// (the band's coefficients and memory stay in registers), in scratch space allocated with
+/// the pipeline: nothing here allocates, locks or logs. One per pipeline, used by its output
+/// thread alone.
 struct SoundChain {
     static let crossfadeMilliseconds = 5
     /// Mono and stereo: the decoder delivers no more.
@@ -23,11 +26,14 @@ struct SoundChain {
     private var fadeFrame = 0
     private let fadeFrames: Int
     private var dither = TriangularDither()
+    private let scratch: SoundScratch
 
-    init(channels: Int, sampleRate: Int) {
+    /// `scratch` holds at least as many frames as one `process` call is given.
+    init(channels: Int, sampleRate: Int, scratch: SoundScratch) {
         precondition(channels >= 1 && channels <= Self.maximumChannels)
         self.channels = channels
         self.sampleRate = Double(sampleRate)
+        self.scratch = scratch
         fadeFrames = max(1, sampleRate * Self.crossfadeMilliseconds / 1000)
         fadeFrame = fadeFrames
     }
@@ -35,36 +41,76 @@ struct SoundChain {
     /// Whether `process` is a plain copy now (transparent settings, no crossfade running).
     var isTransparent: Bool { current.isIdentity && fadeFrame >= fadeFrames }
 
-    /// Takes new settings; the output crossfades to them.
+    /// The settings a pipeline starts with, at once.
+    mutating func start(with parameters: SoundParameters) {
+        current = ChainStage(parameters, sampleRate: sampleRate)
+        fadeFrame = fadeFrames
+    }
+
+    /// Takes new settings; the output crossfades to them (unless both are transparent).
     mutating func apply(_ parameters: SoundParameters) {
         previous = current
         previousStates = states
         current = ChainStage(parameters, sampleRate: sampleRate)
-        fadeFrame = 0
+        fadeFrame = previous.isIdentity && current.isIdentity ? fadeFrames : 0
     }
 
-    /// Processes `input` (interleaved frames) into `output`, which holds at least as many samples.
+    /// Processes `input` (interleaved frames, at most the scratch's capacity) into `output`,
+    /// which holds at least as many samples.
     mutating func process(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) {
         if isTransparent {
             _ = output.initialize(from: input)
             return
         }
-        let frames = input.count / channels
+        let frames = min(input.count / channels, scratch.frames)
+        let signal = scratch.signal
+        let stereo = channels == 2
         for frame in 0..<frames {
-            let base = frame * channels
-            var x = SIMD2<Double>(repeating: Double(input[base]) / 32768)
-            if channels == 2 { x[1] = Double(input[base + 1]) / 32768 }
-            var y = current.run(x, &states)
-            if fadeFrame < fadeFrames {
-                let t = Double(fadeFrame) / Double(fadeFrames)
-                y = previous.run(x, &previousStates) * (1 - t) + y * t
-                fadeFrame += 1
+            let left = Double(input[frame * channels]) / 32768
+            signal[frame] = SIMD2(left, stereo ? Double(input[frame * channels + 1]) / 32768 : left)
+        }
+        let fading = min(frames, fadeFrames - fadeFrame)
+        if fading > 0 {
+            let old = scratch.fade
+            old.update(from: signal, count: fading)
+            previous.run(old, count: fading, &previousStates)
+            current.run(signal, count: frames, &states)
+            for frame in 0..<fading {
+                let t = Double(fadeFrame + frame) / Double(fadeFrames)
+                signal[frame] = old[frame] * (1 - t) + signal[frame] * t
             }
+            fadeFrame += fading
+        } else {
+            current.run(signal, count: frames, &states)
+        }
+        for frame in 0..<frames {
+            let value = signal[frame] * 32768
             for channel in 0..<channels {
-                let scaled = y[channel] * 32768 + dither.next()
-                output[base + channel] = Int16(max(-32768, min(32767, scaled.rounded())))
+                let dithered = (value[channel] + dither.next()).rounded()
+                output[frame * channels + channel] = Int16(max(-32768, min(32767, dithered)))
             }
         }
+    }
+}
+
+/// Scratch space for one pipeline's `SoundChain`, allocated with the pipeline (on the control
+/// thread) so that the output thread never allocates.
+final class SoundScratch: @unchecked Sendable {
+    let frames: Int
+    let signal: UnsafeMutablePointer<SIMD2<Double>>
+    let fade: UnsafeMutablePointer<SIMD2<Double>>
+
+    init(frames: Int) {
+        self.frames = frames
+        signal = .allocate(capacity: frames)
+        fade = .allocate(capacity: frames)
+        signal.initialize(repeating: .zero, count: frames)
+        fade.initialize(repeating: .zero, count: frames)
+    }
+
+    deinit {
+        signal.deallocate()
+        fade.deallocate()
     }
 }
 
@@ -117,18 +163,26 @@ struct ChainStage: Sendable {
         return peak
     }
 
-    @inline(__always)
-    func run(_ input: SIMD2<Double>, _ states: inout InlineArray<16, StereoState>) -> SIMD2<Double> {
-        guard !isIdentity else { return input }
-        var y = input
+    /// Runs `count` frames of `signal` through every band, one band over the whole block, then
+    /// the gain; in place.
+    func run(_ signal: UnsafeMutablePointer<SIMD2<Double>>, count: Int, _ states: inout InlineArray<16, StereoState>) {
+        guard !isIdentity else { return }
         for index in 0..<bandCount {
             let c = bands[index]
-            let x = y
-            y = c.b0 * x + states[index].z1
-            states[index].z1 = c.b1 * x - c.a1 * y + states[index].z2
-            states[index].z2 = c.b2 * x - c.a2 * y
+            var z1 = states[index].z1
+            var z2 = states[index].z2
+            for frame in 0..<count {
+                let x = signal[frame]
+                let y = c.b0 * x + z1
+                z1 = c.b1 * x - c.a1 * y + z2
+                z2 = c.b2 * x - c.a2 * y
+                signal[frame] = y
+            }
+            states[index] = StereoState(z1: z1, z2: z2)
         }
-        return y * gain
+        if gain != 1 {
+            for frame in 0..<count { signal[frame] *= gain }
+        }
     }
 }
 
