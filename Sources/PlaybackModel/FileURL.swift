@@ -21,8 +21,13 @@ public enum FileURL {
         rest = rest.dropFirst(7)
         if rest.hasPrefix("localhost/") { rest = rest.dropFirst(9) }
         guard rest.hasPrefix("/") else { return nil }
+        return percentDecoded(rest)
+    }
+
+    /// `text` with every `%XX` escape decoded (URLs, D-Bus addresses); nil for a malformed one.
+    public static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
-        var iterator = Array(rest.utf8).makeIterator()
+        var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
