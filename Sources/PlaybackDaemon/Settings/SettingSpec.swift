@@ -240,20 +240,24 @@ enum SettingsCatalog {
     private static func number(_ input: SettingInput, in range: ClosedRange<Double>, unit: String)
         throws(SettingValueError) -> Double
     {
-        let value: Double
-        switch input {
-        case .number(let number): value = number
-        case .word(let word):
-            guard let number = Double(word) else { throw SettingValueError("'\(word)' is not a number") }
-            value = number
-        default: throw SettingValueError("expected a number, found \(input.typeName)")
-        }
+        let value = try parsedNumber(input, "a number")
         guard value.isFinite, range.contains(value) else {
             throw SettingValueError(
                 "\(JSONValue.number(value).serialized)\(unit) is out of range (\(JSONValue.number(range.lowerBound).serialized) to \(JSONValue.number(range.upperBound).serialized)\(unit))"
             )
         }
         return value
+    }
+
+    /// A configuration number or a flag's word read as one; `what` names it in the errors.
+    private static func parsedNumber(_ input: SettingInput, _ what: String) throws(SettingValueError) -> Double {
+        switch input {
+        case .number(let number): return number
+        case .word(let word):
+            guard let number = Double(word) else { throw SettingValueError("'\(word)' is not \(what)") }
+            return number
+        default: throw SettingValueError("expected \(what), found \(input.typeName)")
+        }
     }
 
     private static func text(_ input: SettingInput, nonEmpty: Bool) throws(SettingValueError) -> String {
@@ -268,14 +272,7 @@ enum SettingsCatalog {
     private static func seconds(_ input: SettingInput, allowZero: Bool, max: Double) throws(SettingValueError) -> Double
     {
         let range = "\(allowZero ? "0" : "more than 0") to \(JSONValue.number(max).serialized)"
-        let value: Double
-        switch input {
-        case .number(let number): value = number
-        case .word(let word):
-            guard let number = Double(word) else { throw SettingValueError("'\(word)' is not a number of seconds") }
-            value = number
-        default: throw SettingValueError("expected a number of seconds, found \(input.typeName)")
-        }
+        let value = try parsedNumber(input, "a number of seconds")
         guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= max else {
             throw SettingValueError("\(JSONValue.number(value).serialized) is out of range (\(range) seconds)")
         }
