@@ -37,6 +37,10 @@ struct RequestBuilder {
                 if positional.isOptional { continue }
                 throw UsageError("\(verb.name): missing \(positional.placeholder)")
             }
+            if positional.kind == .volume, word.first == "+" || word.first == "-" {
+                members.append(("change", try value([word], positional)))
+                continue
+            }
             if positional.kind == .position, let relative = relativeSeek(word) {
                 command = relative.command
                 members.append(("interval", .number(relative.seconds)))
@@ -68,6 +72,13 @@ struct RequestBuilder {
                 throw UsageError("\(verb.name): unknown command name '\(word)'")
             }
             return .string(word)
+        case .volume:
+            let number = word.hasSuffix("%") ? String(word.dropLast()) : word
+            guard let level = Double(number.hasPrefix("+") ? String(number.dropFirst()) : number), level.isFinite
+            else {
+                throw UsageError("\(verb.name): '\(word)' is not a volume (N, +N or -N, in %)")
+            }
+            return .number(level)
         case .queuePosition:
             guard let position = Int(word), position >= 1 else {
                 throw UsageError("\(verb.name): '\(word)' is not a queue position (1 is the first item)")

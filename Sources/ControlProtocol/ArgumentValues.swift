@@ -10,6 +10,17 @@ struct ArgumentValues {
         return n
     }
 
+    /// A number within `range`.
+    func number(_ name: String, in range: ClosedRange<Double>) throws(RequestError) -> Double? {
+        guard let n = values[name]?.numberValue else { return nil }
+        guard range.contains(n) else {
+            throw RequestError(
+                "'\(name)' must be \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)), got \(JSONValue.format(n))"
+            )
+        }
+        return n
+    }
+
     func nonNegativeNumber(_ name: String) throws(RequestError) -> Double? {
         guard let n = values[name]?.numberValue else { return nil }
         guard n >= 0 else { throw RequestError("'\(name)' must not be negative, got \(JSONValue.format(n))") }

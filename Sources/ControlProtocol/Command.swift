@@ -4,7 +4,7 @@ import PlaybackModel
 public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
-    case changeRepeatMode, changeShuffleMode
+    case changeRepeatMode, changeShuffleMode, changeVolume
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
 }
 
@@ -16,6 +16,14 @@ public enum EnqueuePlacement: Sendable, Equatable {
     case next
     /// Before the item at this index (the queue's length appends).
     case index(Int)
+}
+
+/// What `changeVolume` asks for, in percent.
+public enum VolumeChange: Sendable, Equatable {
+    /// To this level, 0 - 100.
+    case to(Double)
+    /// Up (positive) or down by this many points, clamped to 0 - 100.
+    case by(Double)
 }
 
 /// A request after validation: the typed form the player service acts on.
@@ -32,6 +40,7 @@ public enum Command: Sendable, Equatable {
     case changePlaybackPosition(position: Double)
     case changeRepeatMode(RepeatMode)
     case changeShuffleMode(ShuffleMode)
+    case changeVolume(VolumeChange)
     case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
@@ -72,6 +81,7 @@ extension Command {
         case .changePlaybackPosition: .changePlaybackPosition
         case .changeRepeatMode: .changeRepeatMode
         case .changeShuffleMode: .changeShuffleMode
+        case .changeVolume: .changeVolume
         case .enqueue: .enqueue
         case .remove: .remove
         case .move: .move

@@ -121,6 +121,29 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in
             .changeShuffleMode(try args.choice("mode", ShuffleMode.self)!)
         },
+        CommandSpec(
+            .changeVolume,
+            "Set the software volume (0 - 100 %) or change it by a number of points; smooth, and 100 leaves the samples untouched.",
+            remote: true,
+            arguments: [
+                ArgumentSpec("volume", .number, "The level, 0 - 100 (%)."),
+                ArgumentSpec(
+                    "change", .number, "Points to add (negative: to take off), -100 - 100; instead of volume."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "volume", "Set the volume to N % or change it by +N / -N points.",
+                    positionals: [CLIPositional("volume", "LEVEL", .volume)],
+                    examples: ["volume 70", "volume +10", "volume -5"])
+            ]
+        ) { args throws(RequestError) in
+            switch (try args.number("volume", in: 0...100), try args.number("change", in: -100...100)) {
+            case (let level?, nil): .changeVolume(.to(level))
+            case (nil, let change?): .changeVolume(.by(change))
+            case (nil, nil): throw RequestError("changeVolume needs 'volume' or 'change'")
+            default: throw RequestError("changeVolume takes 'volume' or 'change', not both")
+            }
+        },
     ]
 
     static let queueing: [CommandSpec] = [

@@ -21,6 +21,9 @@ public enum CLIValueKind: Sendable, Equatable {
     case count
     /// One of a fixed set of words.
     case choice([String])
+    /// A volume in percent: `N` sets it (argument `volume`), `+N` / `-N` change it (argument
+    /// `change`); a trailing `%` is allowed.
+    case volume
 }
 
 /// One request argument.

@@ -8,6 +8,7 @@ extension NowPlaying {
     public var json: JSONValue {
         let modes: [(String, JSONValue)] = [
             ("repeatMode", .string(repeatMode.rawValue)), ("shuffleMode", .string(shuffleMode.rawValue)),
+            ("volume", .number(volume)),
         ]
         guard let item else { return .object([("state", .string(state.rawValue))] + modes) }
         var members: [(String, JSONValue)] = [("state", .string(state.rawValue))]
@@ -34,11 +35,12 @@ extension NowPlaying {
         let state: PlaybackState = try reader.choice("state")
         let repeatMode: RepeatMode = try reader.choice("repeatMode")
         let shuffleMode: ShuffleMode = try reader.choice("shuffleMode")
+        let volume = try reader.optionalNumber("volume") ?? 100
         // Cleared now-playing carries none of the item's members; one of them alone is an error.
         guard json["title"] != nil || json["assetURL"] != nil || json["itemID"] != nil else {
             self.init(
                 state: state, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
-                repeatMode: repeatMode, shuffleMode: shuffleMode)
+                repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume)
             return
         }
         let item = QueueItem(
@@ -47,7 +49,8 @@ extension NowPlaying {
         self.init(
             state: state, item: item, elapsed: try reader.number("elapsed"), rate: try reader.number("rate"),
             timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
-            queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode)
+            queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
+            volume: volume)
     }
 }
 

@@ -21,6 +21,12 @@ public struct WireReader {
         return value
     }
 
+    /// A finite number, or nil when absent or null.
+    public func optionalNumber(_ key: String) throws(WireDecodingError) -> Double? {
+        guard let value = object[key], value != .null else { return nil }
+        return try number(key)
+    }
+
     /// A whole number from 0 up.
     public func wholeNumber<Number: BinaryInteger>(_ key: String) throws(WireDecodingError) -> Number {
         guard let value = object[key]?.numberValue, value >= 0, value == value.rounded(), value < 1e15 else {

@@ -35,7 +35,6 @@ public final class Daemon {
         logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
         log = DaemonLog(label: "playbackd", output: logOutput)
         engine = PlaybackEngine(sink: sink, openDecoder: openDecoder, realtime: settings.realtime)
-        engine.setSound(settings.sound)
         let availability = CommandAvailability(
             disabled: settings.disabled,
             skipForwardIntervals: [settings.skipForwardInterval],
@@ -50,6 +49,9 @@ public final class Daemon {
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput)) {
             [unowned service] in service.snapshot()
         }
+        service.setEqualizer(settings.equalizer)
+        service.setVolume(settings.volume)
+        service.publishChanges()  // the starting volume is no change anyone is told about
         subsystems = makeSubsystems()
     }
 

@@ -11,7 +11,7 @@ extension PlayerService {
             items: queue.items, currentIndex: queue.currentIndex, position: Double(frame) / rate, state: state,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
-            disabledCommands: availability.disabled,
+            disabledCommands: availability.disabled, volume: volume,
             itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 
@@ -45,6 +45,7 @@ extension PlayerService {
         itemIDs.skip(past: UInt64(saved.items.count))
         recoverArtwork(of: lostArtwork)
         for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
+        if let volume = saved.volume { setVolume(volume) }
         guard let item = queue.current else { return }
         heldFrame = item.metadata.frame(at: position)
         if saved.state == .stopped { return }

@@ -22,6 +22,8 @@ final class PlayerService {
     /// Frame within the current item while no pipeline runs (paused, stopped, interrupted).
     var heldFrame = 0
     var availability: CommandAvailability
+    /// The software volume, percent.
+    var volume = 100.0
     let engine: PlaybackEngine
     let prober: ItemProber
     /// Expands and probes what is enqueued, so the socket and playback never wait for it.
@@ -93,6 +95,7 @@ final class PlayerService {
         case .changePlaybackPosition(let position): seek(to: position)
         case .changeRepeatMode(let mode): setRepeat(mode)
         case .changeShuffleMode(let mode): setShuffle(mode)
+        case .changeVolume(let change): changeVolume(change)
         case .enqueue: .failure(CommandFailure(.commandFailed, "enqueue is answered in the background"))
         case .remove(let index, let count): remove(at: index, count: count)
         case .move(let from, let to): move(from: from, to: to)
@@ -128,7 +131,7 @@ final class PlayerService {
             elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
             rate: isAdvancing ? 1 : 0, timestamp: timestamp,
             queueIndex: queue.currentIndex, queueCount: queue.count,
-            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode)
+            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume)
     }
 
     func setState(_ newState: PlaybackState) {
@@ -213,7 +216,9 @@ final class PlayerService {
     /// whose enablement changed in the configuration (others keep what clients set).
     func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
         pauseHoldSeconds = new.pauseHoldSeconds
-        engine.setSound(new.sound)
+        setEqualizer(new.equalizer)
+        // A changed volume in the file wins; otherwise the level clients set stays.
+        if new.volume != old.volume { setVolume(new.volume) }
         var changed = false
         if availability.skipForwardIntervals != [new.skipForwardInterval]
             || availability.skipBackwardIntervals != [new.skipBackwardInterval]

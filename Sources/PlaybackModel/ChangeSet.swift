@@ -16,12 +16,14 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let commands = ChangeSet(rawValue: 1 << 4)
     /// The repeat or shuffle mode changed.
     public static let modes = ChangeSet(rawValue: 1 << 5)
+    /// The volume changed.
+    public static let volume = ChangeSet(rawValue: 1 << 6)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
         let all: [(ChangeSet, String)] = [
             (.state, "state"), (.item, "item"), (.position, "position"),
-            (.queue, "queue"), (.commands, "commands"), (.modes, "modes"),
+            (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

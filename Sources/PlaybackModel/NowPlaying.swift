@@ -16,12 +16,15 @@ public struct NowPlaying: Sendable, Equatable {
     public var queueCount: Int
     public var repeatMode: RepeatMode
     public var shuffleMode: ShuffleMode
+    /// The software volume, percent (100: the samples as decoded).
+    public var volume: Double
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
         timestamp: Double, queueIndex: Int?, queueCount: Int,
-        repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off
+        repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off, volume: Double = 100
     ) {
+        self.volume = volume
         self.repeatMode = repeatMode
         self.shuffleMode = shuffleMode
         self.state = state

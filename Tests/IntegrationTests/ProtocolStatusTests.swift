@@ -17,6 +17,7 @@ extension IntegrationSuite {
             .remove: [("index", .number(1))], .move: [("from", .number(1)), ("to", .number(0))],
             .jump: [("index", .number(0))],
             .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
+            .changeVolume: [("volume", .number(90))],
         ]
 
         @Test("every command answers success over the socket, echoing the id")
@@ -27,6 +28,7 @@ extension IntegrationSuite {
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
+                .changeVolume,
                 .nextTrack, .enqueue, .move, .jump, .remove, .stop, .subscribe, .clear,
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
@@ -168,7 +170,7 @@ extension IntegrationSuite {
             #expect(notRemote["status"]?.stringValue == "badRequest")
         }
 
-        @Test("stop with an empty queue clears now-playing down to the state and the play modes")
+        @Test("stop with an empty queue clears now-playing down to the state, the play modes and the volume")
         func stopClearsNowPlaying() throws {
             let daemon = try DaemonProcess()
             _ = try daemon.enqueue(["one.mp3"])
@@ -179,6 +181,7 @@ extension IntegrationSuite {
                 try daemon.nowPlaying()
                     == .object([
                         ("state", .string("stopped")), ("repeatMode", .string("off")), ("shuffleMode", .string("off")),
+                        ("volume", .number(100)),
                     ]))
         }
 

@@ -24,7 +24,7 @@ import Testing
                 QueueItem(id: 2, path: "/m/c.mp3", metadata: plain),
             ],
             currentIndex: 1, position: 0.75, state: .paused, repeatMode: .all, shuffleMode: .items,
-            shuffledOrder: [1, 0], disabledCommands: [.skipBackward, .nextTrack])
+            shuffledOrder: [1, 0], disabledCommands: [.skipBackward, .nextTrack], volume: 62.5)
     }
 
     @Test("a state reads back equal from its file, every metadata field included")
@@ -58,6 +58,10 @@ import Testing
             (
                 #"{"version":1,"items":[],"currentIndex":null,"position":0,"state":"dancing","repeatMode":"off","shuffleMode":"off","disabledCommands":[]}"#,
                 "state: 'state' is missing or not a known value"
+            ),
+            (
+                #"{"version":1,"items":[],"currentIndex":null,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[],"volume":140}"#,
+                "volume 140.0 is outside 0 - 100"
             ),
         ])
     func badFields(_ text: String, _ message: String) throws {

@@ -81,6 +81,7 @@ public struct TemplateField: Sendable, Equatable {
             },
             TemplateField("repeatMode", .mode, "off, one or all") { .text($0.nowPlaying.repeatMode.rawValue) },
             TemplateField("shuffleMode", .mode, "off or items") { .text($0.nowPlaying.shuffleMode.rawValue) },
+            TemplateField("volume", .number, "the software volume, 0 - 100 (%)") { .number($0.nowPlaying.volume) },
         ]
 
     /// The position as a whole percentage of the duration.

@@ -86,12 +86,12 @@ extension MPRIS {
                 metadata($0.snapshot.item)
             },
             MPRISProperty(
-                "Volume", "d", .change, "1.0: playbackd has no volume of its own yet; writing it is an error",
-                value: { _ in .double(1) },
-                write: { _, _ throws(BusCallError) in
-                    throw BusCallError(
-                        name: "org.freedesktop.DBus.Error.NotSupported",
-                        message: "playbackd has no volume control yet; use the system mixer")
+                "Volume", "d", .change, "the software volume, 0.0 - 1.0; writing it is changeVolume (above 1.0: 1.0)",
+                value: { .double($0.snapshot.volume / 100) },
+                write: { reader, _ throws(BusCallError) in
+                    let level = try reader.double()
+                    guard level.isFinite else { throw .invalidArguments("Volume must be a number, not \(level)") }
+                    return .command(.changeVolume(.to(min(1, max(0, level)) * 100)))
                 }),
             MPRISProperty("Position", "x", .nothing, "microseconds into the item, extrapolated; never announced") {
                 .int64($0.positionMicroseconds)

@@ -20,6 +20,7 @@ extension ResumeState {
             ("shuffleMode", .string(shuffleMode.rawValue)),
             ("disabledCommands", .array(disabledCommands.map(\.rawValue).sorted().map(JSONValue.string))),
         ]
+        if let volume { members.append(("volume", .number(volume))) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
         var bytes = JSONValue.object(members).serializedBytes
         bytes.removeLast()  // the closing brace: the items follow
@@ -65,6 +66,8 @@ extension ResumeState {
             disabled.insert(name)
         }
         disabledCommands = disabled
+        volume = json["volume"] == nil ? nil : try reader.number("volume")
+        if let volume, !(0...100).contains(volume) { throw StateFileError("volume \(volume) is outside 0 - 100") }
     }
 }
 

@@ -18,6 +18,8 @@ struct ResumeState: Equatable, Sendable {
     /// The shuffled play order of the current cycle (indices into `items`), when shuffled.
     var shuffledOrder: [Int]?
     var disabledCommands: Set<CommandName>
+    /// The software volume, percent; nil in files from before it existed.
+    var volume: Double? = nil
     /// Which items these are (not saved): equal versions have equal items, so their
     /// serialized form can be reused.
     var itemsVersion = ItemsVersion()

@@ -1,5 +1,4 @@
 import ControlProtocol
-import PlaybackEngine
 import PlaybackModel
 
 /// The daemon's configurable values, from defaults, the configuration file and flags (in
@@ -25,9 +24,6 @@ public struct DaemonSettings: Sendable, Equatable {
     public var volume = 100.0
     /// The ten-band equalizer (off by default).
     public var equalizer = Equalizer()
-
-    /// What the output applies: the equalizer and the volume.
-    public var sound: SoundSettings { SoundSettings(equalizer: equalizer, volume: volume / 100) }
 
     public init() {}
 }

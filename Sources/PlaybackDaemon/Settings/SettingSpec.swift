@@ -142,7 +142,9 @@ enum SettingsCatalog {
                 + "joins the bus when it appears", reloads: true, \.mpris),
         SettingSpec(
             name: "volume", placeholder: "PERCENT",
-            summary: "Software volume, 0 - 100 (%); 100 leaves the samples untouched", defaultText: "100"
+            summary:
+                "Software volume at start, 0 - 100 (%; a volume saved in the resume state wins; changeVolume sets it while running); 100 leaves the samples untouched",
+            defaultText: "100"
         ) { input, settings throws(SettingValueError) in
             settings.volume = try number(input, in: 0...100, unit: "%")
         },
