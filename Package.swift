@@ -62,12 +62,14 @@ let package = Package(
         .executableTarget(
             name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport", "CSystemd"]),
 
+        // Measurements of captured audio, shared by the engine's and the daemon's tests.
+        .target(name: "AudioAnalysis", path: "Tests/AudioAnalysis"),
         // Shared by the tests that keep generated blocks of docs/ current.
         .target(name: "DocumentationSupport", dependencies: ["ControlProtocol"], path: "Tests/DocumentationSupport"),
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
         .testTarget(
             name: "ControlProtocolTests", dependencies: ["ControlProtocol", "SystemSupport", "DocumentationSupport"]),
-        .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine", "PlaybackModel"]),
+        .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine", "PlaybackModel", "AudioAnalysis"]),
         .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI", "DocumentationSupport"]),
         .testTarget(
             name: "PlaybackDaemonTests",
@@ -76,7 +78,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
+            dependencies: [
+                "ControlClient", "ControlProtocol", "PlaybackModel", "PlaybackEngine", "SystemSupport", "AudioAnalysis",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,6 +95,11 @@ extension Invocation {
             default: verbOptions.append((option, value))
             }
         }
+        // `eq band 3 -6` is `eq-band 3 -6`: a verb's hyphen may be a space.
+        if words.count >= 2, operandsFrom > 1, VerbTable.find(words[0] + "-" + words[1]) != nil {
+            words.replaceSubrange(0..<2, with: [words[0] + "-" + words[1]])
+            if operandsFrom != Int.max { operandsFrom -= 1 }
+        }
         guard let verbName = words.first else {
             return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: nil))
         }

@@ -41,6 +41,10 @@ struct RequestBuilder {
                 members.append(("change", try value([word], positional)))
                 continue
             }
+            if positional.kind == .presetOrFile, word.contains("/") || word.hasSuffix(".txt") {
+                members.append(("file", .string(absolute(word))))
+                continue
+            }
             if positional.kind == .position, let relative = relativeSeek(word) {
                 command = relative.command
                 members.append(("interval", .number(relative.seconds)))
@@ -67,6 +71,19 @@ struct RequestBuilder {
             return .number(seconds)
         case .paths:
             return .array(words.map { .string(absolute($0)) })
+        case .number:
+            return .number(try number(word))
+        case .numbers:
+            var numbers: [JSONValue] = []
+            for word in words { numbers.append(.number(try number(word))) }
+            return .array(numbers)
+        case .band:
+            guard let band = Int(word), band >= 1 else {
+                throw UsageError("\(verb.name): '\(word)' is not a band number (1 is the first band)")
+            }
+            return .number(Double(band - 1))
+        case .word, .presetOrFile:
+            return .string(word)
         case .commandName:
             guard CommandName(rawValue: word) != nil else {
                 throw UsageError("\(verb.name): unknown command name '\(word)'")
@@ -95,6 +112,13 @@ struct RequestBuilder {
             }
             return .string(word)
         }
+    }
+
+    private func number(_ word: String) throws(UsageError) -> Double {
+        guard let number = Double(word), number.isFinite else {
+            throw UsageError("\(verb.name): '\(word)' is not a number")
+        }
+        return number
     }
 
     /// `+N` skips forward, `-N` backward.

@@ -57,6 +57,23 @@ struct ArgumentValues {
         return array.compactMap(\.stringValue)
     }
 
+    func string(_ name: String) throws(RequestError) -> String? {
+        values[name]?.stringValue
+    }
+
+    /// Finite numbers, each within `range`.
+    func numberList(_ name: String, in range: ClosedRange<Double>) throws(RequestError) -> [Double]? {
+        guard let array = values[name]?.arrayValue else { return nil }
+        guard !array.isEmpty else { throw RequestError("'\(name)' must not be empty") }
+        let numbers = array.compactMap(\.numberValue)
+        if let outside = numbers.first(where: { !range.contains($0) }) {
+            throw RequestError(
+                "'\(name)' values must be \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)), got \(JSONValue.format(outside))"
+            )
+        }
+        return numbers
+    }
+
     func commandName(_ name: String) throws(RequestError) -> CommandName? {
         values[name]?.stringValue.flatMap(CommandName.init(rawValue:))
     }
@@ -70,6 +87,7 @@ extension ArgumentKind {
         case .boolean: value.boolValue != nil
         case .string: value.stringValue != nil
         case .stringList: value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
+        case .numberList: value.arrayValue?.allSatisfy { $0.numberValue != nil } ?? false
         case .commandName: value.stringValue.flatMap(CommandName.init(rawValue:)) != nil
         }
     }

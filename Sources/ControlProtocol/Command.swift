@@ -5,6 +5,8 @@ public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
     case changeRepeatMode, changeShuffleMode, changeVolume
+    case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
+    case resetEqualizer, loadEqualizer, saveEqualizer
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
 }
 
@@ -26,6 +28,52 @@ public enum VolumeChange: Sendable, Equatable {
     case by(Double)
 }
 
+/// What `setEqualizerBand` changes in one band; nil members stay as they are.
+public struct EQBandChange: Sendable, Equatable {
+    public var type: EQFilterType?
+    public var frequency: Double?
+    /// Octaves; setting it drops the band's Q.
+    public var bandwidth: Double?
+    public var q: Double?
+    public var gain: Double?
+    public var bypass: Bool?
+
+    public init(
+        type: EQFilterType? = nil, frequency: Double? = nil, bandwidth: Double? = nil, q: Double? = nil,
+        gain: Double? = nil, bypass: Bool? = nil
+    ) {
+        self.type = type
+        self.frequency = frequency
+        self.bandwidth = bandwidth
+        self.q = q
+        self.gain = gain
+        self.bypass = bypass
+    }
+
+    /// `band` with the change made.
+    public func applied(to band: EQBand) -> EQBand {
+        var band = band
+        if let type { band.type = type }
+        if let frequency { band.frequency = frequency }
+        if let bandwidth {
+            band.bandwidth = bandwidth
+            band.q = nil
+        }
+        if let q { band.q = q }
+        if let gain { band.gain = gain }
+        if let bypass { band.bypass = bypass }
+        return band
+    }
+}
+
+/// Where `loadEqualizer` reads a curve.
+public enum EqualizerSource: Sendable, Equatable {
+    /// A built-in or saved preset by name.
+    case preset(String)
+    /// A parametric EQ text file (AutoEq's `ParametricEQ.txt`) by absolute path.
+    case file(String)
+}
+
 /// A request after validation: the typed form the player service acts on.
 public enum Command: Sendable, Equatable {
     case play
@@ -41,6 +89,17 @@ public enum Command: Sendable, Equatable {
     case changeRepeatMode(RepeatMode)
     case changeShuffleMode(ShuffleMode)
     case changeVolume(VolumeChange)
+    case equalizer
+    case setEqualizerEnabled(Bool)
+    /// Changes band `index` (0-based).
+    case setEqualizerBand(index: Int, EQBandChange)
+    /// Sets every band's gain, one value per band.
+    case setEqualizerGains([Double])
+    case setEqualizerGlobalGain(Double)
+    /// The seed's ten flat bands, no preamp, no global gain; on or off as before.
+    case resetEqualizer
+    case loadEqualizer(EqualizerSource)
+    case saveEqualizer(name: String)
     case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
@@ -82,6 +141,14 @@ extension Command {
         case .changeRepeatMode: .changeRepeatMode
         case .changeShuffleMode: .changeShuffleMode
         case .changeVolume: .changeVolume
+        case .equalizer: .equalizer
+        case .setEqualizerEnabled: .setEqualizerEnabled
+        case .setEqualizerBand: .setEqualizerBand
+        case .setEqualizerGains: .setEqualizerGains
+        case .setEqualizerGlobalGain: .setEqualizerGlobalGain
+        case .resetEqualizer: .resetEqualizer
+        case .loadEqualizer: .loadEqualizer
+        case .saveEqualizer: .saveEqualizer
         case .enqueue: .enqueue
         case .remove: .remove
         case .move: .move

@@ -8,7 +8,7 @@ public enum CommandCatalog {
     /// configuration names one.
     public static let defaultSkipInterval = 15.0
 
-    public static let all: [CommandSpec] = transport + navigation + modes + queueing + queries
+    public static let all: [CommandSpec] = transport + navigation + modes + sound + queueing + queries
 
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec {
@@ -121,6 +121,9 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in
             .changeShuffleMode(try args.choice("mode", ShuffleMode.self)!)
         },
+    ]
+
+    static let sound: [CommandSpec] = [
         CommandSpec(
             .changeVolume,
             "Set the software volume (0 - 100 %) or change it by a number of points; smooth, and 100 leaves the samples untouched.",
@@ -143,6 +146,120 @@ public enum CommandCatalog {
             case (nil, nil): throw RequestError("changeVolume needs 'volume' or 'change'")
             default: throw RequestError("changeVolume takes 'volume' or 'change', not both")
             }
+        },
+        CommandSpec(
+            .equalizer, "Return the equalizer (on or off, preamp, global gain, bands, the preset it came from) and the preset names.",
+            remote: false,
+            verbs: [CLIVerb("eq", "Show the equalizer's bands and the presets.", examples: ["eq", "--json eq"])]
+        ) { _ in .equalizer },
+        CommandSpec(
+            .setEqualizerEnabled, "Switch the equalizer on or off; off (or flat) leaves the samples untouched.",
+            remote: false,
+            arguments: [ArgumentSpec("enabled", .boolean, required: true, "true to apply the equalizer.")],
+            verbs: [
+                CLIVerb("eq-on", "Switch the equalizer on.", presets: [("enabled", .bool(true))], examples: ["eq on"]),
+                CLIVerb(
+                    "eq-off", "Switch the equalizer off.", presets: [("enabled", .bool(false))], examples: ["eq off"]),
+            ]
+        ) { args throws(RequestError) in .setEqualizerEnabled(try args.bool("enabled")!) },
+        CommandSpec(
+            .setEqualizerBand, "Change one band: any of its type, frequency, width (bandwidth or q), gain and bypass.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("band", .number, required: true, "The band's index (0-based)."),
+                ArgumentSpec("gain", .number, "dB, -96 - 24 (peaking and shelving filters)."),
+                ArgumentSpec("frequency", .number, "Centre or corner frequency, 10 - 24000 Hz."),
+                ArgumentSpec("bandwidth", .number, "Octaves, 0.05 - 5 (drops a Q)."),
+                ArgumentSpec("q", .number, "Quality factor, 0.025 - 40, instead of bandwidth."),
+                ArgumentSpec(
+                    "type", .string,
+                    "The filter: \(EQFilterType.ordered.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))."),
+                ArgumentSpec("bypass", .boolean, "true to leave the band out."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "eq-band", "Set band N (1-based) to GAIN dB, and optionally its frequency and width in octaves.",
+                    positionals: [
+                        CLIPositional("band", "N", .band), CLIPositional("gain", "GAIN", .number),
+                        CLIPositional("frequency", "HZ", .number, optional: true),
+                        CLIPositional("bandwidth", "OCTAVES", .number, optional: true),
+                    ],
+                    examples: ["eq band 6 -4.5", "eq band 1 3 40 1.5"])
+            ]
+        ) { args throws(RequestError) in
+            let change = EQBandChange(
+                type: try args.choice("type", EQFilterType.self),
+                frequency: try args.number("frequency", in: EQBand.frequencyRange),
+                bandwidth: try args.number("bandwidth", in: EQBand.bandwidthRange),
+                q: try args.number("q", in: EQBand.qRange), gain: try args.number("gain", in: EQBand.gainRange),
+                bypass: try args.bool("bypass"))
+            if change.bandwidth != nil && change.q != nil { throw RequestError("'bandwidth' and 'q' cannot be combined") }
+            guard change != EQBandChange() else { throw RequestError("setEqualizerBand changes nothing") }
+            return .setEqualizerBand(index: try args.index("band")!, change)
+        },
+        CommandSpec(
+            .setEqualizerGains, "Set every band's gain at once, one value per band, in order.", remote: false,
+            arguments: [ArgumentSpec("gains", .numberList, required: true, "dB per band, each -96 - 24.")],
+            verbs: [
+                CLIVerb(
+                    "eq-gains", "Set the gains of all bands, in dB.",
+                    positionals: [CLIPositional("gains", "GAIN", .numbers, variadic: true)],
+                    examples: ["eq gains 3 3 3 2 0 -6 -6 -6 -6 -6"])
+            ]
+        ) { args throws(RequestError) in .setEqualizerGains(try args.numberList("gains", in: EQBand.gainRange)!) },
+        CommandSpec(
+            .setEqualizerGlobalGain, "Set the gain applied after the bands (AVAudioUnitEQ's globalGain).",
+            remote: false,
+            arguments: [ArgumentSpec("gain", .number, required: true, "dB, -96 - 24.")],
+            verbs: [
+                CLIVerb(
+                    "eq-global", "Set the global gain in dB.",
+                    positionals: [CLIPositional("gain", "GAIN", .number)], examples: ["eq global -3"])
+            ]
+        ) { args throws(RequestError) in .setEqualizerGlobalGain(try args.number("gain", in: EQBand.gainRange)!) },
+        CommandSpec(
+            .resetEqualizer, "Return to the ten flat one-octave bands, no preamp and no global gain; on or off as before.",
+            remote: false,
+            verbs: [CLIVerb("eq-reset", "Flatten the equalizer.", examples: ["eq reset"])]
+        ) { _ in .resetEqualizer },
+        CommandSpec(
+            .loadEqualizer,
+            "Load a preset by name (built-in or saved), or a parametric EQ text file such as AutoEq's ParametricEQ.txt, and switch the equalizer on.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("preset", .string, "A preset's name."),
+                ArgumentSpec("file", .string, "The absolute path of a parametric EQ text file; instead of preset."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "eq-load", "Load a preset by NAME, or a ParametricEQ.txt FILE.",
+                    positionals: [CLIPositional("preset", "NAME|FILE", .presetOrFile)],
+                    examples: ["eq load bass-boost", "eq load ~/AutoEq/ParametricEQ.txt"])
+            ]
+        ) { args throws(RequestError) in
+            switch (try args.string("preset"), try args.string("file")) {
+            case (let name?, nil): return .loadEqualizer(.preset(name))
+            case (nil, let path?):
+                guard path.hasPrefix("/") else { throw RequestError("'file' must be an absolute path, got '\(path)'") }
+                return .loadEqualizer(.file(path))
+            case (nil, nil): throw RequestError("loadEqualizer needs 'preset' or 'file'")
+            default: throw RequestError("loadEqualizer takes 'preset' or 'file', not both")
+            }
+        },
+        CommandSpec(
+            .saveEqualizer,
+            "Save the current curve as a named preset (parametric EQ text under the configuration directory's eq/).",
+            remote: false,
+            arguments: [ArgumentSpec("name", .string, required: true, "The preset's name: letters, digits, '-', '_', '.'.")],
+            verbs: [
+                CLIVerb(
+                    "eq-save", "Save the current curve as preset NAME.",
+                    positionals: [CLIPositional("name", "NAME", .word)], examples: ["eq save my-headphones"])
+            ]
+        ) { args throws(RequestError) in
+            let name = try args.string("name")!
+            if let problem = EqualizerPreset.problem(withName: name) { throw RequestError(problem) }
+            return .saveEqualizer(name: name)
         },
     ]
 

@@ -2,6 +2,7 @@
 public enum ArgumentKind: String, Sendable {
     case number, boolean, string
     case stringList = "array of strings"
+    case numberList = "array of numbers"
     case commandName = "command name"
 }
 
@@ -21,6 +22,17 @@ public enum CLIValueKind: Sendable, Equatable {
     case count
     /// One of a fixed set of words.
     case choice([String])
+    /// Any number (a gain in dB, a frequency).
+    case number
+    /// Numbers, one per word.
+    case numbers
+    /// A word, sent as it is.
+    case word
+    /// A 1-based equalizer band, sent as a 0-based index.
+    case band
+    /// A preset name (argument `preset`), or a file when the word has a `/` or ends in `.txt`
+    /// (argument `file`, made absolute).
+    case presetOrFile
     /// A volume in percent: `N` sets it (argument `volume`), `+N` / `-N` change it (argument
     /// `change`); a trailing `%` is allowed.
     case volume

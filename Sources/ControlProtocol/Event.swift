@@ -4,19 +4,25 @@ import PlaybackModel
 public struct Event: Sendable, Equatable {
     public var changes: ChangeSet
     public var nowPlaying: NowPlaying
+    /// The equalizer, when it changed (`changes` has `equalizer`).
+    public var equalizer: Equalizer?
 
-    public init(changes: ChangeSet, nowPlaying: NowPlaying) {
+    public init(changes: ChangeSet, nowPlaying: NowPlaying, equalizer: Equalizer? = nil) {
         self.changes = changes
         self.nowPlaying = nowPlaying
+        self.equalizer = equalizer
     }
 
-    /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` and a newline, as UTF-8.
+    /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` (and `"equalizer":{...}` when it
+    /// changed) and a newline, as UTF-8.
     public var lineBytes: [UInt8] {
-        var bytes = JSONValue.object([
+        var members: [(String, JSONValue)] = [
             ("event", .string("changed")),
             ("changes", .array(changes.names.map(JSONValue.string))),
             ("nowPlaying", nowPlaying.json),
-        ]).serializedBytes
+        ]
+        if let equalizer { members.append(("equalizer", equalizer.json)) }
+        var bytes = JSONValue.object(members).serializedBytes
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }

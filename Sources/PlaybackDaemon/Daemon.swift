@@ -49,9 +49,10 @@ public final class Daemon {
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput)) {
             [unowned service] in service.snapshot()
         }
+        service.presets = EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process))
         service.setEqualizer(settings.equalizer)
         service.setVolume(settings.volume)
-        service.publishChanges()  // the starting volume is no change anyone is told about
+        service.publishChanges()  // the starting sound settings are no change anyone is told about
         subsystems = makeSubsystems()
     }
 

@@ -111,6 +111,20 @@ enum FileSystem {
         return nil
     }
 
+    /// The names in `directory` (without `.` and `..`); empty when it cannot be read.
+    static func names(in directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// An `errno` as text.
     static func describe(_ error: Int32) -> String { String(cString: strerror(error)) }
 }

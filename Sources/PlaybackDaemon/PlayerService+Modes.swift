@@ -17,29 +17,6 @@ extension PlayerService {
         return .success(.done)
     }
 
-    func changeVolume(_ change: VolumeChange) -> CommandResult {
-        switch change {
-        case .to(let level): setVolume(level)
-        case .by(let points): setVolume(volume + points)
-        }
-        return .success(.done)
-    }
-
-    /// Sets the software volume (clamped to 0 - 100 %); the output takes it within a block and
-    /// ramps to it (docs/sound.md).
-    func setVolume(_ level: Double) {
-        let clamped = min(100, max(0, level))
-        guard clamped != volume else { return }
-        volume = clamped
-        engine.setSound(SoundSettings(equalizer: engine.soundSettings.equalizer, volume: clamped / 100))
-        noteChange(.volume)
-    }
-
-    /// Sets the equalizer (from the configuration).
-    func setEqualizer(_ equalizer: Equalizer) {
-        engine.setSound(SoundSettings(equalizer: equalizer, volume: volume / 100))
-    }
-
     func setShuffle(_ mode: ShuffleMode) -> CommandResult {
         guard mode != queue.shuffleMode else { return .success(.done) }
         queue.setShuffle(mode)

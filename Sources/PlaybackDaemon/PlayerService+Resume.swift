@@ -11,7 +11,7 @@ extension PlayerService {
             items: queue.items, currentIndex: queue.currentIndex, position: Double(frame) / rate, state: state,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
-            disabledCommands: availability.disabled, volume: volume,
+            disabledCommands: availability.disabled, volume: volume, equalizer: equalizer,
             itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 
@@ -46,6 +46,7 @@ extension PlayerService {
         recoverArtwork(of: lostArtwork)
         for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
         if let volume = saved.volume { setVolume(volume) }
+        if let equalizer = saved.equalizer { setEqualizer(equalizer) }
         guard let item = queue.current else { return }
         heldFrame = item.metadata.frame(at: position)
         if saved.state == .stopped { return }

@@ -24,6 +24,10 @@ final class PlayerService {
     var availability: CommandAvailability
     /// The software volume, percent.
     var volume = 100.0
+    /// The equalizer the output applies.
+    var equalizer = Equalizer()
+    /// Where equalizer presets are loaded from and saved to (set by the daemon).
+    var presets = EqualizerPresets(directory: nil)
     let engine: PlaybackEngine
     let prober: ItemProber
     /// Expands and probes what is enqueued, so the socket and playback never wait for it.
@@ -96,6 +100,9 @@ final class PlayerService {
         case .changeRepeatMode(let mode): setRepeat(mode)
         case .changeShuffleMode(let mode): setShuffle(mode)
         case .changeVolume(let change): changeVolume(change)
+        case .equalizer, .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains, .setEqualizerGlobalGain,
+            .resetEqualizer, .loadEqualizer, .saveEqualizer:
+            performEqualizer(command)
         case .enqueue: .failure(CommandFailure(.commandFailed, "enqueue is answered in the background"))
         case .remove(let index, let count): remove(at: index, count: count)
         case .move(let from, let to): move(from: from, to: to)
@@ -216,8 +223,8 @@ final class PlayerService {
     /// whose enablement changed in the configuration (others keep what clients set).
     func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
         pauseHoldSeconds = new.pauseHoldSeconds
-        setEqualizer(new.equalizer)
-        // A changed volume in the file wins; otherwise the level clients set stays.
+        // Changed sound settings in the file win; otherwise what clients set stays.
+        if new.equalizer != old.equalizer { setEqualizer(new.equalizer) }
         if new.volume != old.volume { setVolume(new.volume) }
         var changed = false
         if availability.skipForwardIntervals != [new.skipForwardInterval]

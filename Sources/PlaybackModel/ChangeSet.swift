@@ -18,12 +18,15 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let modes = ChangeSet(rawValue: 1 << 5)
     /// The volume changed.
     public static let volume = ChangeSet(rawValue: 1 << 6)
+    /// The equalizer changed.
+    public static let equalizer = ChangeSet(rawValue: 1 << 7)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
         let all: [(ChangeSet, String)] = [
             (.state, "state"), (.item, "item"), (.position, "position"),
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
+            (.equalizer, "equalizer"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

@@ -24,21 +24,38 @@ public struct EQBand: Sendable, Equatable {
     public var frequency: Double
     /// Bandwidth in octaves (0.05 - 5).
     public var bandwidth: Double
+    /// The width as a quality factor instead of `bandwidth`, when set (AutoEq and Equalizer
+    /// APO give Q); the filter then uses the cookbook's `alpha = sin(w0) / 2Q` at every rate.
+    public var q: Double?
     /// dB (-96 - 24); used by peaking and shelving filters.
     public var gain: Double
     public var bypass: Bool
 
-    public init(type: EQFilterType, frequency: Double, bandwidth: Double = 1, gain: Double = 0, bypass: Bool = false) {
+    public init(
+        type: EQFilterType, frequency: Double, bandwidth: Double = 1, q: Double? = nil, gain: Double = 0,
+        bypass: Bool = false
+    ) {
         self.type = type
         self.frequency = frequency
         self.bandwidth = bandwidth
+        self.q = q
         self.gain = gain
         self.bypass = bypass
     }
 
     public static let frequencyRange = 10.0...24_000.0
     public static let bandwidthRange = 0.05...5.0
+    public static let qRange = 0.025...40.0
     public static let gainRange = -96.0...24.0
+
+    /// Why the band cannot be used, naming the value; nil when every value is in range.
+    public var problem: String? {
+        if !Self.frequencyRange.contains(frequency) { return "frequency \(frequency) Hz is outside 10 - 24000 Hz" }
+        if !Self.bandwidthRange.contains(bandwidth) { return "bandwidth \(bandwidth) octaves is outside 0.05 - 5" }
+        if let q, !Self.qRange.contains(q) { return "Q \(q) is outside 0.025 - 40" }
+        if !Self.gainRange.contains(gain) { return "gain \(gain) dB is outside -96 - 24 dB" }
+        return nil
+    }
 
     /// Whether the band leaves the signal exactly as it is: bypassed, or a peaking or shelving
     /// filter at 0 dB.
@@ -68,13 +85,29 @@ public struct Equalizer: Sendable, Equatable {
     /// dB, applied before the bands (AutoEq's `Preamp:`); the automatic preamp adds only what
     /// this does not already cover.
     public var preamp: Double
+    /// The preset or file the curve was loaded from; nil once it is edited.
+    public var preset: String?
 
-    public init(isEnabled: Bool = false, bands: [EQBand] = Equalizer.flatTenBands, globalGain: Double = 0, preamp: Double = 0)
-    {
+    public init(
+        isEnabled: Bool = false, bands: [EQBand] = Equalizer.flatTenBands, globalGain: Double = 0,
+        preamp: Double = 0, preset: String? = nil
+    ) {
         self.isEnabled = isEnabled
         self.bands = bands
         self.globalGain = globalGain
         self.preamp = preamp
+        self.preset = preset
+    }
+
+    /// Why the equalizer cannot be used, naming the band; nil when it can.
+    public var problem: String? {
+        if bands.count > Self.maximumBands { return "\(bands.count) bands, at most \(Self.maximumBands)" }
+        for (index, band) in bands.enumerated() {
+            if let problem = band.problem { return "band \(index + 1): \(problem)" }
+        }
+        if !EQBand.gainRange.contains(globalGain) { return "global gain \(globalGain) dB is outside -96 - 24 dB" }
+        if !EQBand.gainRange.contains(preamp) { return "preamp \(preamp) dB is outside -96 - 24 dB" }
+        return nil
     }
 
     /// Ten parametric bands at the seed's frequencies, one octave wide, at 0 dB.

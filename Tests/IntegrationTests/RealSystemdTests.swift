@@ -8,7 +8,7 @@ extension IntegrationSuite {
         /// Every check the container runs, in order; each must report "ok".
         static let checks = [
             "user-manager", "standalone-binaries", "socket-activation", "status-line", "reload", "stop",
-            "resume-after-stop", "crash-restart", "watchdog-restart", "mpris", "config-error", "journal",
+            "resume-after-stop", "crash-restart", "watchdog-restart", "mpris", "eq-preset", "config-error", "journal",
         ]
 
         @Test(

@@ -1,5 +1,6 @@
 import Foundation
 import PlaybackModel
+import AudioAnalysis
 import Testing
 
 @testable import PlaybackEngine
@@ -20,23 +21,10 @@ import Testing
         return samples
     }
 
-    /// Amplitude of `frequency` in one channel of stereo `samples[from...]`, over a whole number
-    /// of periods (a single-bin DFT).
     static func amplitude(
         _ samples: [Int16], _ frequency: Double, sampleRate: Int, from: Int, channel: Int = 0
     ) -> Double {
-        let available = samples.count / 2 - from
-        let periods = (Double(available) * frequency / Double(sampleRate)).rounded(.down)
-        let count = Int((periods * Double(sampleRate) / frequency).rounded())
-        var re = 0.0
-        var im = 0.0
-        for n in 0..<count {
-            let phase = 2 * Double.pi * frequency * Double(from + n) / Double(sampleRate)
-            let value = Double(samples[(from + n) * 2 + channel])
-            re += value * cos(phase)
-            im += value * sin(phase)
-        }
-        return 2 * (re * re + im * im).squareRoot() / Double(count)
+        ToneAnalysis.amplitude(samples, frequency, sampleRate: sampleRate, from: from, channel: channel)
     }
 
     static func run(_ chain: inout SoundChain, _ input: [Int16]) -> [Int16] {

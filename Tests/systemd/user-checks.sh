@@ -158,6 +158,20 @@ else
     ok mpris
 fi
 
+# 7b. The hardened service (ProtectHome=read-only) saves an equalizer preset where the user's
+# configuration lives (ConfigurationDirectory=), and loads it back.
+preset=$HOME/.config/playbackd/eq/mine.txt
+if ! out=$(ctl eq band 2 -4 2>&1 && ctl eq save mine 2>&1); then
+    fail eq-preset "eq save failed under the service: $out"
+elif ! grep -q "Filter 2: ON PK Fc 64 Hz Gain -4 dB" "$preset" 2>/dev/null; then
+    fail eq-preset "$preset: $(cat "$preset" 2>&1 | tr '\n' ' ')"
+elif ! ctl eq reset >/dev/null || ! ctl eq load mine >/dev/null \
+    || [ "$(ctl --json eq | grep -o '"preset":"mine"')" != '"preset":"mine"' ]; then
+    fail eq-preset "eq load mine: $(ctl --json eq 2>&1)"
+else
+    ok eq-preset
+fi
+
 # 8. A broken configuration: exit 78, failed, and no restart loop.
 echo 'devise = "x"' > "$config"
 systemctl --user restart playbackd.service 2>/dev/null

@@ -9,6 +9,7 @@ public enum HumanOutput {
         case "queue": try queue(reply)
         case "commands", "enable", "disable": commands(reply)
         case "enqueue": enqueued(reply)
+        case _ where reply["equalizer"] != nil: try equalizer(reply)
         case "seek", "skip-forward", "skip-backward":
             reply["position"]?.numberValue.map { "position \(TimeText.format($0))\n" } ?? ""
         default: ""

@@ -45,7 +45,10 @@ final class SocketFrontEnd: Subsystem {
     }
 
     func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
-        server?.broadcast(Event(changes: changes, nowPlaying: snapshot))
+        server?.broadcast(
+            Event(
+                changes: changes, nowPlaying: snapshot,
+                equalizer: changes.contains(.equalizer) ? service.equalizer : nil))
     }
 
     func beginStopping() { server?.stopAccepting() }

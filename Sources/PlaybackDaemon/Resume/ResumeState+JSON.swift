@@ -21,6 +21,7 @@ extension ResumeState {
             ("disabledCommands", .array(disabledCommands.map(\.rawValue).sorted().map(JSONValue.string))),
         ]
         if let volume { members.append(("volume", .number(volume))) }
+        if let equalizer { members.append(("equalizer", equalizer.json)) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
         var bytes = JSONValue.object(members).serializedBytes
         bytes.removeLast()  // the closing brace: the items follow
@@ -68,6 +69,11 @@ extension ResumeState {
         disabledCommands = disabled
         volume = json["volume"] == nil ? nil : try reader.number("volume")
         if let volume, !(0...100).contains(volume) { throw StateFileError("volume \(volume) is outside 0 - 100") }
+        do throws(WireDecodingError) {
+            equalizer = try json["equalizer"].map { value throws(WireDecodingError) in try Equalizer(json: value) }
+        } catch {
+            throw StateFileError(error.description)
+        }
     }
 }
 

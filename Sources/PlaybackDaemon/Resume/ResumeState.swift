@@ -20,6 +20,8 @@ struct ResumeState: Equatable, Sendable {
     var disabledCommands: Set<CommandName>
     /// The software volume, percent; nil in files from before it existed.
     var volume: Double? = nil
+    /// The equalizer; nil in files from before it existed.
+    var equalizer: Equalizer? = nil
     /// Which items these are (not saved): equal versions have equal items, so their
     /// serialized form can be reused.
     var itemsVersion = ItemsVersion()

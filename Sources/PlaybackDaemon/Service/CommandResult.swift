@@ -12,6 +12,8 @@ enum CommandOutcome: Equatable {
     case commands(CommandAvailability)
     case queuePage(QueuePage)
     case enqueued(EnqueueOutcome)
+    /// The equalizer, and the preset names when asked for them.
+    case equalizer(Equalizer, presets: [String]?)
     /// How many items `remove` took out, and how many are left.
     case removed(count: Int, queueCount: Int)
 }

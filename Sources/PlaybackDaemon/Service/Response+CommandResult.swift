@@ -39,6 +39,8 @@ extension CommandOutcome {
                         outcome.rejected.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
                 ),
             ] + (outcome.queueCount.map { [("queueCount", JSONValue.number(Double($0)))] } ?? [])
+        case .equalizer(let equalizer, let presets):
+            [("equalizer", equalizer.json)] + (presets.map { [("presets", JSONValue.array($0.map(JSONValue.string)))] } ?? [])
         case .removed(let count, let queueCount):
             [("removed", .number(Double(count))), ("queueCount", .number(Double(queueCount)))]
         }

@@ -176,9 +176,7 @@ enum SettingsCatalog {
             for gain in gains where !EQBand.gainRange.contains(gain) || !gain.isFinite {
                 throw SettingValueError("\(JSONValue.number(gain).serialized) dB is out of range (-96 to 24)")
             }
-            settings.equalizer.bands = zip(Equalizer.tenBandFrequencies, gains).map {
-                EQBand(type: .parametric, frequency: $0, bandwidth: 1, gain: $1)
-            }
+            settings.equalizer.bands = EqualizerPreset.tenBand(gains).bands
         },
         SettingSpec(
             name: "eq-global-gain", placeholder: "DB", summary: "The equalizer's global gain, dB (-96 - 24)",

@@ -12,14 +12,15 @@ struct BiquadCoefficients: Sendable, Equatable {
 
     /// The coefficients of `band` at `sampleRate`. Shelves and the plain low and high passes
     /// ignore the bandwidth, as `AVAudioUnitEQ` does (shelf slope 1; Butterworth Q 1/√2); the
-    /// resonant variants, the peaking, band-pass and band-stop filters use it.
+    /// resonant variants, the peaking, band-pass and band-stop filters use it, or the band's Q
+    /// when it has one.
     init(_ band: EQBand, sampleRate: Double) {
         let frequency = min(max(band.frequency, 1), sampleRate * 0.49)
         let w0 = 2 * Double.pi * frequency / sampleRate
         let cosw = cos(w0)
         let sinw = sin(w0)
         let a = pow(10, band.gain / 40)
-        let bandwidthAlpha = sinw * sinh(log(2) / 2 * band.bandwidth * w0 / sinw)
+        let bandwidthAlpha = band.q.map { sinw / (2 * $0) } ?? sinw * sinh(log(2) / 2 * band.bandwidth * w0 / sinw)
         let butterworthAlpha = sinw / (2 * 0.5.squareRoot())
         let shelfAlpha = sinw / 2 * 2.0.squareRoot()  // slope S = 1
         let b0, b1, b2, a0, a1, a2: Double

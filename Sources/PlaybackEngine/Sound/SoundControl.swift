@@ -8,14 +8,14 @@ import Synchronization
 /// write. Neither side waits, locks or allocates.
 final class SoundControl: Sendable {
     private static let headerWords = 5
-    private static let bandWords = 5
+    private static let bandWords = 6
     static let wordCount = headerWords + bandWords * Equalizer.maximumBands
 
     private let sequence = Atomic<UInt64>(0)
-    private let words: InlineArray<85, Atomic<UInt64>>
+    private let words: InlineArray<101, Atomic<UInt64>>
 
     init() {
-        precondition(Self.wordCount == 85)
+        precondition(Self.wordCount == 101)
         words = InlineArray { _ in Atomic<UInt64>(0) }
         set(SoundSettings())
     }
@@ -38,6 +38,7 @@ final class SoundControl: Sendable {
             store(base + 2, band.bandwidth.bitPattern)
             store(base + 3, band.gain.bitPattern)
             store(base + 4, band.bypass ? 1 : 0)
+            store(base + 5, (band.q ?? .nan).bitPattern)
         }
         sequence.store(start &+ 2, ordering: .releasing)
     }
@@ -59,10 +60,11 @@ final class SoundControl: Sendable {
         for index in 0..<read.bandCount {
             let base = Self.headerWords + index * Self.bandWords
             let typeIndex = Int(min(load(base), UInt64(EQFilterType.ordered.count - 1)))
+            let q = Double(bitPattern: load(base + 5))
             read.bands[index] = EQBand(
                 type: EQFilterType.ordered[typeIndex], frequency: Double(bitPattern: load(base + 1)),
-                bandwidth: Double(bitPattern: load(base + 2)), gain: Double(bitPattern: load(base + 3)),
-                bypass: load(base + 4) != 0)
+                bandwidth: Double(bitPattern: load(base + 2)), q: q.isNaN ? nil : q,
+                gain: Double(bitPattern: load(base + 3)), bypass: load(base + 4) != 0)
         }
         atomicMemoryFence(ordering: .acquiring)
         guard sequence.load(ordering: .relaxed) == first else { return nil }
