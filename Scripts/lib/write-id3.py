@@ -2,7 +2,8 @@
 """Writes an ID3v2.2, 2.3 or 2.4 tag in front of an untagged MP3, with every text frame in one
 chosen encoding and optional pictures, so the tests know exactly which bytes a tag holds.
 
-  write-id3.py VERSION ENCODING SRC DST [--text ID=VALUE]... [--picture TYPE:MIME:FILE]...
+  write-id3.py VERSION ENCODING SRC DST [--text ID=VALUE]... [--txxx DESCRIPTION=VALUE]...
+               [--picture TYPE:MIME:FILE]...
 
 VERSION is 2, 3 or 4; ENCODING latin1, utf16 (with BOM), utf16be (2.4) or utf8 (2.4). IDs are
 the 2.3/2.4 names (TIT2, TPE1, ...); for 2.2 they are mapped to the three-letter names.
@@ -39,6 +40,10 @@ def main():
         if option == "--text":
             frame_id, text = value.split("=", 1)
             frames += frame(version, frame_id, bytes([code]) + text.encode(codec))
+        elif option == "--txxx":
+            description, text = value.split("=", 1)
+            body = bytes([code]) + description.encode(codec) + terminator + text.encode(codec)
+            frames += frame(version, "TXXX", body)
         elif option == "--picture":
             kind, mime, path = value.split(":", 2)
             data = open(path, "rb").read()

@@ -25,6 +25,13 @@ extension NowPlaying {
             ("mediaType", .string("audio")),
             ("isLiveStream", .bool(false)),
         ]
+        if let replayGain {
+            members.append(
+                (
+                    "replayGain",
+                    .object([("mode", .string(replayGain.source.rawValue)), ("gain", .number(replayGain.gain))])
+                ))
+        }
         return .object(
             members + modes + item.metadata.wireMembers(head: false) + [("itemID", .number(Double(item.id)))])
     }
@@ -46,11 +53,16 @@ extension NowPlaying {
         let item = QueueItem(
             id: try reader.wholeNumber("itemID"), path: try reader.path("assetURL"),
             metadata: try TrackMetadata.decoding(json, onWire: true, context: "nowPlaying"))
+        var replayGain: AppliedReplayGain?
+        if let applied = json["replayGain"] {
+            let gainReader = WireReader(object: applied, context: "nowPlaying.replayGain")
+            replayGain = AppliedReplayGain(source: try gainReader.choice("mode"), gain: try gainReader.number("gain"))
+        }
         self.init(
             state: state, item: item, elapsed: try reader.number("elapsed"), rate: try reader.number("rate"),
             timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
             queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
-            volume: volume)
+            volume: volume, replayGain: replayGain)
     }
 }
 

@@ -10,6 +10,7 @@ extension TrackField {
         case (.text(let text), _): .string(text)
         case (.number(let number), _): .number(Double(number))
         case (.seconds(let seconds), _): .number(onWire ? seconds.roundedToMicroseconds : seconds)
+        case (.decimal(let value), _): .number(value)
         }
     }
 
@@ -22,6 +23,7 @@ extension TrackField {
         case (.number, .number(let number)), (.requiredNumber, .number(let number)):
             number.isFinite && number == number.rounded() && abs(number) < 1e15 ? .number(Int(number)) : nil
         case (.seconds, .number(let seconds)): seconds.isFinite ? .seconds(seconds) : nil
+        case (.decimal, .number(let value)): value.isFinite ? .decimal(value) : nil
         default: nil
         }
     }

@@ -19,6 +19,7 @@ public enum TrackFieldReference {
         case .requiredText, .text: "string"
         case .number, .requiredNumber: "integer"
         case .seconds: "seconds"
+        case .decimal: "number"
         case .path: "`file://` URL"
         }
     }
@@ -37,6 +38,7 @@ public enum TrackFieldReference {
         case .year?: "`TDRC`, `TYER`, else ID3v1"
         case .number(let id)?: "`\(id)` (`3/12` gives 3)" + (id == "TRCK" ? ", else ID3v1.1" : "")
         case .count(let id)?: "`\(id)` (`3/12` gives 12)"
+        case .replayGain(let description)?: "ID3v2 `TXXX:\(description)`"
         case nil: "the audio stream"
         }
     }

@@ -52,6 +52,7 @@ public final class Daemon {
         service.presets = EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process))
         service.setEqualizer(settings.equalizer)
         service.setVolume(settings.volume)
+        service.setReplayGain(settings.replayGain)
         service.publishChanges()  // the starting sound settings are no change anyone is told about
         subsystems = makeSubsystems()
     }

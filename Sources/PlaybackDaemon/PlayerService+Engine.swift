@@ -53,7 +53,7 @@ extension PlayerService {
     func refreshUpcoming() {
         guard state == .playing, engine.isRunning, let position = engine.currentPosition() else { return }
         sync(toItem: position.itemID)
-        let items = queue.upcoming(limit: Self.engineLookahead).map(\.engineItem)
+        let items = engineItems()?.upcoming ?? []
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
             holdPosition(engine.halt())
             if let failure = startEngine(atFrame: heldFrame) {
@@ -61,8 +61,4 @@ extension PlayerService {
             }
         }
     }
-}
-
-extension QueueItem {
-    var engineItem: EngineItem { EngineItem(id: id, path: path) }
 }

@@ -30,6 +30,53 @@ extension PlayerService {
         noteChange(.equalizer)
     }
 
+    /// The current item and those that play after it (at most `engineLookahead`), as the
+    /// engine takes them: each with its ReplayGain factor.
+    func engineItems() -> (current: EngineItem, upcoming: [EngineItem])? {
+        guard let current = queue.current else { return nil }
+        let sequence = [current] + queue.upcoming(limit: Self.engineLookahead)
+        let items = sequence.indices.map { index in
+            let item = sequence[index]
+            let gain = replayGain(
+                of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
+                after: index + 1 < sequence.count ? sequence[index + 1] : nil)
+            return EngineItem(id: item.id, path: item.path, gain: gain?.factor ?? 1)
+        }
+        return (items[0], Array(items.dropFirst()))
+    }
+
+    /// The ReplayGain applied to the current item; nil when ReplayGain is off.
+    func currentReplayGain() -> AppliedReplayGain? {
+        guard replayGainSettings.mode != .off, let current = queue.current else { return nil }
+        let after = replayGainSettings.mode == .auto ? queue.upcoming(limit: 1).first : nil
+        return replayGain(of: current, before: previousInOrder, after: after)
+    }
+
+    /// Applies new ReplayGain settings: a playing item is restarted at the frame heard, so the
+    /// new gain is heard at once.
+    func setReplayGain(_ settings: ReplayGainSettings) {
+        guard settings != replayGainSettings else { return }
+        replayGainSettings = settings
+        noteChange(.replayGain)
+        guard state == .playing, engine.isRunning else { return }
+        holdPosition(engine.halt())
+        if let failure = startEngine(atFrame: heldFrame) {
+            log.error("cannot restart with the new ReplayGain settings: \(failure.message)")
+        }
+    }
+
+    private func replayGain(of item: QueueItem, before: QueueItem?, after: QueueItem?) -> AppliedReplayGain? {
+        let inAlbum = [before, after].contains { $0.map { $0.metadata.isSameAlbum(as: item.metadata) } ?? false }
+        return replayGainSettings.gain(for: item.metadata, inAlbum: inAlbum)
+    }
+
+    /// The item played before the current one in queue order; nil when shuffled (no order to
+    /// speak of) or at the first item.
+    private var previousInOrder: QueueItem? {
+        guard queue.shuffleMode == .off, let index = queue.currentIndex, index > 0 else { return nil }
+        return queue.items[index - 1]
+    }
+
     private var soundSettings: SoundSettings { SoundSettings(equalizer: equalizer, volume: volume / 100) }
 
     /// Carries out an equalizer command; a changing one answers with the new curve.

@@ -35,11 +35,12 @@ extension PlayerService {
     /// Starts the engine at `frame` of the current item; nil on success, else the failure.
     /// A device failure leaves the state `interrupted` with the position kept.
     func startEngine(atFrame frame: Int) -> CommandFailure? {
-        guard let item = queue.current else { return CommandFailure(.noActionableNowPlayingItem, "nothing to play") }
-        let upcoming = queue.upcoming(limit: Self.engineLookahead).map(\.engineItem)
+        guard let item = queue.current, let (current, upcoming) = engineItems() else {
+            return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
+        }
         boundaryTimer.cancel()
         do throws(EngineError) {
-            heldFrame = try engine.start(item.engineItem, atFrame: frame, upcoming: upcoming)
+            heldFrame = try engine.start(current, atFrame: frame, upcoming: upcoming)
             setState(.playing)
             noteRealtimePriority()
             return nil

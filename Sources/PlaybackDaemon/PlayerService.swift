@@ -26,6 +26,8 @@ final class PlayerService {
     var volume = 100.0
     /// The equalizer the output applies.
     var equalizer = Equalizer()
+    /// How ReplayGain is applied.
+    var replayGainSettings = ReplayGainSettings()
     /// Where equalizer presets are loaded from and saved to (set by the daemon).
     var presets = EqualizerPresets(directory: nil)
     let engine: PlaybackEngine
@@ -138,7 +140,8 @@ final class PlayerService {
             elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
             rate: isAdvancing ? 1 : 0, timestamp: timestamp,
             queueIndex: queue.currentIndex, queueCount: queue.count,
-            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume)
+            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume,
+            replayGain: currentReplayGain())
     }
 
     func setState(_ newState: PlaybackState) {
@@ -226,6 +229,7 @@ final class PlayerService {
         // Changed sound settings in the file win; otherwise what clients set stays.
         if new.equalizer != old.equalizer { setEqualizer(new.equalizer) }
         if new.volume != old.volume { setVolume(new.volume) }
+        setReplayGain(new.replayGain)
         var changed = false
         if availability.skipForwardIntervals != [new.skipForwardInterval]
             || availability.skipBackwardIntervals != [new.skipBackwardInterval]

@@ -59,7 +59,7 @@ struct DecoderLoop {
             while !segments.hasRoom {
                 guard waitForOutput() else { return nil }
             }
-            segments.append(.init(itemID: item.id, startSample: ring.totalWritten, firstFrame: 0))
+            segments.append(.init(itemID: item.id, startSample: ring.totalWritten, firstFrame: 0, gain: item.gain))
             upcoming.noteSegmentStarted()
             return (item.id, decoder)
         }

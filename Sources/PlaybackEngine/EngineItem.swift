@@ -1,10 +1,15 @@
-/// What the engine needs to know of a queue item: its id (to report which item plays) and path.
+/// What the engine needs to know of a queue item: its id (to report which item plays), its
+/// path, and the gain its samples get (ReplayGain).
 public struct EngineItem: Sendable, Equatable {
     public var id: UInt64
     public var path: String
+    /// Linear factor applied to the item's samples, from its first sample to its last; 1 leaves
+    /// them as decoded.
+    public var gain: Double
 
-    public init(id: UInt64, path: String) {
+    public init(id: UInt64, path: String, gain: Double = 1) {
         self.id = id
         self.path = path
+        self.gain = gain
     }
 }

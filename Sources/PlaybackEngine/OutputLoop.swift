@@ -33,6 +33,7 @@ struct OutputLoop<Sink: AudioSink> {
         var chain = SoundChain(channels: channels, sampleRate: sampleRate, scratch: soundScratch)
         var parameters = SoundParameters()
         var soundVersion = sound.read(ifNewerThan: .max, into: &parameters) ?? .max
+        parameters.itemGain = segments[0].gain
         chain.start(with: parameters)
         // Processed samples not yet accepted by the device: processBuffer[pending].
         var pending = 0..<0
@@ -51,8 +52,14 @@ struct OutputLoop<Sink: AudioSink> {
                 region = UnsafeBufferPointer(rebasing: region.prefix(untilBoundary))
             }
             if pending.isEmpty {
+                // New settings, or an item with another gain (a block never spans two items).
+                let itemGain = segments[nextSegment - 1].gain
                 if let version = sound.read(ifNewerThan: soundVersion, into: &parameters) {
                     soundVersion = version
+                    parameters.itemGain = itemGain
+                    chain.apply(parameters)
+                } else if itemGain != parameters.itemGain {
+                    parameters.itemGain = itemGain
                     chain.apply(parameters)
                 }
                 if !chain.isTransparent {

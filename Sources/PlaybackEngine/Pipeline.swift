@@ -36,7 +36,7 @@ final class Pipeline: @unchecked Sendable {
     ) {
         format = decoder.format
         self.upcoming = UpcomingItems(upcoming)
-        segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame))
+        segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain))
         let decoding = DecoderLoop(
             ring: ring, segments: segments, upcoming: self.upcoming, state: state,
             openDecoder: openDecoder, outputWake: outputWake,

@@ -15,6 +15,8 @@ final class SegmentLog: @unchecked Sendable {
         var startSample: Int
         /// Frame within the item where decoding began (non-zero after a seek).
         var firstFrame: Int
+        /// The item's gain (`EngineItem.gain`).
+        var gain: Double
     }
 
     static let capacity = 256

@@ -1,8 +1,8 @@
 /// What changed in one step of the player, coalesced into bits (MPD's idle masks).
 /// Subscribers receive the bits with a fresh snapshot.
 public struct ChangeSet: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Transport state: playing, paused, stopped, interrupted.
     public static let state = ChangeSet(rawValue: 1 << 0)
@@ -20,13 +20,15 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let volume = ChangeSet(rawValue: 1 << 6)
     /// The equalizer changed.
     public static let equalizer = ChangeSet(rawValue: 1 << 7)
+    /// The ReplayGain settings changed (the applied gain is in the snapshot).
+    public static let replayGain = ChangeSet(rawValue: 1 << 8)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
         let all: [(ChangeSet, String)] = [
             (.state, "state"), (.item, "item"), (.position, "position"),
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
-            (.equalizer, "equalizer"),
+            (.equalizer, "equalizer"), (.replayGain, "replayGain"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

@@ -18,12 +18,16 @@ public struct NowPlaying: Sendable, Equatable {
     public var shuffleMode: ShuffleMode
     /// The software volume, percent (100: the samples as decoded).
     public var volume: Double
+    /// The ReplayGain applied to the item; nil when ReplayGain is off or there is no item.
+    public var replayGain: AppliedReplayGain?
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
         timestamp: Double, queueIndex: Int?, queueCount: Int,
-        repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off, volume: Double = 100
+        repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off, volume: Double = 100,
+        replayGain: AppliedReplayGain? = nil
     ) {
+        self.replayGain = replayGain
         self.volume = volume
         self.repeatMode = repeatMode
         self.shuffleMode = shuffleMode

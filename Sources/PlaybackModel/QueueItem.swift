@@ -29,6 +29,11 @@ public struct TrackMetadata: Sendable, Equatable {
     /// The cover image: an embedded picture written to the artwork directory, or a
     /// `cover.jpg` / `folder.jpg` beside the file. Set by the daemon when it probes the item.
     public var artworkPath: String?
+    /// ReplayGain (ID3v2 `TXXX` frames): gains in dB, peaks as a fraction of full scale.
+    public var replayGainTrackGain: Double?
+    public var replayGainTrackPeak: Double?
+    public var replayGainAlbumGain: Double?
+    public var replayGainAlbumPeak: Double?
     /// Length in seconds (exact for files with a LAME/Xing header, estimated otherwise).
     public var duration: Double
     public var sampleRate: Int

@@ -17,6 +17,8 @@ public struct TrackField: Sendable {
         case requiredNumber(WritableKeyPath<TrackMetadata, Int> & Sendable)
         /// Seconds that every item has.
         case seconds(WritableKeyPath<TrackMetadata, Double> & Sendable)
+        /// A number with a fraction a tag may have (a gain in dB, a peak).
+        case decimal(WritableKeyPath<TrackMetadata, Double?> & Sendable)
         /// An absolute path, sent on the wire as a `file://` URL.
         case path(WritableKeyPath<TrackMetadata, String?> & Sendable)
     }
@@ -94,6 +96,18 @@ extension TrackField {
         TrackField(
             "artworkURL", stateKey: "artworkPath", .path(\.artworkPath), mpris: "mpris:artUrl",
             "a file URL of the cover (embedded picture or cover.jpg), when there is one"),
+        TrackField(
+            "replayGainTrackGain", .decimal(\.replayGainTrackGain), source: .replayGain("REPLAYGAIN_TRACK_GAIN"),
+            "the ReplayGain track gain in dB, when tagged"),
+        TrackField(
+            "replayGainTrackPeak", .decimal(\.replayGainTrackPeak), source: .replayGain("REPLAYGAIN_TRACK_PEAK"),
+            "the ReplayGain track peak (1 is full scale), when tagged"),
+        TrackField(
+            "replayGainAlbumGain", .decimal(\.replayGainAlbumGain), source: .replayGain("REPLAYGAIN_ALBUM_GAIN"),
+            "the ReplayGain album gain in dB, when tagged"),
+        TrackField(
+            "replayGainAlbumPeak", .decimal(\.replayGainAlbumPeak), source: .replayGain("REPLAYGAIN_ALBUM_PEAK"),
+            "the ReplayGain album peak (1 is full scale), when tagged"),
         TrackField("sampleRate", .requiredNumber(\.sampleRate), "the sample rate in Hz"),
         TrackField("channels", .requiredNumber(\.channels), "the number of channels"),
     ]
@@ -115,6 +129,9 @@ public enum TagSource: Sendable, Equatable {
     case number(ofFrame: String)
     /// The count of an `N/M` frame.
     case count(ofFrame: String)
+    /// A ReplayGain value from the `TXXX` frame with this description (matched without regard
+    /// to case; `-6.20 dB` reads as -6.2).
+    case replayGain(String)
 }
 
 /// A field's value, typed by its storage.
@@ -122,6 +139,7 @@ public enum TrackFieldValue: Sendable, Equatable {
     case text(String)
     case number(Int)
     case seconds(Double)
+    case decimal(Double)
 }
 
 extension TrackField {
@@ -133,6 +151,7 @@ extension TrackField {
         case .number(let key): metadata[keyPath: key].map(TrackFieldValue.number)
         case .requiredNumber(let key): .number(metadata[keyPath: key])
         case .seconds(let key): .seconds(metadata[keyPath: key])
+        case .decimal(let key): metadata[keyPath: key].map(TrackFieldValue.decimal)
         }
     }
 
@@ -148,6 +167,8 @@ extension TrackField {
         case (.number(let key), nil): metadata[keyPath: key] = nil
         case (.requiredNumber(let key), .number(let number)?): metadata[keyPath: key] = number
         case (.seconds(let key), .seconds(let seconds)?): metadata[keyPath: key] = seconds
+        case (.decimal(let key), .decimal(let value)?): metadata[keyPath: key] = value
+        case (.decimal(let key), nil): metadata[keyPath: key] = nil
         default: return false
         }
         return true
@@ -157,7 +178,7 @@ extension TrackField {
     public var isRequired: Bool {
         switch storage {
         case .requiredText, .requiredNumber, .seconds: true
-        case .text, .number, .path: false
+        case .text, .number, .path, .decimal: false
         }
     }
 }

@@ -15,6 +15,7 @@ import Testing
                 case .requiredText, .text: .text("\(field.key) ✓ \"\(index)\"")
                 case .number, .requiredNumber: .number(index + 1)
                 case .seconds: .seconds(3725.5 + Double(index))
+                case .decimal: .decimal(-6.25 + Double(index))
                 case .path: .text("/run/user/1000/playbackd/artwork/\(field.key) \(index).jpg")
                 }
             field.set(value, in: &metadata)

@@ -18,6 +18,11 @@ extension IntegrationSuite {
             .jump: [("index", .number(0))],
             .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
             .changeVolume: [("volume", .number(90))],
+            .equalizer: [], .setEqualizerEnabled: [("enabled", .bool(true))],
+            .setEqualizerBand: [("band", .number(2)), ("gain", .number(-3))],
+            .setEqualizerGains: [("gains", .array(Array(repeating: .number(1), count: 10)))],
+            .setEqualizerGlobalGain: [("gain", .number(-2))], .resetEqualizer: [],
+            .loadEqualizer: [("preset", .string("warm"))], .saveEqualizer: [("name", .string("saved"))],
         ]
 
         @Test("every command answers success over the socket, echoing the id")
@@ -28,7 +33,8 @@ extension IntegrationSuite {
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
-                .changeVolume,
+                .changeVolume, .equalizer, .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains,
+                .setEqualizerGlobalGain, .resetEqualizer, .loadEqualizer, .saveEqualizer,
                 .nextTrack, .enqueue, .move, .jump, .remove, .stop, .subscribe, .clear,
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")

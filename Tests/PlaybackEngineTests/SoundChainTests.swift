@@ -1,6 +1,6 @@
+import AudioAnalysis
 import Foundation
 import PlaybackModel
-import AudioAnalysis
 import Testing
 
 @testable import PlaybackEngine
@@ -149,6 +149,70 @@ import Testing
             Array(output[(chunk * 2 * 4)..<(chunk * 2 * 6)]), 1000, sampleRate: sampleRate, from: 0)
         let after = Self.amplitude(Array(output[(chunk * 2 * 7)...]), 1000, sampleRate: sampleRate, from: 0)
         #expect(abs(20 * log10(cut / after) + 12) < 0.1, "the cut was applied: \(20 * log10(cut / after)) dB")
+    }
+
+    /// Pink noise by Paul Kellet's refined filter of white noise, stereo, about -20 dBFS RMS.
+    static func pinkNoise(frames: Int, seed: UInt64) -> [Int16] {
+        var generator = SplitMix64(seed: seed)
+        var b = [Double](repeating: 0, count: 7)
+        var output = [Int16](repeating: 0, count: frames * 2)
+        for frame in 0..<frames {
+            let white = Double.random(in: -1...1, using: &generator)
+            b[0] = 0.99886 * b[0] + white * 0.0555179
+            b[1] = 0.99332 * b[1] + white * 0.0750759
+            b[2] = 0.96900 * b[2] + white * 0.1538520
+            b[3] = 0.86650 * b[3] + white * 0.3104856
+            b[4] = 0.55000 * b[4] + white * 0.5329522
+            b[5] = -0.7616 * b[5] - white * 0.0168980
+            let pink = b[0] + b[1] + b[2] + b[3] + b[4] + b[5] + b[6] + white * 0.5362
+            b[6] = white * 0.115926
+            let sample = Int16(max(-32768, min(32767, (pink * 0.05 * 32768).rounded())))
+            output[frame * 2] = sample
+            output[frame * 2 + 1] = sample
+        }
+        return output
+    }
+
+    @Test("the seed's ten-band curve changes each octave band of pink noise as its response predicts, within 0.5 dB")
+    func seedCurveOnPinkNoise() {
+        let sampleRate = 44100
+        let gains: [Double] = [3, 3, 3, 2, 0, -6, -6, -6, -6, -6]
+        let equalizer = EqualizerPreset.tenBand(gains)
+        let parameters = Self.parameters(equalizer)
+        let stage = ChainStage(parameters, sampleRate: Double(sampleRate))
+        var chain = SoundChain(channels: 2, sampleRate: sampleRate, scratch: SoundScratch(frames: 1 << 21))
+        chain.start(with: parameters)
+        let input = Self.pinkNoise(frames: sampleRate * 20, seed: 4)
+        let output = Self.run(&chain, input)
+        // The 16 kHz band's upper edge (22.6 kHz) is past Nyquist; it ends there.
+        let centres = Equalizer.tenBandFrequencies
+        let before = ToneAnalysis.octaveBandPowers(input, channel: 0, sampleRate: sampleRate, centres: centres)
+        let after = ToneAnalysis.octaveBandPowers(output, channel: 0, sampleRate: sampleRate, centres: centres)
+        // The prediction: each bin's input power times |H|² (every band, and the chain's gain
+        // with its automatic preamp), summed over the octave.
+        let size = 16_384
+        let binWidth = Double(sampleRate) / Double(size)
+        for (index, centre) in centres.enumerated() {
+            let low = max(1, Int((centre / 2.0.squareRoot() / binWidth).rounded(.up)))
+            let high = min(size / 2, Int((centre * 2.0.squareRoot() / binWidth).rounded(.up)))
+            var predictedRatio = 0.0
+            var weight = 0.0
+            for bin in low..<high {
+                let f = Double(bin) * binWidth
+                var magnitude = stage.gain
+                for band in 0..<stage.bandCount {
+                    magnitude *= stage.bands[band].magnitude(at: f, sampleRate: Double(sampleRate))
+                }
+                let pinkPower = 1 / f
+                predictedRatio += pinkPower * magnitude * magnitude
+                weight += pinkPower
+            }
+            let predicted = 10 * log10(predictedRatio / weight)
+            let measured = 10 * log10(after[index] / before[index])
+            #expect(abs(measured - predicted) < 0.5, "\(centre) Hz: \(measured) dB, predicted \(predicted)")
+        }
+        let change = zip(after, before).map { 10 * log10($0 / $1) }
+        #expect(change[1] - change[7] > 8, "the bass is lifted against the treble: \(change)")
     }
 
     @Test("the handoff delivers the last complete settings once, and nothing when unchanged")

@@ -98,7 +98,7 @@ public struct TemplateField: Sendable, Equatable {
         let kind: TemplateValueKind =
             switch field.storage {
             case .requiredText, .text, .path: .text
-            case .number, .requiredNumber: .number
+            case .number, .requiredNumber, .decimal: .number
             case .seconds: .seconds
             }
         self.init(field.key, kind, field.summary) { view in
@@ -108,6 +108,7 @@ public struct TemplateField: Sendable, Equatable {
             case (.text(let text), _): return text.isEmpty ? nil : .text(text)
             case (.number(let number), _): return .number(Double(number))
             case (.seconds(let seconds), _): return .seconds(seconds)
+            case (.decimal(let value), _): return .number(value)
             }
         }
     }

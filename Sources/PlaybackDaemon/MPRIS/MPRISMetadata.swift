@@ -24,6 +24,7 @@ extension MPRIS {
             return key.isList ? .strings([text]) : .string(text)
         case .number(let number): return .int32(Int32(clamping: number))
         case .seconds(let seconds): return .int64(microseconds(seconds))
+        case .decimal(let value): return .double(value)
         }
     }
 }

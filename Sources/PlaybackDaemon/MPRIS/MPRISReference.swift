@@ -45,6 +45,7 @@ public enum MPRISReference {
                 switch field.storage {
                 case .number, .requiredNumber: "i"
                 case .seconds: "x"
+                case .decimal: "d"
                 case .text, .requiredText, .path: key.isList ? "as" : "s"
                 }
             let unit =

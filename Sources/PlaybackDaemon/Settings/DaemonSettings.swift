@@ -24,6 +24,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var volume = 100.0
     /// The ten-band equalizer (off by default).
     public var equalizer = Equalizer()
+    /// ReplayGain (off by default).
+    public var replayGain = ReplayGainSettings()
 
     public init() {}
 }

@@ -185,6 +185,25 @@ enum SettingsCatalog {
             settings.equalizer.globalGain = try number(input, in: EQBand.gainRange, unit: " dB")
         },
         choice(
+            "replaygain", "MODE",
+            "Apply ReplayGain: off, track, album, or auto (album when the items before or after are from the same album)",
+            reloads: true, \.replayGain.mode),
+        SettingSpec(
+            name: "replaygain-preamp", placeholder: "DB", summary: "dB added to every ReplayGain gain (-15 - 15)",
+            defaultText: "0"
+        ) { input, settings throws(SettingValueError) in
+            settings.replayGain.preamp = try number(input, in: ReplayGainSettings.preampRange, unit: " dB")
+        },
+        SettingSpec(
+            name: "replaygain-missing", placeholder: "DB",
+            summary: "dB applied to files without ReplayGain tags (-15 - 15)", defaultText: "0"
+        ) { input, settings throws(SettingValueError) in
+            settings.replayGain.missingGain = try number(input, in: ReplayGainSettings.preampRange, unit: " dB")
+        },
+        boolean(
+            "replaygain-limit", "Lower a ReplayGain gain that would lift the tagged peak above full scale",
+            reloads: true, \.replayGain.limitToPeak),
+        choice(
             "resume", "MODE",
             "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
             reloads: false, \.resume),

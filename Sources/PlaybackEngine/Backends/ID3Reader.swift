@@ -13,7 +13,8 @@ enum ID3Reader {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         _ = mpg123_id3(handle, &v1, &v2)
-        let tags = Tags(v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee))
+        let tags = Tags(
+            v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee), userTexts: userTexts(v2?.pointee))
         var metadata = TrackMetadata(
             title: FileName.stem(path), duration: Double(frames ?? 0) / Double(format.sampleRate),
             sampleRate: format.sampleRate, channels: format.channels)
@@ -30,6 +31,8 @@ enum ID3Reader {
         let v2: mpg123_id3v2?
         /// ID3v2 text frames by their 2.3/2.4 name.
         let frames: [String: String]
+        /// ID3v2 `TXXX` frames by their description, upper-cased.
+        let userTexts: [String: String]
 
         func value(of source: TagSource) -> TrackFieldValue? {
             switch source {
@@ -45,6 +48,8 @@ enum ID3Reader {
                 (numberAndCount(frames[id]).0 ?? (id == "TRCK" ? v1.flatMap(id3v11Track) : nil))
                     .map(TrackFieldValue.number)
             case .count(let id): numberAndCount(frames[id]).1.map(TrackFieldValue.number)
+            case .replayGain(let description):
+                userTexts[description.uppercased()].flatMap(replayGainValue).map(TrackFieldValue.decimal)
             }
         }
 
@@ -93,6 +98,29 @@ enum ID3Reader {
             result[id] = value
         }
         return result
+    }
+
+    /// Every `TXXX` frame by its description (upper-cased: taggers write `replaygain_track_gain`
+    /// and `REPLAYGAIN_TRACK_GAIN` alike), first value wins.
+    private static func userTexts(_ tag: mpg123_id3v2?) -> [String: String] {
+        guard let tag, let list = tag.extra else { return [:] }
+        var result: [String: String] = [:]
+        for entry in UnsafeBufferPointer(start: list, count: tag.extras) {
+            guard let description = string(entry.description), let value = string(entry.text) else { continue }
+            let key = description.uppercased()
+            if result[key] == nil { result[key] = value }
+        }
+        return result
+    }
+
+    /// `-6.20 dB` → -6.2, `0.988312` → 0.988312; nil for anything else (or not finite).
+    static func replayGainValue(_ text: String) -> Double? {
+        var number = Substring(text).drop { $0 == " " }
+        while number.last == " " { number = number.dropLast() }
+        if number.lowercased().hasSuffix("db") { number = number.dropLast(2) }
+        while number.last == " " { number = number.dropLast() }
+        guard let value = Double(number), value.isFinite else { return nil }
+        return value
     }
 
     /// `3/12` → (3, 12); `7` → (7, nil); anything else → (nil, nil).

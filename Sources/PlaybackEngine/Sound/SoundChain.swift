@@ -120,7 +120,8 @@ struct StereoState: Sendable {
 }
 
 /// The chain for one set of settings at one sample rate: the active bands' coefficients and
-/// one overall gain (preamp, automatic preamp, global gain and volume).
+/// one overall gain (the item's ReplayGain, preamp, automatic preamp, global gain and volume;
+/// all linear, so their order does not matter).
 struct ChainStage: Sendable {
     var bands = InlineArray<16, BiquadCoefficients>(repeating: .identity)
     var bandCount = 0
@@ -146,7 +147,7 @@ struct ChainStage: Sendable {
             let peak = peakGainDB(sampleRate: sampleRate) + gainDB
             if peak > 0 { gainDB -= peak }
         }
-        gain = pow(10, gainDB / 20) * parameters.volume
+        gain = parameters.itemGain * pow(10, gainDB / 20) * parameters.volume
     }
 
     /// The bands' highest combined gain, dB, over 20 Hz - 20 kHz (log-spaced, 1/24 octave).

@@ -52,6 +52,7 @@ final class SoundControl: Sendable {
         let first = sequence.load(ordering: .acquiring)
         guard first != seen, first & 1 == 0 else { return nil }
         var read = SoundParameters()
+        read.itemGain = parameters.itemGain
         read.isEnabled = load(0) != 0
         read.bandCount = Int(min(load(1), UInt64(Equalizer.maximumBands)))
         read.globalGain = Double(bitPattern: load(2))
@@ -83,11 +84,13 @@ struct SoundParameters: Sendable {
     var globalGain = 0.0
     var preamp = 0.0
     var volume = 1.0
+    /// The current item's gain (ReplayGain), from its segment rather than the handoff.
+    var itemGain = 1.0
     var bands = InlineArray<16, EQBand>(repeating: EQBand(type: .parametric, frequency: 1000))
 
     /// Whether the output is the input, bit for bit.
     var isTransparent: Bool {
-        guard volume == 1 else { return false }
+        guard volume == 1 && itemGain == 1 else { return false }
         guard isEnabled else { return true }
         guard globalGain == 0 && preamp == 0 else { return false }
         for index in 0..<bandCount where !bands[index].isFlat { return false }
