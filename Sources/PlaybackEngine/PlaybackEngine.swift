@@ -31,6 +31,7 @@ public final class PlaybackEngine {
         self.sink = sink
         self.openDecoder = openDecoder
         self.realtime = realtime
+        SoundChain.warmUp()
     }
 
     deinit { releaseDevice() }

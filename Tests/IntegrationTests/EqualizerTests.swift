@@ -39,7 +39,8 @@ extension IntegrationSuite {
             expected.isEnabled = true
             try expectPushed(daemon.call("setEqualizerEnabled", [("enabled", .bool(true))]), "enable")
             expected.bands[5].gain = -6
-            try expectPushed(daemon.call("setEqualizerBand", [("band", .number(5)), ("gain", .number(-6))]), "band gain")
+            try expectPushed(
+                daemon.call("setEqualizerBand", [("band", .number(5)), ("gain", .number(-6))]), "band gain")
             expected.bands[0] = EQBand(type: .resonantLowShelf, frequency: 80, bandwidth: 1, q: 0.7, gain: 4)
             try expectPushed(
                 daemon.call(
@@ -58,7 +59,10 @@ extension IntegrationSuite {
             // Malformed requests answer badRequest, name the problem, and change nothing.
             for (command, arguments, message) in [
                 ("setEqualizerBand", [("band", JSONValue.number(10)), ("gain", .number(1))], "outside the 10 bands"),
-                ("setEqualizerBand", [("band", .number(1)), ("gain", .number(30))], "'gain' must be -96 to 24, got 30"),
+                (
+                    "setEqualizerBand", [("band", .number(1)), ("gain", .number(30))],
+                    "'gain' must be -96 to 24, got 30"
+                ),
                 ("setEqualizerBand", [("band", .number(1))], "setEqualizerBand changes nothing"),
                 (
                     "setEqualizerBand", [("band", .number(1)), ("bandwidth", .number(1)), ("q", .number(1))],
@@ -102,7 +106,8 @@ extension IntegrationSuite {
             expected = mine
             expected.bands[5].bypass = true
             expected.preset = nil
-            try expectPushed(daemon.call("setEqualizerBand", [("band", .number(5)), ("bypass", .bool(true))]), "bypass")
+            try expectPushed(
+                daemon.call("setEqualizerBand", [("band", .number(5)), ("bypass", .bool(true))]), "bypass")
             #expect(daemon.terminate() == 0)
 
             let restarted = try DaemonProcess(environment: ["XDG_STATE_HOME": state])
@@ -123,10 +128,13 @@ extension IntegrationSuite {
             #expect(shown.status == 0)
             let lines = shown.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first == "equalizer on  preamp 0 dB  global -1 dB", "\(shown.stdout)")
-            #expect(lines[2] == " 2  parametric             64 Hz  1 oct      -4.5 dB           ###|", "\(shown.stdout)")
-            #expect(lines[3] == " 3  parametric            150 Hz  0.5 oct    +2.0 dB              |#", "\(shown.stdout)")
+            #expect(
+                lines[2] == " 2  parametric             64 Hz  1 oct      -4.5 dB           ###|", "\(shown.stdout)")
+            #expect(
+                lines[3] == " 3  parametric            150 Hz  0.5 oct    +2.0 dB              |#", "\(shown.stdout)")
             #expect(lines.last?.hasPrefix("presets: bass-boost, flat, loudness, speech, warm") == true)
-            #expect(try playbackctl(daemon, ["eq", "gains", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]).status == 0)
+            #expect(
+                try playbackctl(daemon, ["eq", "gains", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]).status == 0)
             #expect(try Self.equalizer(daemon.call("equalizer")).bands.map(\.gain) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
             #expect(try playbackctl(daemon, ["eq", "reset"]).status == 0)
             #expect(try Self.equalizer(daemon.call("equalizer")) == Equalizer(isEnabled: true))
@@ -175,11 +183,87 @@ extension IntegrationSuite {
                 let expected =
                     -6.5
                     + curve.bands.filter { !$0.bypass }.map {
-                        20 * log10(BiquadCoefficients($0, sampleRate: 44_100).magnitude(at: frequency, sampleRate: 44_100))
+                        20
+                            * log10(
+                                BiquadCoefficients($0, sampleRate: 44_100).magnitude(at: frequency, sampleRate: 44_100))
                     }.reduce(0, +)
                 let measured = ToneAnalysis.gainDB(
                     from: input, to: output, frequency, sampleRate: 44_100, from: 44_100, channel: channel)
                 #expect(abs(measured - expected) < 0.1, "\(frequency) Hz: \(measured) dB, expected \(expected)")
+            }
+        }
+
+        @Test(
+            "1,000 equalizer and volume changes while playing: not one allocation on the output thread, and a continuous capture"
+        )
+        func noAllocationOnTheOutputThread() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // A malloc counter preloaded into the daemon (Tests/Fixtures/src/malloc-count.c).
+            let library = directory + "/libmalloc-count.so"
+            let counts = directory + "/counts"
+            let build = try CommandLineRun.run(
+                executable: "/usr/bin/env",
+                [
+                    "clang", "-shared", "-fPIC", "-O2", "-o", library,
+                    TestEnvironment.packageRoot + "/Tests/Fixtures/src/malloc-count.c", "-ldl",
+                ])
+            try #require(build.status == 0, "\(build.stderr)")
+            let daemon = try DaemonProcess(
+                device: "playbackd_capture_paced", arguments: ["--equalizer", "true"], pulse: true,
+                environment: [
+                    "LD_PRELOAD": library, "MALLOC_COUNT_FILE": counts, "MALLOC_COUNT_TRACE": directory + "/stacks",
+                ])
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            _ = try daemon.waitForState("playing")
+            let client = try daemon.connect()
+            for change in 0..<1000 {
+                let request: JSONValue =
+                    change % 10 == 9
+                    ? .object([("command", .string("changeVolume")), ("volume", .number(change % 20 == 9 ? 80 : 100))])
+                    : .object([
+                        ("command", .string("setEqualizerBand")), ("band", .number(3)),
+                        ("gain", .number(change % 2 == 0 ? -6 : 3)),
+                    ])
+                #expect(try client.request(request)["status"]?.stringValue == "success")
+                usleep(4000)
+            }
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
+            // Paused first, so the capture ends where the changes did (no shutdown fade).
+            _ = try daemon.call("pause")
+            #expect(daemon.terminate() == 0)
+            let report = try String(contentsOfFile: counts, encoding: .utf8)
+            let fields = Dictionary(
+                uniqueKeysWithValues: report.split(whereSeparator: { $0 == " " || $0 == "\n" }).map {
+                    let pair = $0.split(separator: "=")
+                    return (String(pair[0]), Int(pair[1]) ?? -1)
+                })
+            #expect(fields["all"].map { $0 > 0 } == true, "the counter counted the daemon's allocations: \(report)")
+            let stacks = (try? String(contentsOfFile: directory + "/stacks", encoding: .utf8)) ?? ""
+            #expect(fields["output"] == 0, "allocations on the output thread: \(report)\n\(stacks.prefix(4000))")
+
+            // Continuous: no step between samples larger than each tone's own slope at its
+            // loudest (a dropped or repeated block would jump far more).
+            let captured = try daemon.captured().withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            #expect(captured.count > 44_100 * 2 * 4, "at least the 4 s of changes were captured")
+            for (channel, frequency) in [(0, 261.63), (1, 392.0)] {
+                var loudest = 0
+                var worst = 0
+                var worstFrame = 0
+                for frame in 1..<(captured.count / 2) {
+                    let sample = Int(captured[frame * 2 + channel])
+                    loudest = max(loudest, abs(sample))
+                    let step = abs(sample - Int(captured[(frame - 1) * 2 + channel]))
+                    if step > worst { (worst, worstFrame) = (step, frame) }
+                }
+                let slope = Double(loudest) * 2 * Double.pi * frequency / 44_100
+                let around = (max(1, worstFrame - 3)..<min(captured.count / 2, worstFrame + 3)).map {
+                    captured[$0 * 2 + channel]
+                }
+                #expect(
+                    Double(worst) <= slope * 1.25 + 8,
+                    "channel \(channel): step \(worst) at frame \(worstFrame) of \(captured.count / 2) \(around), the tone's slope \(slope)"
+                )
             }
         }
 

@@ -53,6 +53,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
                 reason: "cannot play \(format): \(error.reason)", isUnsupportedFormat: true)
         }
         pcm = handle
+        // The output thread compares states in `waitWritable`: the first comparison makes the
+        // Swift runtime build the C enum's metadata (an allocation), so it happens here.
+        _ = snd_pcm_state(handle) == SND_PCM_STATE_DISCONNECTED
         openFormat = format
         var bufferSize: snd_pcm_uframes_t = 0
         var periodSize: snd_pcm_uframes_t = 0

@@ -203,3 +203,34 @@ struct TriangularDither: Sendable {
         return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53)
     }
 }
+
+extension SoundChain {
+    /// Runs the output thread's sound code once on the calling thread (the control thread,
+    /// when the engine is made). The first use of a generic type makes the Swift runtime
+    /// instantiate its metadata, which allocates and takes a lock; done here, it never happens
+    /// on the output thread (a test counts its allocations: none).
+    static func warmUp() {
+        let control = SoundControl()
+        let band = EQBand(type: .parametric, frequency: 1000, q: 1, gain: -1)
+        control.set(SoundSettings(equalizer: Equalizer(isEnabled: true, bands: [band]), volume: 0.5))
+        var parameters = SoundParameters()
+        let version = control.read(ifNewerThan: .max, into: &parameters)
+        _ = control.read(ifNewerThan: version ?? 0, into: &parameters)
+        var chain = SoundChain(channels: 2, sampleRate: 44_100, scratch: SoundScratch(frames: 64))
+        chain.start(with: parameters)
+        let input = [Int16](repeating: 1000, count: 128)
+        var output = [Int16](repeating: 0, count: 128)
+        for next in [SoundParameters(), parameters] {
+            input.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    // The slicing the output loop does on its buffers, once.
+                    let region = UnsafeBufferPointer(rebasing: source.prefix(64))
+                    let processed = UnsafeMutableBufferPointer(rebasing: target[..<64])
+                    chain.process(UnsafeBufferPointer(rebasing: region[..<64]), into: processed)
+                    _ = UnsafeBufferPointer(rebasing: target[0..<64]).count
+                }
+            }
+            chain.apply(next)
+        }
+    }
+}
