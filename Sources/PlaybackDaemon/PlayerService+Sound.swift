@@ -48,7 +48,7 @@ extension PlayerService {
     /// The ReplayGain applied to the current item; nil when ReplayGain is off.
     func currentReplayGain() -> AppliedReplayGain? {
         guard replayGainSettings.mode != .off, let current = queue.current else { return nil }
-        let after = replayGainSettings.mode == .auto ? queue.upcoming(limit: 1).first : nil
+        let after = replayGainSettings.mode == .auto && queue.shuffleMode == .off ? queue.upcoming(limit: 1).first : nil
         return replayGain(of: current, before: previousInOrder, after: after)
     }
 
@@ -65,8 +65,12 @@ extension PlayerService {
         }
     }
 
+    /// `auto` takes the album gain when the queue plays in order and an item next to this one
+    /// shares its album; shuffled, every item is on its own (MPD does the same).
     private func replayGain(of item: QueueItem, before: QueueItem?, after: QueueItem?) -> AppliedReplayGain? {
-        let inAlbum = [before, after].contains { $0.map { $0.metadata.isSameAlbum(as: item.metadata) } ?? false }
+        let inAlbum =
+            queue.shuffleMode == .off
+            && [before, after].contains { $0.map { $0.metadata.isSameAlbum(as: item.metadata) } ?? false }
         return replayGainSettings.gain(for: item.metadata, inAlbum: inAlbum)
     }
 

@@ -10,7 +10,8 @@ public enum ReplayGainMode: String, CaseIterable, Sendable, Equatable {
     case track
     /// The album gain, so an album keeps its own loudness steps.
     case album
-    /// Album gain when an item's neighbours in play order are from the same album, else track.
+    /// Album gain when the queue plays in order and an item next to this one is from the same
+    /// album, else track.
     case auto
 }
 

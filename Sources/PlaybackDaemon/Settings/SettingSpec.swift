@@ -186,7 +186,7 @@ enum SettingsCatalog {
         },
         choice(
             "replaygain", "MODE",
-            "Apply ReplayGain: off, track, album, or auto (album when the items before or after are from the same album)",
+            "Apply ReplayGain: off, track, album, or auto (album when not shuffled and the item before or after is from the same album)",
             reloads: true, \.replayGain.mode),
         SettingSpec(
             name: "replaygain-preamp", placeholder: "DB", summary: "dB added to every ReplayGain gain (-15 - 15)",
