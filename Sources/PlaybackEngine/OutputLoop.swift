@@ -39,7 +39,7 @@ struct OutputLoop<Sink: AudioSink> {
         var pending = 0..<0
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
-            if state.fadeRequested.load(ordering: .acquiring) { return fadeOut(&chain) }
+            if state.fadeRequested.load(ordering: .acquiring) { return fadeOut(&chain, pending: pending) }
             nextSegment = noteBoundaries(from: nextSegment)
             var region = ring.readableRegion()
             if region.isEmpty {
@@ -151,24 +151,26 @@ struct OutputLoop<Sink: AudioSink> {
     /// Writes the next samples (up to the fade buffer's length) scaled from full to zero gain,
     /// in integer arithmetic (`sample * (n - i) / n` for frame `i` of `n`), then drains the
     /// device: what it holds plays out, followed by the fade, and the stream ends at silence.
-    private func fadeOut(_ chain: inout SoundChain) {
+    ///
+    /// The fade goes through the equalizer too, so the last sound is not a jump back to the
+    /// unprocessed signal. Samples the chain already processed and the device has not taken
+    /// yet (`pending`, in `processBuffer`) come first, as they are: the chain's filters have
+    /// moved past them, and processing them again would start from the wrong memory (a step
+    /// in the output, which a test caught).
+    private func fadeOut(_ chain: inout SoundChain, pending: Range<Int>) {
         let fadeFrames = min(fadeBuffer.count, ring.readableCount) / channels
-        var frame = 0
+        let ready = min(pending.count / channels, fadeFrames)
+        scaleIntoFade(
+            UnsafeBufferPointer(rebasing: processBuffer[pending.lowerBound..<(pending.lowerBound + ready * channels)]),
+            at: 0, of: fadeFrames)
+        ring.consume(ready * channels)
+        var frame = ready
         while frame < fadeFrames {
             let raw = ring.readableRegion()
             let frames = min(raw.count / channels, fadeFrames - frame)
-            // The fade goes through the equalizer too, so the last sound is not a jump back to
-            // the unprocessed signal.
             let processed = UnsafeMutableBufferPointer(rebasing: processBuffer[..<(frames * channels)])
             chain.process(UnsafeBufferPointer(rebasing: raw[..<(frames * channels)]), into: processed)
-            let region = UnsafeBufferPointer(processed)
-            for index in 0..<frames {
-                let remaining = Int32(fadeFrames - frame - index)
-                for channel in 0..<channels {
-                    let sample = Int32(region[index * channels + channel])
-                    fadeBuffer[(frame + index) * channels + channel] = Int16(sample * remaining / Int32(fadeFrames))
-                }
-            }
+            scaleIntoFade(UnsafeBufferPointer(processed), at: frame, of: fadeFrames)
             ring.consume(frames * channels)
             frame += frames
         }
@@ -190,6 +192,18 @@ struct OutputLoop<Sink: AudioSink> {
         clock.publish(samplesWritten: ring.totalRead, delayFrames: sink.delay())
         sink.drain()
         end(.halted, delay: 0, drop: false)
+    }
+
+    /// Writes `region`'s frames into the fade buffer from `frame` on, scaled down linearly to
+    /// reach zero at frame `fadeFrames`.
+    private func scaleIntoFade(_ region: UnsafeBufferPointer<Int16>, at frame: Int, of fadeFrames: Int) {
+        for index in 0..<(region.count / channels) {
+            let remaining = Int32(fadeFrames - frame - index)
+            for channel in 0..<channels {
+                let sample = Int32(region[index * channels + channel])
+                fadeBuffer[(frame + index) * channels + channel] = Int16(sample * remaining / Int32(fadeFrames))
+            }
+        }
     }
 
     private func noteAudibleIfPlaying(_ start: inout StartDetector, delay: Int, nanos: UInt64) {
