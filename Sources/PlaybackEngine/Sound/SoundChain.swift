@@ -65,9 +65,13 @@ struct SoundChain {
         let frames = min(input.count / channels, scratch.frames)
         let signal = scratch.signal
         let stereo = channels == 2
-        for frame in 0..<frames {
-            let left = Double(input[frame * channels]) / 32768
-            signal[frame] = SIMD2(left, stereo ? Double(input[frame * channels + 1]) / 32768 : left)
+        let unit = 1.0 / 32768
+        if stereo {
+            for frame in 0..<frames {
+                signal[frame] = SIMD2(Double(input[frame * 2]), Double(input[frame * 2 + 1])) * unit
+            }
+        } else {
+            for frame in 0..<frames { signal[frame] = SIMD2(repeating: Double(input[frame]) * unit) }
         }
         let fading = min(frames, fadeFrames - fadeFrame)
         if fading > 0 {
@@ -83,12 +87,17 @@ struct SoundChain {
         } else {
             current.run(signal, count: frames, &states)
         }
+        // Both channels at once: dither, clamp, and round to the nearest integer by the
+        // 1.5·2^52 trick (plain SSE2 arithmetic; `rounded()` is a libm call there).
+        let magic = SIMD2<Double>(repeating: 6_755_399_441_055_744)
+        let low = SIMD2<Double>(repeating: -32768)
+        let high = SIMD2<Double>(repeating: 32767)
         for frame in 0..<frames {
-            let value = signal[frame] * 32768
-            for channel in 0..<channels {
-                let dithered = (value[channel] + dither.next()).rounded()
-                output[frame * channels + channel] = Int16(max(-32768, min(32767, dithered)))
-            }
+            var value = signal[frame] * 32768 + dither.nextPair()
+            value = value.clamped(lowerBound: low, upperBound: high)
+            let rounded = (value + magic) - magic
+            output[frame * channels] = Int16(rounded.x)
+            if stereo { output[frame * channels + 1] = Int16(rounded.y) }
         }
     }
 }
@@ -164,26 +173,84 @@ struct ChainStage: Sendable {
         return peak
     }
 
-    /// Runs `count` frames of `signal` through every band, one band over the whole block, then
-    /// the gain; in place.
+    /// Runs `count` frames of `signal` through every band, then the gain; in place.
+    ///
+    /// A biquad's recursion is a chain of dependent multiply-adds from one frame to the next,
+    /// so one band over a block runs at the latency of that chain, not at the processor's
+    /// throughput. Bands therefore run in pairs, both channels of both bands in one
+    /// `SIMD4<Double>`: at step `t` the first band takes frame `t` while the second takes the
+    /// first band's output for frame `t - 1` (a wavefront), which puts two independent chains
+    /// in every instruction. The result is the same cascade, frame for frame.
     func run(_ signal: UnsafeMutablePointer<SIMD2<Double>>, count: Int, _ states: inout InlineArray<16, StereoState>) {
         guard !isIdentity else { return }
-        for index in 0..<bandCount {
-            let c = bands[index]
-            var z1 = states[index].z1
-            var z2 = states[index].z2
-            for frame in 0..<count {
-                let x = signal[frame]
-                let y = c.b0 * x + z1
-                z1 = c.b1 * x - c.a1 * y + z2
-                z2 = c.b2 * x - c.a2 * y
-                signal[frame] = y
-            }
-            states[index] = StereoState(z1: z1, z2: z2)
+        var index = 0
+        while index + 1 < bandCount {
+            runPair(index, signal, count: count, &states)
+            index += 2
         }
+        if index < bandCount { runSingle(index, signal, count: count, &states) }
         if gain != 1 {
             for frame in 0..<count { signal[frame] *= gain }
         }
+    }
+
+    /// Band `index` alone over the block.
+    private func runSingle(
+        _ index: Int, _ signal: UnsafeMutablePointer<SIMD2<Double>>, count: Int,
+        _ states: inout InlineArray<16, StereoState>
+    ) {
+        let c = bands[index]
+        var z1 = states[index].z1
+        var z2 = states[index].z2
+        for frame in 0..<count {
+            let x = signal[frame]
+            let y = c.b0 * x + z1
+            z1 = c.b1 * x - c.a1 * y + z2
+            z2 = c.b2 * x - c.a2 * y
+            signal[frame] = y
+        }
+        states[index] = StereoState(z1: z1, z2: z2)
+    }
+
+    /// Bands `index` and `index + 1` as a wavefront over the block (see `run`).
+    private func runPair(
+        _ index: Int, _ signal: UnsafeMutablePointer<SIMD2<Double>>, count: Int,
+        _ states: inout InlineArray<16, StereoState>
+    ) {
+        guard count > 0 else { return }
+        let (first, second) = (bands[index], bands[index + 1])
+        let b0 = SIMD4(first.b0, first.b0, second.b0, second.b0)
+        let b1 = SIMD4(first.b1, first.b1, second.b1, second.b1)
+        let b2 = SIMD4(first.b2, first.b2, second.b2, second.b2)
+        let a1 = SIMD4(first.a1, first.a1, second.a1, second.a1)
+        let a2 = SIMD4(first.a2, first.a2, second.a2, second.a2)
+        var z1 = SIMD4(lowHalf: states[index].z1, highHalf: states[index + 1].z1)
+        var z2 = SIMD4(lowHalf: states[index].z2, highHalf: states[index + 1].z2)
+        // Step 0: the first band alone, on frame 0.
+        var x = SIMD4(lowHalf: signal[0], highHalf: .zero)
+        var y = b0 * x + z1
+        let firstZ1 = b1 * x - a1 * y + z2
+        let firstZ2 = b2 * x - a2 * y
+        z1 = SIMD4(lowHalf: firstZ1.lowHalf, highHalf: z1.highHalf)
+        z2 = SIMD4(lowHalf: firstZ2.lowHalf, highHalf: z2.highHalf)
+        var carry = y.lowHalf
+        // Steps 1 ..< count: both bands, the second one frame behind.
+        for frame in 1..<max(1, count) {
+            x = SIMD4(lowHalf: signal[frame], highHalf: carry)
+            y = b0 * x + z1
+            z1 = b1 * x - a1 * y + z2
+            z2 = b2 * x - a2 * y
+            signal[frame - 1] = y.highHalf
+            carry = y.lowHalf
+        }
+        // The last step: the second band alone, on the last frame.
+        x = SIMD4(lowHalf: .zero, highHalf: carry)
+        y = b0 * x + z1
+        let lastZ1 = b1 * x - a1 * y + z2
+        let lastZ2 = b2 * x - a2 * y
+        signal[count - 1] = y.highHalf
+        states[index] = StereoState(z1: z1.lowHalf, z2: z2.lowHalf)
+        states[index + 1] = StereoState(z1: lastZ1.highHalf, z2: lastZ2.highHalf)
     }
 }
 
@@ -192,15 +259,17 @@ struct ChainStage: Sendable {
 struct TriangularDither: Sendable {
     private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
 
+    /// One dither value for each of two channels. Each is the difference of two uniform
+    /// variables of 16 bits (more than enough for ±1 LSB), all four from one 64-bit draw.
     @inline(__always)
-    mutating func next() -> Double { uniform() - uniform() }
-
-    @inline(__always)
-    private mutating func uniform() -> Double {
+    mutating func nextPair() -> SIMD2<Double> {
         state ^= state >> 12
         state ^= state << 25
         state ^= state >> 27
-        return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53)
+        let bits = state &* 0x2545_F491_4F6C_DD1D
+        let first = SIMD2(Double(bits & 0xFFFF), Double((bits >> 16) & 0xFFFF))
+        let second = SIMD2(Double((bits >> 32) & 0xFFFF), Double(bits >> 48))
+        return (first - second) * (1.0 / 65536)
     }
 }
 
