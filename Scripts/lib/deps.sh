@@ -2,7 +2,7 @@
 # and Scripts/bench; `ensure_packages LIST...` installs whatever of them is missing.
 RUNTIME_PACKAGES="libasound2 libmpg123-0 libsystemd0"
 BUILD_PACKAGES="pkg-config libasound2-dev libmpg123-dev libsystemd-dev"
-TEST_PACKAGES="lame sox mpg123 alsa-utils pulseaudio pulseaudio-utils libasound2-plugins util-linux systemd systemd-container perl zsh fish groff-base python3 libjpeg-turbo-progs dbus-daemon playerctl"
+TEST_PACKAGES="lame sox mpg123 alsa-utils pulseaudio pulseaudio-utils libasound2-plugins util-linux systemd systemd-container perl zsh fish groff-base python3 libjpeg-turbo-progs dbus-daemon playerctl i3blocks"
 BENCH_PACKAGES="hyperfine mpd mpc procps bc python3"
 
 ensure_packages() {

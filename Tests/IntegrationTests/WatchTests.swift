@@ -128,6 +128,49 @@ extension IntegrationSuite {
 
         @Test("bar modes on the real daemon: tags with quotes, markup, emoji and RTL text arrive intact and escaped")
         func barModesWithHostileTags() throws {
+            try Self.hostileTags()
+        }
+
+        @Test("the documented i3blocks block run by the real i3blocks: i3bar gets the title intact")
+        func realI3blocks() throws {
+            let daemon = try DaemonProcess()
+            _ = try daemon.enqueue(["tags.mp3"])
+            // The block exactly as docs/media-keys.md shows it, with this test's CLI and socket.
+            let docs = try String(contentsOfFile: TestEnvironment.packageRoot + "/docs/media-keys.md", encoding: .utf8)
+            let start = try #require(docs.range(of: "```\n[playbackd]\n"), "the documented i3blocks block")
+            let block = String(docs[start.upperBound...].prefix { $0 != "`" })
+            let template = try #require(block.split(separator: "'").dropFirst().first.map(String.init))
+            let config = daemon.directory + "/i3blocks.conf"
+            try ("[playbackd]\n" + block).replacingOccurrences(
+                of: "command=playbackctl ",
+                with: "command=\(TestEnvironment.binDirectory)/playbackctl --socket \(daemon.socketPath) "
+            ).write(toFile: config, atomically: true, encoding: .utf8)
+            let expected = try playbackctl(daemon, ["status", "--format", template]).stdout
+            #expect(expected.contains("Say \"Hi\" & <Bye> \\ 🎵"), "\(expected)")
+            // i3blocks in its own process group, so that it and the block it runs are stopped
+            // together once the block's first line reached i3bar's output (or after 20 s).
+            let output = daemon.directory + "/i3bar.out"
+            let run = try CommandLineRun.run(
+                executable: "/bin/bash",
+                [
+                    "-c",
+                    """
+                    set -m
+                    i3blocks -c "$1" > "$2" < /dev/null &
+                    for _ in $(seq 200); do grep -q '"name":"playbackd"' "$2" && break; sleep 0.1; done
+                    kill -KILL -- -$!
+                    """, "i3blocks-test", config, output,
+                ])
+            #expect(run.status == 0, "\(run.stderr)")
+            // i3bar protocol: a header, then `[`, then one array of blocks per line (`,[...]`).
+            let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+            let line = try #require(lines.last { $0.contains("\"name\":\"playbackd\"") }, "\(lines)")
+            let blocks = try JSONParser.parse(Array(line.drop { $0 == "," }.utf8))
+            let shown = blocks.arrayValue?.first { $0["name"]?.stringValue == "playbackd" }?["full_text"]?.stringValue
+            #expect(shown.map { $0 + "\n" } == expected, "i3bar got: \(line)")
+        }
+
+        static func hostileTags() throws {
             let daemon = try DaemonProcess()
             _ = try daemon.enqueue(["tags.mp3"])
             let title = "Say \"Hi\" & <Bye> \\ 🎵"
@@ -140,8 +183,7 @@ extension IntegrationSuite {
             #expect(parsed["tooltip"]?.stringValue?.hasSuffix("\n👩‍👩‍👧 &lt;b&gt;\n0:03") == true)
             #expect(parsed["class"]?.stringValue == "stopped")
             let i3blocks = try WatchProcess(socket: daemon.socketPath, ["--i3blocks", "--max-width", "12"])
-            let i3Line = try JSONParser.parse(Array(try #require(try i3blocks.lines.next()).utf8))
-            #expect(i3Line["full_text"]?.stringValue == "Zoe\u{0301} & שלום …")
+            #expect(try i3blocks.lines.next() == "Zoe\u{0301} & שלום …")
             let json = try WatchProcess(socket: daemon.socketPath, ["--json"])
             let snapshot = try JSONParser.parse(Array(try #require(try json.lines.next()).utf8))
             #expect(snapshot["title"]?.stringValue == title)

@@ -66,7 +66,8 @@ public enum CLIOptions {
         "waybar", "waybar JSON lines: text, alt, tooltip, class (the state), percentage")
     public static let tooltip = CLIOption(
         "tooltip", value: "TEMPLATE", "With --waybar: the tooltip's template")
-    public static let i3blocks = CLIOption("i3blocks", "i3blocks persist-mode JSON lines: full_text, short_text")
+    public static let i3blocks = CLIOption(
+        "i3blocks", "i3blocks persist-mode lines (plain text, interval=persist without format=json)")
     public static let polybar = CLIOption("polybar", "Plain lines for polybar's tail = true (%{ escaped)")
     public static let offline = CLIOption(
         "offline", value: "TEXT", "What to show while playbackd is not running (default: empty)")

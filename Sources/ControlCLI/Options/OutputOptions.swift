@@ -47,8 +47,7 @@ public struct OutputOptions: Equatable {
                 tooltipSource ?? SnapshotFormat.Defaults.tooltip, option: CLIOptions.tooltip)
             format = .waybar(text: text, tooltip: tooltip)
         case CLIOptions.i3blocks.name?:
-            format = .i3blocks(
-                full: text, short: try Self.template(SnapshotFormat.Defaults.short, option: CLIOptions.format))
+            format = .i3blocks(text)
         case CLIOptions.polybar.name?:
             format = .polybar(text)
         default:

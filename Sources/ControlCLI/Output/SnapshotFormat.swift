@@ -7,8 +7,10 @@ public enum SnapshotFormat: Equatable {
     case template(Template)
     /// waybar `custom` module, `return-type: json`: text and tooltip are Pango markup.
     case waybar(text: Template, tooltip: Template)
-    /// i3blocks `interval=persist`, `format=json`.
-    case i3blocks(full: Template, short: Template)
+    /// i3blocks `interval=persist` in its plain-text form: each line is the block's
+    /// `full_text`. Not `format=json`: i3blocks 1.4's own JSON reader cuts a text at an escaped
+    /// quote and doubles backslashes (its issue #163), while plain text reaches i3bar intact.
+    case i3blocks(Template)
     /// polybar `custom/script` with `tail = true`.
     case polybar(Template)
     case json
@@ -20,7 +22,7 @@ public enum SnapshotFormat: Equatable {
         case .human: true
         case .template(let template), .polybar(let template): template.followsPosition
         case .waybar(let text, let tooltip): text.followsPosition || tooltip.followsPosition
-        case .i3blocks(let full, let short): full.followsPosition || short.followsPosition
+        case .i3blocks(let template): template.followsPosition
         case .json: false
         }
     }
@@ -34,6 +36,8 @@ public enum SnapshotFormat: Equatable {
             return template.line(view, maxWidth: maxWidth)
         case .polybar(let template):
             return template.line(view, maxWidth: maxWidth, escaping: .polybar)
+        case .i3blocks(let template):
+            return template.line(view, maxWidth: maxWidth)
         case .waybar(let text, let tooltip):
             var percent = 0.0
             if case .number(let value)? = TemplateField.percent.value(in: view) { percent = value }
@@ -44,11 +48,6 @@ public enum SnapshotFormat: Equatable {
                 ("class", .string(view.state)),
                 ("percentage", .number(percent)),
             ]).serialized
-        case .i3blocks(let full, let short):
-            return JSONValue.object([
-                ("full_text", .string(full.line(view, maxWidth: maxWidth))),
-                ("short_text", .string(short.line(view, maxWidth: maxWidth))),
-            ]).serialized
         case .json:
             return view.raw.serialized
         }
@@ -58,15 +57,13 @@ public enum SnapshotFormat: Equatable {
     /// with the class or state `offline`.
     public func offlineLine(_ text: String) -> String {
         switch self {
-        case .human, .template, .polybar:
+        case .human, .template, .polybar, .i3blocks:
             return RenderedPiece.singleLine(text)
         case .waybar:
             return JSONValue.object([
                 ("text", .string(text)), ("alt", .string("offline")), ("tooltip", .string("playbackd is not running")),
                 ("class", .string("offline")), ("percentage", .number(0)),
             ]).serialized
-        case .i3blocks:
-            return JSONValue.object([("full_text", .string(text)), ("short_text", .string(text))]).serialized
         case .json:
             return JSONValue.object([("state", .string("offline"))]).serialized
         }
@@ -79,6 +76,5 @@ extension SnapshotFormat {
         public static let text = "{{artist|suffix:\" - \"}}{{title}}"
         public static let tooltip =
             "{{artist|suffix:\" - \"}}{{title}}{{album|prefix:\"\\n\"}}{{duration|time|prefix:\"\\n\"}}"
-        public static let short = "{{title|truncate:24}}"
     }
 }
