@@ -1,0 +1,131 @@
+import ControlClient
+import ControlProtocol
+import Foundation
+import Synchronization
+import Testing
+
+extension IntegrationSuite {
+    /// Many clients at once against a daemon playing in real time.
+    @Suite struct Load {
+        /// Counts from the client threads.
+        final class Tally: Sendable {
+            let sent = Atomic<Int>(0)
+            let answered = Atomic<Int>(0)
+            let refused = Atomic<Int>(0)
+            let otherRefusals = Atomic<Int>(0)
+        }
+
+        /// Hands a connected client to the thread that uses it.
+        final class ClientBox: @unchecked Sendable {
+            var client: ControlClient?
+            init(_ client: ControlClient) { self.client = client }
+        }
+
+        static func openDescriptors(_ pid: Int32) -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+        }
+
+        @Test(
+            "1,000 clients in 20 s of real-time play: the capture stays byte-exact, every request is answered, the excess is refused cleanly, descriptors come back"
+        )
+        func thousandClients() throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            _ = try daemon.waitForState("playing")
+            // Counted while playing: the device's own descriptors are open from here on.
+            let startDescriptors = Self.openDescriptors(daemon.pid)
+            let tally = Tally()
+            let deadline = Date().addingTimeInterval(20)
+            // 30 subscribers that hold their connection; 30 clients asking as fast as they can.
+            var subscribers: [ControlClient] = []
+            for _ in 0..<30 {
+                let client = try daemon.connect()
+                #expect(
+                    try client.request(.object([("command", .string("subscribe"))]))["status"]?.stringValue == "success"
+                )
+                subscribers.append(client)
+            }
+            // Four idle clients fill the daemon's 64 places with the 60 busy ones.
+            var idle: [ControlClient] = []
+            for _ in 0..<(ProtocolLimits.maximumClients - 60) { idle.append(try daemon.connect()) }
+            let socket = daemon.socketPath
+            // Connected here, before the surplus arrives, so each of the 64 places is taken.
+            let busy = try (0..<30).map { _ in ClientBox(try daemon.connect()) }
+            let hammering = (0..<30).map { index in
+                Thread { [box = busy[index]] in
+                    guard let client = box.client else { return }
+                    defer { box.client = nil }  // closed when the thread is done
+                    let command = index % 2 == 0 ? "nowPlaying" : "commands"
+                    while Date() < deadline {
+                        tally.sent.add(1, ordering: .relaxed)
+                        if (try? client.request(.object([("command", .string(command))])))?["status"]?.stringValue
+                            == "success"
+                        {
+                            tally.answered.add(1, ordering: .relaxed)
+                        }
+                    }
+                }
+            }
+            // The other 936: connect while the 64 are served; every one is refused with the
+            // reason, and every third vanishes halfway through a line first.
+            let surplus = Thread {
+                for index in 0..<936 {
+                    guard let client = try? ControlClient(path: socket) else {
+                        tally.otherRefusals.add(1, ordering: .relaxed)
+                        continue
+                    }
+                    if index % 3 == 0 { try? client.sendRaw(#"{"command":"nowPl"#) }
+                    let line = try? client.readLine(timeout: 5)
+                    if line?["message"]?.stringValue == "too many clients (at most \(ProtocolLimits.maximumClients))" {
+                        tally.refused.add(1, ordering: .relaxed)
+                    } else {
+                        tally.otherRefusals.add(1, ordering: .relaxed)
+                    }
+                    usleep(10_000)
+                }
+            }
+            for thread in hammering { thread.start() }
+            surplus.start()
+            while Date() < deadline.addingTimeInterval(10)
+                && (hammering.contains { !$0.isFinished } || !surplus.isFinished)
+            {
+                usleep(100_000)
+            }
+            #expect(!hammering.contains { !$0.isFinished } && surplus.isFinished, "every client thread finished")
+            idle.removeAll()
+            let sent = tally.sent.load(ordering: .relaxed)
+            let answered = tally.answered.load(ordering: .relaxed)
+            #expect(sent > 1_000 && answered == sent, "\(answered) of \(sent) requests answered")
+            #expect(
+                tally.refused.load(ordering: .relaxed) == 936,
+                "refused with the reason: \(tally.refused.load(ordering: .relaxed)), otherwise: \(tally.otherRefusals.load(ordering: .relaxed))"
+            )
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing", "playback went on")
+            _ = try daemon.call("pause")
+            subscribers.removeAll()
+            // Memory stays bounded, and every client's descriptor is closed again.
+            let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+            let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map(String.init) ?? "?"
+            let peakKiB = Int(peak.filter(\.isNumber)) ?? .max
+            #expect(peakKiB < 128 * 1024, "\(peak)")
+            var descriptors = Self.openDescriptors(daemon.pid)
+            for _ in 0..<50 where descriptors != startDescriptors {
+                usleep(100_000)
+                descriptors = Self.openDescriptors(daemon.pid)
+            }
+            // The device stays open while paused (the hold time): allow for its descriptors.
+            #expect(descriptors <= startDescriptors + 8, "\(startDescriptors) descriptors before, \(descriptors) after")
+            #expect(!daemon.stderrText.contains("underran"), "no xrun: \(daemon.stderrText.suffix(2000))")
+            // What was played is the reference, byte for byte, with no gap and nothing twice.
+            let captured = try daemon.captured()
+            let reference = try TestEnvironment.reference("long")
+            #expect(captured.count > 44_100 * 4 * 15, "at least 15 s were captured (\(captured.count) bytes)")
+            #expect(
+                captured == reference.prefix(captured.count),
+                "the capture is the reference's first \(captured.count) bytes")
+            print(
+                "LOAD requests answered \(answered) of \(sent); refused \(tally.refused.load(ordering: .relaxed)); \(peak)"
+            )
+        }
+    }
+}
