@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import PlaybackModel
 import Testing
 
 extension IntegrationSuite {
@@ -98,6 +99,69 @@ extension IntegrationSuite {
             let playing = try third.waitForState("playing")
             let playedOn = playing["elapsed"]?.numberValue ?? -1
             #expect(playedOn > resumed && playedOn < resumed + 2.5, "played on from \(playedOn), paused at \(resumed)")
+        }
+
+        @Test(
+            "kill -9 at 20 random moments during enqueues, seeks and track changes: the queue comes back whole, never a half-written state"
+        )
+        func killedAtRandomMoments() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: stateHome) }
+            var generator = SplitMix64(seed: 2026)
+            // The queue's length after a restart must be what it was before the round, or after
+            // an enqueue that was in flight when the daemon was killed.
+            var allowed: Set<Int> = [0]
+            var lastPlaying: (title: String, elapsed: Double)?
+            for round in 0..<20 {
+                let daemon = try daemon(stateHome)
+                let queue = try daemon.call("queue")
+                let count = Int(queue["count"]?.numberValue ?? -1)
+                #expect(allowed.contains(count), "round \(round): \(count) items, expected one of \(allowed)")
+                #expect(!daemon.stderrText.contains("is unreadable"), "round \(round): the state file was whole")
+                let snapshot = try daemon.nowPlaying()
+                if count > 0 {
+                    let index = Int(queue["currentIndex"]?.numberValue ?? -1)
+                    #expect((0..<count).contains(index), "round \(round): current index \(index) of \(count)")
+                    let elapsed = snapshot["elapsed"]?.numberValue ?? -1
+                    #expect(elapsed >= 0 && elapsed <= (snapshot["duration"]?.numberValue ?? 0) + 0.001)
+                    if let last = lastPlaying, last.title == snapshot["title"]?.stringValue {
+                        #expect(
+                            abs(elapsed - last.elapsed) <= 5.5, "round \(round): \(elapsed) s, was \(last.elapsed) s")
+                    }
+                }
+                // One operation, sent without waiting for its answer, then the kill a random
+                // moment later: before, during or after the daemon carries it out.
+                allowed = [count]
+                lastPlaying = nil
+                let client = try daemon.connect()
+                let operation = Int.random(in: 0..<5, using: &generator)
+                switch operation {
+                case 0:
+                    allowed.insert(count + 2)
+                    try client.send(
+                        .object([
+                            ("command", .string("enqueue")),
+                            ("items", .array(["one.mp3", "long.mp3"].map { .string(TestEnvironment.fixture($0)) })),
+                            ("play", .bool(true)),
+                        ]))
+                case 1:
+                    try client.send(
+                        .object([("command", .string("changePlaybackPosition")), ("position", .number(12))]))
+                case 2: try client.send(.object([("command", .string("nextTrack"))]))
+                case 3: try client.send(.object([("command", .string("togglePlayPause"))]))
+                default:
+                    // No command in flight: playing for a while, then killed.
+                    _ = try daemon.call("play")
+                    usleep(1_500_000)
+                    let playing = try daemon.nowPlaying()
+                    if playing["state"]?.stringValue == "playing", let title = playing["title"]?.stringValue {
+                        lastPlaying = (title, playing["elapsed"]?.numberValue ?? 0)
+                    }
+                }
+                usleep(UInt32.random(in: 0..<300_000, using: &generator))
+                daemon.signal(SIGKILL)
+                _ = daemon.waitForExit(timeout: 5)
+            }
         }
 
         @Test("changes in quick succession while paused are all on disk within a second (kill -9 then)")
