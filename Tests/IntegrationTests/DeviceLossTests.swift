@@ -33,5 +33,33 @@ extension IntegrationSuite {
             #expect(resumed["state"]?.stringValue == "playing")
             #expect(abs((resumed["elapsed"]?.numberValue ?? -1) - kept) < 0.1)
         }
+
+        @Test(
+            "the sound server dies and comes back five times in a row: each time interrupted, then on from where it was"
+        )
+        func deviceDiesFiveTimes() throws {
+            let server = try PulseServer()
+            let daemon = try DaemonProcess(device: "pulse", pulseRuntime: server.runtime)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
+            try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
+            var previous = 0.0
+            for round in 1...5 {
+                Thread.sleep(forTimeInterval: 0.7)
+                server.kill()
+                let interrupted = try #require(try events.waitForState("interrupted", timeout: 10)["nowPlaying"])
+                let kept = try #require(interrupted["elapsed"]?.numberValue)
+                #expect(kept > previous, "round \(round): the position moved on from \(previous) to \(kept)")
+                #expect(interrupted["title"]?.stringValue == "Long" && interrupted["queueCount"]?.numberValue == 2)
+                try server.start()
+                #expect(try daemon.call("play")["status"]?.stringValue == "success", "round \(round)")
+                let resumed = try daemon.nowPlaying()
+                #expect(abs((resumed["elapsed"]?.numberValue ?? -1) - kept) < 0.1, "round \(round): on from \(kept)")
+                try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
+                previous = kept
+            }
+            #expect(daemon.isRunning && previous > 2, "five losses survived, at \(previous) s")
+        }
     }
 }
