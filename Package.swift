@@ -59,6 +59,10 @@ let package = Package(
         .executableTarget(
             name: "playbackctl", dependencies: ["ControlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        // The parsers of untrusted input as libFuzzer targets (Scripts/fuzz); a normal build
+        // replays inputs through them (the suite runs the seed corpus and every crash found).
+        .executableTarget(
+            name: "playbackd-fuzz", dependencies: ["PlaybackDaemon", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
         .executableTarget(
             name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport", "CSystemd"]),
 

@@ -55,9 +55,17 @@ extension ResumeState {
         state = try reader.choice("state")
         repeatMode = try reader.choice("repeatMode")
         shuffleMode = try reader.choice("shuffleMode")
+        let itemCount = items.count
         shuffledOrder = try json["shuffledOrder"].map { value throws(StateFileError) in
             guard let array = value.arrayValue else { throw StateFileError("shuffledOrder is not an array") }
-            return array.compactMap { $0.numberValue.map(Int.init) }
+            // Indices into the items; anything else (a fuzzer found 6.7e46, which trapped the
+            // conversion to Int) makes the file unusable rather than the daemon crash.
+            return try array.map { entry throws(StateFileError) in
+                guard let index = entry.numberValue, index >= 0, index == index.rounded(),
+                    index < Double(itemCount)
+                else { throw StateFileError("shuffledOrder has \(entry.serialized), not an index of the items") }
+                return Int(index)
+            }
         }
         var disabled = Set<CommandName>()
         for value in try reader.array("disabledCommands") {

@@ -1,0 +1,14 @@
+import ControlProtocol
+
+/// The state file's reader as the daemon runs it at start, for the fuzz target
+/// (`playbackd-fuzz state`): bytes in, the verdict out.
+public enum StateFileReading {
+    /// Nil when the daemon would set the bytes aside (not JSON, or not a state it can use);
+    /// otherwise whether the state it reads writes back to a file that reads the same.
+    public static func readsBack(_ bytes: some Collection<UInt8>) -> Bool? {
+        guard let json = try? JSONParser.parse(bytes), let state = try? ResumeState(json: json) else { return nil }
+        guard let again = try? ResumeState(json: try JSONParser.parse(state.fileBytes())) else { return false }
+        return again.items == state.items && again.currentIndex == state.currentIndex
+            && again.position == state.position && again.equalizer == state.equalizer
+    }
+}

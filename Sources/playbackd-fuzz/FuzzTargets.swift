@@ -1,0 +1,125 @@
+import ControlProtocol
+import PlaybackDaemon
+import PlaybackModel
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The parsers that read untrusted input, as fuzz targets. Each takes raw bytes and must
+/// either produce a value or a typed error, never crash or hang; where a value can be written
+/// back, writing it and reading it again must give the same value (an oracle beyond "no crash").
+///
+/// `Scripts/fuzz` builds this with `-sanitize=fuzzer,address` (libFuzzer's `main`, the target
+/// chosen by `PLAYBACKD_FUZZ_TARGET`). A normal build gets a `main` that replays files through
+/// a target instead: `playbackd-fuzz TARGET FILE...`, which the suite runs over the seed corpus
+/// and every minimised crash (`Tests/Fuzz/`).
+enum FuzzTarget: String, CaseIterable {
+    /// A request line: the socket's decoder, from bytes to a typed command or `badRequest`.
+    case request
+    /// A `nowPlaying` object as the CLI reads it off the wire.
+    case nowPlaying = "now-playing"
+    /// A resume state file.
+    case state
+    /// A parametric EQ text (AutoEq's `ParametricEQ.txt`).
+    case eqText = "eq-text"
+
+    func run(_ bytes: UnsafeBufferPointer<UInt8>) {
+        switch self {
+        case .request:
+            if case .success(let request) = RequestDecoder.decode(bytes) {
+                // A decoded command always has a wire name the catalog knows.
+                _ = CommandCatalog.spec(request.command.name)
+            }
+        case .nowPlaying:
+            guard let json = try? JSONParser.parse(bytes), let snapshot = try? NowPlaying(json: json) else { return }
+            // The wire rounds times to microseconds, so the first write may differ from what
+            // was read; from then on writing and reading must change nothing.
+            func roundTrip(_ value: NowPlaying) -> NowPlaying? {
+                try? NowPlaying(json: try JSONParser.parse(Array(value.json.serialized.utf8)))
+            }
+            let written = roundTrip(snapshot)
+            check(written != nil && roundTrip(written!) == written, "nowPlaying does not read back what it writes")
+        case .state:
+            check(StateFileReading.readsBack(bytes) != false, "the state file does not read back")
+        case .eqText:
+            guard let text = String(validating: bytes, as: UTF8.self),
+                let equalizer = try? ParametricEQText.parse(text)
+            else { return }
+            let again = try? ParametricEQText.parse(ParametricEQText.format(equalizer))
+            check(again?.bands.count == equalizer.bands.count, "a parsed curve does not read back")
+        }
+    }
+
+    private func check(_ condition: Bool, _ message: String) {
+        guard !condition else { return }
+        Console.error("playbackd-fuzz \(rawValue): \(message)\n")
+        abort()
+    }
+}
+
+#if FUZZING
+    /// libFuzzer's driver, for a program that has its own `main` (SwiftPM links one).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    ) -> Int32
+
+    nonisolated(unsafe) private var selectedTarget = FuzzTarget.request
+
+    /// The input callback libFuzzer's runtime links against.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+        selectedTarget.run(UnsafeBufferPointer(start: data, count: size))
+        return 0
+    }
+
+    @main
+    struct Fuzz {
+        /// libFuzzer's command line; the target is `PLAYBACKD_FUZZ_TARGET`.
+        static func main() {
+            let name = getenv("PLAYBACKD_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+            guard let target = FuzzTarget(rawValue: name) else {
+                Console.error("PLAYBACKD_FUZZ_TARGET must be one of \(FuzzTarget.allCases.map(\.rawValue))\n")
+                exit(2)
+            }
+            selectedTarget = target
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(
+                runFuzzerDriver(&argc, &argv, fuzzOneInput))
+        }
+    }
+#else
+    @main
+    struct Replay {
+        /// `playbackd-fuzz TARGET FILE...`: each file through the target; exit 0 when none crashed.
+        static func main() {
+            let arguments = CommandLine.arguments.dropFirst()
+            guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+                Console.error(
+                    "usage: playbackd-fuzz \(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")) FILE...\n")
+                exit(2)
+            }
+            for path in arguments.dropFirst() {
+                guard let file = fopen(path, "rb") else {
+                    Console.error("playbackd-fuzz: cannot open \(path)\n")
+                    exit(1)
+                }
+                var bytes: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = fread(&chunk, 1, chunk.count, file)
+                    if count <= 0 { break }
+                    bytes += chunk[..<count]
+                }
+                fclose(file)
+                bytes.withUnsafeBufferPointer { target.run($0) }
+            }
+            print("\(arguments.count - 1) inputs through \(target.rawValue)")
+        }
+    }
+#endif
