@@ -116,10 +116,20 @@ extension IntegrationSuite {
             let monitor = try BusMonitor(bus)
             var seen = 0
             /// The signals since the last step, once `count` arrived and nothing more came.
-            func step(_ count: Int, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) -> [BusSignal] {
-                let all = monitor.waitForSignals(seen + count)
-                let new = Array(all[min(seen, all.count)...])
+            /// `playing`: a fresh PulseAudio stream can stall for a moment after it started;
+            /// the daemon then re-anchors the position, and a lag of 0.5 s or more is rightly
+            /// announced as `Seeked` (docs/mpris.md). Such a Seeked, while playing or right
+            /// after, is set apart rather than counted as the step's signal.
+            func step(
+                _ count: Int, _ label: String, playing: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+            ) -> [BusSignal] {
+                var all = monitor.waitForSignals(seen + count)
+                if playing && all[min(seen, all.count)...].contains(where: { $0.member == "Seeked" }) {
+                    all = monitor.waitForSignals(all.count + 1)
+                }
+                var new = Array(all[min(seen, all.count)...])
                 seen = all.count
+                if playing { new.removeAll { $0.member == "Seeked" } }
                 #expect(
                     new.count == count, "\(label): \(new.map(\.member)) \(new.map(\.changedProperties))",
                     sourceLocation: sourceLocation)
@@ -132,9 +142,9 @@ extension IntegrationSuite {
             #expect(added.first?.changedProperties.contains("PlaybackStatus") == false)
 
             _ = try daemon.call("play")
-            #expect(step(1, "play").first?.changedProperties == ["PlaybackStatus"])
+            #expect(step(1, "play", playing: true).first?.changedProperties == ["PlaybackStatus"])
             _ = try daemon.call("pause")
-            let paused = step(1, "pause").first
+            let paused = step(1, "pause", playing: true).first
             #expect(paused?.changedProperties == ["PlaybackStatus"])
             #expect(paused?.changed("PlaybackStatus") as? String == "Paused")
 
