@@ -13,6 +13,9 @@ extension IntegrationSuite {
             let answered = Atomic<Int>(0)
             let refused = Atomic<Int>(0)
             let otherRefusals = Atomic<Int>(0)
+            /// The busy clients keep their places until the surplus is done, so that every one
+            /// of the surplus meets a full daemon.
+            let surplusDone = Atomic<Bool>(false)
         }
 
         /// Hands a connected client to the thread that uses it.
@@ -56,7 +59,7 @@ extension IntegrationSuite {
                     guard let client = box.client else { return }
                     defer { box.client = nil }  // closed when the thread is done
                     let command = index % 2 == 0 ? "nowPlaying" : "commands"
-                    while Date() < deadline {
+                    while Date() < deadline || !tally.surplusDone.load(ordering: .acquiring) {
                         tally.sent.add(1, ordering: .relaxed)
                         if (try? client.request(.object([("command", .string(command))])))?["status"]?.stringValue
                             == "success"
@@ -83,6 +86,7 @@ extension IntegrationSuite {
                     }
                     usleep(10_000)
                 }
+                tally.surplusDone.store(true, ordering: .releasing)
             }
             for thread in hammering { thread.start() }
             surplus.start()
