@@ -62,7 +62,7 @@ let package = Package(
         // The parsers of untrusted input as libFuzzer targets (Scripts/fuzz); a normal build
         // replays inputs through them (the suite runs the seed corpus and every crash found).
         .executableTarget(
-            name: "playbackd-fuzz", dependencies: ["PlaybackDaemon", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
+            name: "playbackd-fuzz", dependencies: ["PlaybackDaemon", "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
         .executableTarget(
             name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport", "CSystemd"]),
 

@@ -1,5 +1,6 @@
 import ControlProtocol
 import PlaybackDaemon
+import PlaybackEngine
 import PlaybackModel
 import SystemSupport
 
@@ -24,6 +25,13 @@ enum FuzzTarget: String, CaseIterable {
     case state
     /// A parametric EQ text (AutoEq's `ParametricEQ.txt`).
     case eqText = "eq-text"
+    /// An audio file's bytes as the prober opens them: libmpg123's tag parser, then ours
+    /// (text frames, genres, numbers, ReplayGain, the cover, ID3v2.2 pictures by hand).
+    case id3
+    /// An M3U/M3U8 playlist's bytes, and each entry resolved to a path.
+    case m3u
+    /// The TOML configuration file, applied to the default settings.
+    case config
 
     func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         switch self {
@@ -49,8 +57,55 @@ enum FuzzTarget: String, CaseIterable {
             else { return }
             let again = try? ParametricEQText.parse(ParametricEQText.format(equalizer))
             check(again?.bands.count == equalizer.bands.count, "a parsed curve does not read back")
+        case .id3:
+            readAsAudioFile(bytes)
+        case .m3u:
+            let playlist = M3UPlaylist(bytes: Array(bytes))
+            for entry in playlist.entries {
+                check(!entry.location.isEmpty && entry.title?.isEmpty != true, "an empty playlist entry or title")
+                if let path = M3UPlaylist.path(of: entry.location, base: "/music") {
+                    check(path.hasPrefix("/"), "a playlist entry resolved to a relative path")
+                }
+            }
+        case .config:
+            guard let text = String(validating: bytes, as: UTF8.self) else { return }
+            var settings = DaemonSettings()
+            do throws(ConfigurationError) {
+                try ConfigurationFile.apply(text, path: "config.toml", to: &settings)
+            } catch {
+                // An error names a line of the file, if any.
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                check(
+                    error.line.map { (1...lines).contains($0) } ?? true, "an error names a line past the end: \(error)")
+            }
         }
     }
+
+    /// Writes `bytes` to a file in memory and opens it as the prober does, tags and cover
+    /// included, then decodes a little of it.
+    private func readAsAudioFile(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let fd = Self.memoryFile
+        guard ftruncate(fd, 0) == 0, bytes.isEmpty || pwrite(fd, bytes.baseAddress, bytes.count, 0) == bytes.count
+        else { return check(false, "cannot write the input file") }
+        guard let decoder = try? MPG123Decoder(path: "/proc/self/fd/\(fd)", readsPictures: true) else { return }
+        let metadata = decoder.metadata
+        check(!metadata.title.isEmpty && metadata.duration.isFinite && metadata.duration >= 0, "bad metadata")
+        if let picture = decoder.coverPicture() { check(!picture.data.isEmpty, "an empty cover") }
+        var samples = [Int16](repeating: 0, count: 4_608)
+        for _ in 0..<4 {
+            guard let count = try? samples.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }), count > 0
+            else { break }
+        }
+    }
+
+    /// An unlinked file on tmpfs, opened again through `/proc/self/fd` for each input.
+    private static let memoryFile: Int32 = {
+        var template = Array("/dev/shm/playbackd-fuzz-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { fatalError("playbackd-fuzz: cannot create a file in /dev/shm") }
+        unlink(template)
+        return fd
+    }()
 
     private func check(_ condition: Bool, _ message: String) {
         guard !condition else { return }

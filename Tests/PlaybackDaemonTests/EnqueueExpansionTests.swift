@@ -16,14 +16,24 @@ import Testing
         #expect(!NaturalOrder.areInIncreasingOrder("x", "x"))
     }
 
+    @Test("a playlist's bytes: BOM, CRLF and CR endings, #EXTINF titles, comments, Latin-1")
+    func playlistText() {
+        let utf8 = M3UPlaylist(
+            bytes: [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\r\n#EXTINF:12, Été \r\n a.mp3\t\r\r\n#x\rb.mp3".utf8))
+        #expect(utf8.entries == [.init(location: "a.mp3", title: "Été"), .init(location: "b.mp3", title: nil)])
+        let latin1 = M3UPlaylist(bytes: Array("#EXTINF:1,".utf8) + [0xC9, 0x74, 0xE9, 0x0A] + Array("c.mp3".utf8))
+        #expect(latin1.entries == [.init(location: "c.mp3", title: "Été")])
+        #expect(M3UPlaylist(bytes: Array("#EXTINF:1,only a title\n\n  \n".utf8)).entries.isEmpty)
+    }
+
     @Test("playlist entries resolve against the playlist; file URLs are decoded; streams are refused")
     func resolving() {
-        #expect(EnqueueExpander.resolve("a/b.mp3", base: "/m") == "/m/a/b.mp3")
-        #expect(EnqueueExpander.resolve("/abs.mp3", base: "/m") == "/abs.mp3")
-        #expect(EnqueueExpander.resolve("file:///x/a%20b%C3%BC.mp3", base: "/m") == "/x/a bü.mp3")
-        #expect(EnqueueExpander.resolve("file://localhost/x.mp3", base: "/m") == "/x.mp3")
-        #expect(EnqueueExpander.resolve("http://host/stream", base: "/m") == nil)
-        #expect(EnqueueExpander.resolve("C:relative.mp3", base: "/m") == "/m/C:relative.mp3")
+        #expect(M3UPlaylist.path(of: "a/b.mp3", base: "/m") == "/m/a/b.mp3")
+        #expect(M3UPlaylist.path(of: "/abs.mp3", base: "/m") == "/abs.mp3")
+        #expect(M3UPlaylist.path(of: "file:///x/a%20b%C3%BC.mp3", base: "/m") == "/x/a bü.mp3")
+        #expect(M3UPlaylist.path(of: "file://localhost/x.mp3", base: "/m") == "/x.mp3")
+        #expect(M3UPlaylist.path(of: "http://host/stream", base: "/m") == nil)
+        #expect(M3UPlaylist.path(of: "C:relative.mp3", base: "/m") == "/m/C:relative.mp3")
     }
 
     @Test("a Latin-1 .m3u is read as Latin-1; nested playlists and a loop of them stop at the depth limit")

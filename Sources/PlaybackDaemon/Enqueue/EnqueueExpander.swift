@@ -119,9 +119,9 @@ struct EnqueueExpander {
     }
 
     private func addPlaylist(_ path: String, depth: Int, into walk: inout Walk) {
-        let text: String
+        let playlist: M3UPlaylist
         do {
-            text = try Self.readText(path)
+            playlist = M3UPlaylist(bytes: try FileSystem.readAll(path, maximumBytes: Self.maximumPlaylistBytes))
         } catch {
             let reason =
                 switch error {
@@ -132,41 +132,18 @@ struct EnqueueExpander {
                 }
             return walk.rejected.append(Rejection(path: path, reason: "cannot read the playlist: \(reason)"))
         }
+        guard !playlist.entries.isEmpty else {
+            return walk.rejected.append(Rejection(path: path, reason: "the playlist lists nothing"))
+        }
         let base = String(path[..<path.lastIndex(of: "/")!])
-        var title: String?
-        let before = walk.candidates.count + walk.rejected.count
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingSpaces
-            if line.isEmpty { continue }
-            if line.hasPrefix("#") {
-                if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
-                    let name = line[line.index(after: comma)...].trimmingSpaces
-                    title = name.isEmpty ? nil : name
-                }
+        for entry in playlist.entries {
+            guard let entryPath = M3UPlaylist.path(of: entry.location, base: base) else {
+                walk.rejected.append(
+                    Rejection(path: entry.location, reason: "only local files can be played (in \(path))"))
                 continue
             }
-            defer { title = nil }
-            guard let entry = Self.resolve(line, base: base) else {
-                walk.rejected.append(Rejection(path: line, reason: "only local files can be played (in \(path))"))
-                continue
-            }
-            add(entry, title: title, depth: depth + 1, explicit: true, into: &walk)
+            add(entryPath, title: entry.title, depth: depth + 1, explicit: true, into: &walk)
         }
-        if walk.candidates.count + walk.rejected.count == before {
-            walk.rejected.append(Rejection(path: path, reason: "the playlist lists nothing"))
-        }
-    }
-
-    /// An entry as an absolute path: `file://` URLs decoded, relative paths against the
-    /// playlist's directory. Nil for other URLs (streams).
-    static func resolve(_ entry: String, base: String) -> String? {
-        if entry.hasPrefix("file://") { return FileURL.path(fromURL: entry) }
-        if let colon = entry.firstIndex(of: ":"), entry[..<colon].allSatisfy({ $0.isLetter }),
-            entry[colon...].hasPrefix("://")
-        {
-            return nil
-        }
-        return entry.hasPrefix("/") ? entry : base + "/" + entry
     }
 
     /// The reasons worded as the decoder words them.
@@ -176,19 +153,5 @@ struct EnqueueExpander {
         case EACCES: "permission denied"
         default: String(cString: strerror(error))
         }
-    }
-
-    /// The playlist as text: UTF-8 (a byte-order mark is dropped), else Latin-1, as old .m3u
-    /// files are.
-    private static func readText(_ path: String) throws(FileSystem.ReadError) -> String {
-        var bytes = try FileSystem.readAll(path, maximumBytes: maximumPlaylistBytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        return String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
-    }
-}
-
-extension StringProtocol {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -24,6 +24,18 @@ public struct ConfigurationFile {
     /// Applies the file to `settings`. A missing file is not an error unless `mustExist`.
     public func apply(to settings: inout DaemonSettings, mustExist: Bool) throws(ConfigurationError) {
         guard let text = try read(mustExist: mustExist) else { return }
+        try Self.apply(text, path: path, to: &settings)
+    }
+
+    /// Applies `text`, a configuration file's contents, to `settings`; errors name `path`.
+    /// On an error `settings` may hold the keys before the bad one: callers apply to a copy.
+    ///
+    /// TOMLKit 0.6 never frees what it parses (a table has no `deinit`, and reading keys or
+    /// numbers mallocs copies): about 3.4 KB per reading of a file that sets everything, at
+    /// start and at each SIGHUP (docs/reliability.md).
+    public static func apply(_ text: String, path: String, to settings: inout DaemonSettings)
+        throws(ConfigurationError)
+    {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -34,7 +46,7 @@ public struct ConfigurationFile {
             throw ConfigurationError(path: path, line: nil, key: nil, message: "not valid TOML: \(error)")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let keyLines = table.keys.map { (key: $0, line: Self.line(of: $0, in: lines)) }
+        let keyLines = table.keys.map { (key: $0, line: line(of: $0, in: lines)) }
         // In file order, so the first bad line is the one reported.
         for (key, line) in keyLines.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
             guard let spec = SettingsCatalog.spec(key) else {
@@ -43,7 +55,7 @@ public struct ConfigurationFile {
                     path: path, line: line, key: key, message: "unknown setting (settings: \(known))")
             }
             do {
-                try spec.apply(Self.input(table[key]!), &settings)
+                try spec.apply(input(table[key]!), &settings)
             } catch {
                 throw ConfigurationError(path: path, line: line, key: key, message: error.message)
             }
