@@ -13,10 +13,6 @@ let package = Package(
         .executable(name: "playbackd", targets: ["playbackd"]),
         .executable(name: "playbackctl", targets: ["playbackctl"]),
     ],
-    dependencies: [
-        // The configuration file's TOML parser (wraps toml++).
-        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0")
-    ],
     targets: [
         .systemLibrary(
             name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
@@ -43,7 +39,6 @@ let package = Package(
             dependencies: [
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
                 "CBusShim",
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
         // toolchain is (a user manager's sandbox, another machine); only libc, libasound,

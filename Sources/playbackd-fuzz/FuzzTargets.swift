@@ -73,8 +73,9 @@ enum FuzzTarget: String, CaseIterable {
             do throws(ConfigurationError) {
                 try ConfigurationFile.apply(text, path: "config.toml", to: &settings)
             } catch {
-                // An error names a line of the file, if any.
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                // An error names a line of the file, if any (lines end in LF; a CR LF is one
+                // Character, so count bytes).
+                let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).count
                 check(
                     error.line.map { (1...lines).contains($0) } ?? true, "an error names a line past the end: \(error)")
             }

@@ -154,7 +154,7 @@ extension IntegrationSuite {
                 ),
                 (
                     "disable = [\"play\", 3]\n",
-                    "config.toml:1: disable: expected an array of command names, found an array with integer in it"
+                    "config.toml:1: disable: expected an array of command names, found an array with a number in it"
                 ),
                 ("disable = [\"fly\"]\n", "config.toml:1: disable: 'fly' is not a remote command"),
                 ("idle-exit = 1e9\n", "config.toml:1: idle-exit: 1000000000 is out of range"),

@@ -1,6 +1,5 @@
 import ControlProtocol
 import SystemSupport
-import TOMLKit
 
 #if canImport(Glibc)
     import Glibc
@@ -29,35 +28,27 @@ public struct ConfigurationFile {
 
     /// Applies `text`, a configuration file's contents, to `settings`; errors name `path`.
     /// On an error `settings` may hold the keys before the bad one: callers apply to a copy.
-    ///
-    /// TOMLKit 0.6 never frees what it parses (a table has no `deinit`, and reading keys or
-    /// numbers mallocs copies): about 3.4 KB per reading of a file that sets everything, at
-    /// start and at each SIGHUP (docs/reliability.md).
     public static func apply(_ text: String, path: String, to settings: inout DaemonSettings)
         throws(ConfigurationError)
     {
-        let table: TOMLTable
+        let entries: [TOMLEntry]
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(
-                path: path, line: error.source.begin.line, key: nil, message: "not valid TOML: \(error.description)")
+            entries = try TOMLReader.entries(of: text)
         } catch {
-            throw ConfigurationError(path: path, line: nil, key: nil, message: "not valid TOML: \(error)")
+            throw ConfigurationError(
+                path: path, line: error.line, key: nil, message: "not valid TOML: \(error.message)")
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let keyLines = table.keys.map { (key: $0, line: line(of: $0, in: lines)) }
         // In file order, so the first bad line is the one reported.
-        for (key, line) in keyLines.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) {
-            guard let spec = SettingsCatalog.spec(key) else {
+        for entry in entries {
+            guard let spec = SettingsCatalog.spec(entry.key) else {
                 let known = SettingsCatalog.all.map(\.name).joined(separator: ", ")
                 throw ConfigurationError(
-                    path: path, line: line, key: key, message: "unknown setting (settings: \(known))")
+                    path: path, line: entry.line, key: entry.key, message: "unknown setting (settings: \(known))")
             }
             do {
-                try spec.apply(input(table[key]!), &settings)
+                try spec.apply(input(entry.value), &settings)
             } catch {
-                throw ConfigurationError(path: path, line: line, key: key, message: error.message)
+                throw ConfigurationError(path: path, line: entry.line, key: entry.key, message: error.message)
             }
         }
     }
@@ -78,41 +69,27 @@ public struct ConfigurationFile {
         return text
     }
 
-    /// The line (from 1) where `key` is assigned at the top level; TOMLKit keeps no positions.
-    static func line(of key: String, in lines: [Substring]) -> Int? {
-        for (index, line) in lines.enumerated() {
-            var rest = line.drop { $0 == " " || $0 == "\t" }
-            if rest.first == "[" { return nil }
-            for form in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(form) {
-                rest = rest.dropFirst(form.count).drop { $0 == " " || $0 == "\t" }
-                if rest.first == "=" { return index + 1 }
-            }
-        }
-        return nil
-    }
-
-    static func input(_ value: any TOMLValueConvertible) -> SettingInput {
-        switch value.type {
-        case .string: return .string(value.string ?? "")
-        case .int: return .number(Double(value.int ?? 0))
-        case .double: return .number(value.double ?? .nan)
-        case .bool: return .boolean(value.bool ?? false)
-        case .array:
+    static func input(_ value: TOMLValue) -> SettingInput {
+        switch value {
+        case .string(let string): return .string(string)
+        case .integer(let integer): return .number(Double(integer))
+        case .float(let float): return .number(float)
+        case .boolean(let boolean): return .boolean(boolean)
+        case .table: return .other("a table")
+        case .dateTime: return .other("a date or time")
+        case .array(let elements):
             // An array of strings or an array of numbers; anything else is named by the first
             // element that does not fit the first one's kind.
             var strings: [String] = []
             var numbers: [Double] = []
-            for element in value.array ?? TOMLArray() {
-                if let string = element.string, numbers.isEmpty {
-                    strings.append(string)
-                } else if let number = element.double ?? element.int.map(Double.init), strings.isEmpty {
-                    numbers.append(number)
-                } else {
-                    return .other("an array with \(element.type.description) in it")
+            for element in elements {
+                switch (input(element), numbers.isEmpty, strings.isEmpty) {
+                case (.string(let string), true, _): strings.append(string)
+                case (.number(let number), _, true): numbers.append(number)
+                case (let other, _, _): return .other("an array with \(other.typeName) in it")
                 }
             }
             return strings.isEmpty && !numbers.isEmpty ? .numbers(numbers) : .strings(strings)
-        default: return .other("a \(value.type.description)")
         }
     }
 }
