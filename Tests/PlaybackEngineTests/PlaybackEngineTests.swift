@@ -135,14 +135,19 @@ import Testing
         let engine = makeEngine()
         let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
         var frame = try engine.start(item, atFrame: 0, upcoming: [])
-        var halts = 0
-        while halts < 5, let position = engine.halt() {
+        // Five halts at points the test chooses: each once the played position has passed
+        // the next multiple of 250,000 frames (of 1,764,000), so no two land on one frame.
+        for target in stride(from: 250_000, through: 1_250_000, by: 250_000) {
+            while (engine.currentPosition()?.frame ?? .max) < target { sched_yield() }
+            guard let position = engine.halt() else {
+                Issue.record("the item ended before frame \(target): nothing was halted")
+                return
+            }
             #expect(position.itemID == 1)
-            #expect(position.frame >= frame)
+            #expect(position.frame >= target && position.frame > frame, "halted at \(position.frame)")
             #expect(engine.isDeviceOpen, "halt keeps the device")
             frame = try engine.start(item, atFrame: position.frame, upcoming: [])
             #expect(frame == position.frame)
-            halts += 1
         }
         _ = waitUntilFinished(engine)
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == Fixtures.reference("long"))
