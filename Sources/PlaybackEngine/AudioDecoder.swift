@@ -7,6 +7,8 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
     case notAFile
     case notMPEGAudio(String)
     case decodingFailed(String)
+    /// The file could not be read (an I/O error): `strerror`'s text.
+    case readFailed(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
         case .notAFile: "not a regular file"
         case .notMPEGAudio(let why): "not an MPEG audio file (\(why))"
         case .decodingFailed(let why): "decoding failed: \(why)"
+        case .readFailed(let why): "cannot read the file: \(why)"
         }
     }
 }

@@ -15,7 +15,7 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     public let frameCount: Int?
     public let metadata: TrackMetadata
     private let handle: OpaquePointer
-    private let fileDescriptor: Int32
+    private let input: FileInput
     private var isScanned = false
 
     /// Opens `path`, reads its format, length and tags. `readsPictures` keeps the tag's
@@ -28,9 +28,9 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
             throw .decodingFailed(String(cString: mpg123_plain_strerror(error)))
         }
         self.handle = handle
-        self.fileDescriptor = fd
+        input = FileInput(fd)
         do {
-            let (format, frames) = try Self.configure(handle, fd: fd, readsPictures: readsPictures)
+            let (format, frames) = try Self.configure(handle, input: input, readsPictures: readsPictures)
             self.format = format
             self.frameCount = frames
             self.metadata = ID3Reader.metadata(handle, path: path, format: format, frames: frames)
@@ -44,7 +44,7 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     deinit {
         mpg123_close(handle)
         mpg123_delete(handle)
-        Glibc.close(fileDescriptor)
+        Glibc.close(input.fd)
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
@@ -55,11 +55,14 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
                 buffer.count * 2, &done)
             switch result {
             case MPG123_OK.rawValue, MPG123_DONE.rawValue:
-                if done > 0 || result == MPG123_DONE.rawValue { return done / 2 }
+                if done > 0 { return done / 2 }
+                // libmpg123 ends the stream at a read error as at the end of the file.
+                if let failure = input.readFailure { throw failure }
+                if result == MPG123_DONE.rawValue { return 0 }
             case MPG123_NEW_FORMAT.rawValue:
                 if done > 0 { return done / 2 }
             default:
-                throw .decodingFailed(String(cString: mpg123_strerror(handle)))
+                throw input.readFailure ?? .decodingFailed(String(cString: mpg123_strerror(handle)))
             }
         }
     }
@@ -68,8 +71,8 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
 
     public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
         if !isScanned {
-            guard mpg123_scan(handle) == MPG123_OK.rawValue else {
-                throw .decodingFailed(String(cString: mpg123_strerror(handle)))
+            guard mpg123_scan(handle) == MPG123_OK.rawValue, input.readFailure == nil else {
+                throw input.readFailure ?? .decodingFailed(String(cString: mpg123_strerror(handle)))
             }
             isScanned = true
         }
@@ -103,14 +106,16 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     }
 
     private static func configure(
-        _ handle: OpaquePointer, fd: Int32, readsPictures: Bool
+        _ handle: OpaquePointer, input: FileInput, readsPictures: Bool
     ) throws(DecoderError) -> (AudioFormat, Int?) {
         let pictures = readsPictures ? MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue : 0
         let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | pictures)
         mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
         mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
-        guard mpg123_open_fd(handle, fd) == MPG123_OK.rawValue else {
-            throw .notMPEGAudio(String(cString: mpg123_strerror(handle)))
+        guard mpg123_replace_reader_handle(handle, FileInput.read, FileInput.seek, nil) == MPG123_OK.rawValue,
+            mpg123_open_handle(handle, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue
+        else {
+            throw input.readFailure ?? .notMPEGAudio(String(cString: mpg123_strerror(handle)))
         }
         var rate = 0
         var channels: Int32 = 0
@@ -118,11 +123,38 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         guard mpg123_getformat(handle, &rate, &channels, &encoding) == MPG123_OK.rawValue,
             rate > 0, channels > 0
         else {
-            throw .notMPEGAudio("no MPEG audio frame found")
+            throw input.readFailure ?? .notMPEGAudio("no MPEG audio frame found")
         }
         mpg123_format_none(handle)
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))
         let length = mpg123_length(handle)
         return (AudioFormat(sampleRate: rate, channels: Int(channels)), length > 0 ? Int(length) : nil)
+    }
+}
+
+/// The open file as libmpg123 reads it, through callbacks rather than its own reader: its
+/// reader takes a failed read() (EIO from a failing disk or a dropped network share) for the
+/// end of the file, so an item would end early without a word. Here the error is kept.
+private final class FileInput {
+    let fd: Int32
+    /// The first read error, once one happened.
+    private(set) var readFailure: DecoderError?
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
+        handle, buffer, count in
+        let input = Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue()
+        while true {
+            let result = Glibc.read(input.fd, buffer, count)
+            if result >= 0 { return result }
+            if errno == EINTR { continue }
+            if input.readFailure == nil { input.readFailure = .readFailed(String(cString: strerror(errno))) }
+            return -1
+        }
+    }
+
+    static let seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { handle, offset, whence in
+        lseek(Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue().fd, offset, whence)
     }
 }

@@ -19,10 +19,12 @@ final class DaemonProcess {
     /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
     /// configuration write to `capturePath`. The socket is in the daemon's own directory
     /// unless `socketPath` names one (to restart a daemon where a client expects it).
+    /// `launcher` (an absolute program and its arguments) runs the daemon's command line, and
+    /// must exec it (to set up a mount namespace first, say).
     init(
         device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
         pulseRuntime: String? = nil, socketPath: String? = nil, environment extra: [String: String] = [:],
-        stderrIsJournal: Bool = false
+        stderrIsJournal: Bool = false, launcher: [String] = []
     ) throws {
         directory = TestEnvironment.makeTemporaryDirectory()
         self.socketPath = socketPath ?? directory + "/control.sock"
@@ -55,13 +57,13 @@ final class DaemonProcess {
         process.environment = environment
         let daemon = TestEnvironment.binDirectory + "/playbackd"
         let daemonArguments = ["--socket", self.socketPath, "--device", device, "--log-level", "debug"] + arguments
+        var command = [daemon] + daemonArguments
         if getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--bounding-set=-dac_override,-dac_read_search", "--", daemon] + daemonArguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: daemon)
-            process.arguments = daemonArguments
+            command = ["/usr/bin/setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"] + command
         }
+        command = launcher + command
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardError = stderrHandle
         if stderrIsJournal {
             // What systemd sets when it connects stderr to the journal: the stream's device and inode.
