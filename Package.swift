@@ -7,6 +7,10 @@ import PackageDescription
 /// ctl -> cli -> client -> protocol -> model; everything may use SystemSupport (threads,
 /// eventfds, the console, the environment, clocks, XDG directories). The ctl never links the
 /// engine or any audio library.
+/// `Scripts/test --sanitize thread|address` sets this: a sanitizer's runtime cannot be linked
+/// into a static executable or beside a static Swift runtime, so that build links dynamically.
+let sanitizing = Context.environment["PLAYBACKD_SANITIZE"] != nil
+
 let package = Package(
     name: "playbackd",
     products: [
@@ -46,14 +50,14 @@ let package = Package(
         .executableTarget(
             name: "playbackd",
             dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "SystemSupport"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
+            linkerSettings: sanitizing ? [] : [.unsafeFlags(["-static-stdlib"])]),
         .target(
             name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
         // Fully static: it runs on every media-key press, and static linking cuts its start-up
         // from about 3 ms to about 1 ms (docs/performance.md). It links no C audio library.
         .executableTarget(
             name: "playbackctl", dependencies: ["ControlCLI"],
-            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+            linkerSettings: sanitizing ? [] : [.unsafeFlags(["-static-executable"])]),
         // The parsers of untrusted input as libFuzzer targets (Scripts/fuzz); a normal build
         // replays inputs through them (the suite runs the seed corpus and every crash found).
         .executableTarget(

@@ -29,16 +29,17 @@ extension IntegrationSuite {
         }
 
         @Test(
-            "1,000 clients in 20 s of real-time play: the capture stays byte-exact, every request is answered, the excess is refused cleanly, descriptors come back"
+            "1,000 clients in 60 s of real-time play: the capture stays byte-exact, every request is answered, the excess is refused cleanly, descriptors come back"
         )
         func thousandClients() throws {
             let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
-            _ = try daemon.enqueue(["long.mp3"], play: true)
+            // Twice the 40 s item, gapless: 60 s of play never reach the end.
+            _ = try daemon.enqueue(["long.mp3", "long.mp3"], play: true)
             _ = try daemon.waitForState("playing")
             // Counted while playing: the device's own descriptors are open from here on.
             let startDescriptors = Self.openDescriptors(daemon.pid)
             let tally = Tally()
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             // 30 subscribers that hold their connection; 30 clients asking as fast as they can.
             var subscribers: [ControlClient] = []
             for _ in 0..<30 {
@@ -111,7 +112,8 @@ extension IntegrationSuite {
             let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
             let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map(String.init) ?? "?"
             let peakKiB = Int(peak.filter(\.isNumber)) ?? .max
-            #expect(peakKiB < 128 * 1024, "\(peak)")
+            // AddressSanitizer keeps up to 256 MiB of freed memory in quarantine: no bound there.
+            #expect(peakKiB < 128 * 1024 || TestEnvironment.sanitizer == "address", "\(peak)")
             var descriptors = Self.openDescriptors(daemon.pid)
             for _ in 0..<50 where descriptors != startDescriptors {
                 usleep(100_000)
@@ -122,8 +124,9 @@ extension IntegrationSuite {
             #expect(!daemon.stderrText.contains("underran"), "no xrun: \(daemon.stderrText.suffix(2000))")
             // What was played is the reference, byte for byte, with no gap and nothing twice.
             let captured = try daemon.captured()
-            let reference = try TestEnvironment.reference("long")
-            #expect(captured.count > 44_100 * 4 * 15, "at least 15 s were captured (\(captured.count) bytes)")
+            let long = try TestEnvironment.reference("long")
+            let reference = long + long
+            #expect(captured.count > 44_100 * 4 * 50, "at least 50 s were captured (\(captured.count) bytes)")
             #expect(
                 captured == reference.prefix(captured.count),
                 "the capture is the reference's first \(captured.count) bytes")

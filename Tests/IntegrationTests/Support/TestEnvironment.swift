@@ -16,6 +16,8 @@ enum TestEnvironment {
     static let alsaConfigPath = "/usr/share/alsa/alsa.conf:" + packageRoot + "/Tests/alsa/test.conf"
     /// The runtime directory of the PulseAudio server `Scripts/test` started (null sink).
     static let pulseRuntime = environment["PLAYBACKD_TEST_PULSE_RUNTIME"]
+    /// `thread` or `address` under `Scripts/test --sanitize`.
+    static let sanitizer = environment["PLAYBACKD_SANITIZE"]
 
     static func fixture(_ name: String) -> String { fixtures + "/" + name }
 
