@@ -1,6 +1,5 @@
 import CSystemShim
 import PlaybackEngine
-import Synchronization
 import SystemSupport
 
 /// A thread for slow work the control loop must not wait for: probing files to enqueue,
@@ -19,7 +18,7 @@ final class BackgroundWorker: @unchecked Sendable {
         var isStopping = false
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let wake = EventSignal()
     private let finished = EventSignal()
     private var thread: NamedThread?

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 /// The mailbox through which the control thread tells the decoder thread what to decode
 /// after the current item. The mutex protects the list, what the decoder already took from
@@ -14,9 +14,9 @@ final class UpcomingItems: Sendable {
         var exhausted = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    init(_ items: [EngineItem]) { state = Mutex(State(items: items)) }
+    init(_ items: [EngineItem]) { state = Locked(State(items: items)) }
 
     /// Decoder: the next item, or nil (and the list counts as exhausted).
     func next() -> EngineItem? {

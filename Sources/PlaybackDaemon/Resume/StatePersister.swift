@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +16,7 @@ final class StatePersister {
     static let minimumSpacing = 0.25
 
     private let worker: BackgroundWorker
-    private let latest = Mutex<ResumeState?>(nil)
+    private let latest = Locked<ResumeState?>(nil)
     private var isScheduled = false
     private var lastFailure: String?
     private let log: DaemonLog

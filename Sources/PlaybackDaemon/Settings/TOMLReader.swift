@@ -52,7 +52,8 @@ public struct TOMLReader {
 
     private mutating func document() throws(TOMLSyntaxError) -> [TOMLEntry] {
         var entries: [TOMLEntry] = []
-        var seen: Set<String> = []
+        /// The top-level names so far: whether each is a table.
+        var seen: [String: Bool] = [:]
         var insideTable = false
         var tablePaths: Set<[String]> = []
         var tableKeys: Set<[String]> = []
@@ -98,7 +99,9 @@ public struct TOMLReader {
             }
             if insideTable { continue }
             if path.count == 1 {
-                guard seen.insert(path[0]).inserted else { throw fail("\(path[0]) is defined twice", line: startLine) }
+                guard seen.updateValue(false, forKey: path[0]) == nil else {
+                    throw fail("\(path[0]) is defined twice", line: startLine)
+                }
                 entries.append(TOMLEntry(key: path[0], line: startLine, value: value))
             } else {
                 try declareTable(path[0], line: startLine, in: &entries, seen: &seen)
@@ -108,13 +111,15 @@ public struct TOMLReader {
     }
 
     /// Records the top-level `name` as a table the first time; a value of that name is an error.
-    private func declareTable(_ name: String, line: Int, in entries: inout [TOMLEntry], seen: inout Set<String>)
-        throws(TOMLSyntaxError)
-    {
-        if seen.insert(name).inserted {
+    private func declareTable(
+        _ name: String, line: Int, in entries: inout [TOMLEntry], seen: inout [String: Bool]
+    ) throws(TOMLSyntaxError) {
+        switch seen[name] {
+        case nil:
+            seen[name] = true
             entries.append(TOMLEntry(key: name, line: line, value: .table))
-        } else if let earlier = entries.first(where: { $0.key == name }), earlier.value != .table {
-            throw fail("\(name) is a value and a table", line: line)
+        case false?: throw fail("\(name) is a value and a table", line: line)
+        case true?: break
         }
     }
 
