@@ -203,15 +203,8 @@ extension IntegrationSuite {
             let directory = TestEnvironment.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             // A malloc counter preloaded into the daemon (Tests/Fixtures/src/malloc-count.c).
-            let library = directory + "/libmalloc-count.so"
+            let library = try TestEnvironment.preloadLibrary("malloc-count", in: directory)
             let counts = directory + "/counts"
-            let build = try CommandLineRun.run(
-                executable: "/usr/bin/env",
-                [
-                    "clang", "-shared", "-fPIC", "-O2", "-o", library,
-                    TestEnvironment.packageRoot + "/Tests/Fixtures/src/malloc-count.c", "-ldl",
-                ])
-            try #require(build.status == 0, "\(build.stderr)")
             let daemon = try DaemonProcess(
                 device: "playbackd_capture_paced", arguments: ["--equalizer", "true"], pulse: true,
                 environment: [

@@ -126,14 +126,7 @@ extension IntegrationSuite {
             let directory = TestEnvironment.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             // A read() failure injector preloaded into the daemon (Tests/Fixtures/src/read-eio.c).
-            let library = directory + "/libread-eio.so"
-            let build = try CommandLineRun.run(
-                executable: "/usr/bin/env",
-                [
-                    "clang", "-shared", "-fPIC", "-O2", "-o", library,
-                    TestEnvironment.packageRoot + "/Tests/Fixtures/src/read-eio.c", "-ldl",
-                ])
-            try #require(build.status == 0, "\(build.stderr)")
+            let library = try TestEnvironment.preloadLibrary("read-eio", in: directory)
             let trigger = directory + "/fail-now"
             let daemon = try DaemonProcess(
                 device: "playbackd_capture_paced", pulse: true,

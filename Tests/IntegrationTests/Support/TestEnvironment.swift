@@ -26,6 +26,17 @@ enum TestEnvironment {
         try Data(contentsOf: URL(fileURLWithPath: fixture(name + ".ref.raw")))
     }
 
+    /// Builds `Tests/Fixtures/src/NAME.c` with the toolchain's C compiler into `directory`, as a
+    /// library to preload into a daemon (`LD_PRELOAD`); its path.
+    static func preloadLibrary(_ name: String, in directory: String) throws -> String {
+        let library = directory + "/lib\(name).so"
+        let build = try CommandLineRun.run(
+            executable: "/usr/bin/env",
+            ["clang", "-shared", "-fPIC", "-O2", "-o", library, packageRoot + "/Tests/Fixtures/src/\(name).c", "-ldl"])
+        guard build.status == 0 else { throw TestFailure("building \(name).c failed: \(build.stderr)") }
+        return library
+    }
+
     /// A fresh private directory, removed by the caller.
     static func makeTemporaryDirectory() -> String {
         var template = Array("/tmp/pbdtest.XXXXXX".utf8CString)
