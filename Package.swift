@@ -1,16 +1,16 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// `Scripts/test --sanitize thread|address` sets this: a sanitizer's runtime cannot be linked
+/// into a static executable or beside a static Swift runtime, so that build links dynamically.
+let sanitizing = Context.environment["PLAYBACKD_SANITIZE"] != nil
+
 /// playbackd: a headless audio playback daemon (`playbackd`) and its control CLI (`playbackctl`).
 ///
 /// Dependencies point one way: executables -> daemon -> engine -> model;
 /// ctl -> cli -> client -> protocol -> model; everything may use SystemSupport (threads,
 /// eventfds, the console, the environment, clocks, XDG directories). The ctl never links the
 /// engine or any audio library.
-/// `Scripts/test --sanitize thread|address` sets this: a sanitizer's runtime cannot be linked
-/// into a static executable or beside a static Swift runtime, so that build links dynamically.
-let sanitizing = Context.environment["PLAYBACKD_SANITIZE"] != nil
-
 let package = Package(
     name: "playbackd",
     products: [
