@@ -26,6 +26,9 @@ struct OutputLoop<Sink: AudioSink> {
     let processBuffer: UnsafeMutableBufferPointer<Int16>
     /// The chain's scratch space, allocated with the pipeline.
     let soundScratch: SoundScratch
+    /// How often the output thread reads the clock while it waits for the device to start
+    /// once everything is written (a little over one window of `StartDetector.minimumWindowNanos`).
+    static var startPollMilliseconds: Int32 { 25 }
 
     func run() {
         var nextSegment = 1
@@ -142,7 +145,11 @@ struct OutputLoop<Sink: AudioSink> {
             // A device can start only now, after everything was written (a short item).
             noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
             guard delay > sink.periodFrames else { break }
-            outputWake.wait(timeoutMilliseconds: Int32((delay - sink.periodFrames) * 1000 / sampleRate) + 1)
+            // Until the start is confirmed the detector needs readings a few windows apart: a
+            // device that was slow to start would otherwise be announced only at the very end.
+            let untilLastPeriod = Int32((delay - sink.periodFrames) * 1000 / sampleRate) + 1
+            outputWake.wait(
+                timeoutMilliseconds: isAudible ? untilLastPeriod : min(untilLastPeriod, Self.startPollMilliseconds))
         }
         sink.drain()
         end(.finished, delay: 0, drop: false)
