@@ -14,10 +14,21 @@ struct DecoderLoop {
     let decoderWake: EventSignal
     let parking: ParkedDecoder
 
-    func run(first decoder: any AudioDecoder, itemID: UInt64) {
+    /// Decodes from `decoder` (after seeking to `frame`, when given) until the queue ends, the
+    /// format changes or the pipeline halts.
+    func run(first decoder: any AudioDecoder, itemID: UInt64, seekingTo frame: Int?) {
         var decoder = decoder
         var itemID = itemID
         defer { parking.park(decoder, itemID: itemID) }
+        if let frame {
+            do {
+                _ = try decoder.seek(toFrame: frame)
+            } catch {
+                state.itemsCutShort.add(1, ordering: .relaxed)
+                guard let (nextID, next) = nextDecoder(format: decoder.format) else { return }
+                (itemID, decoder) = (nextID, next)
+            }
+        }
         while !state.isHaltRequested {
             let region = ring.writableRegion()
             if region.isEmpty {

@@ -1,6 +1,6 @@
 /// The decoder a pipeline was using when it stopped, kept so that restarting the same item
-/// (resume after pause, a seek, a skip) needs no new open and no new full-file scan: exact
-/// seeking in an MP3 needs a frame index, and building it reads the whole file.
+/// (resume after pause, a seek, a skip) needs no new open and keeps the frame index built so
+/// far: exact seeking in an MP3 reads every frame header up to the target the first time.
 ///
 /// Written by the decoder thread as it exits; read by the control thread only after joining it.
 final class ParkedDecoder: @unchecked Sendable {

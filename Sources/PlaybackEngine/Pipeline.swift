@@ -30,7 +30,7 @@ final class Pipeline: @unchecked Sendable {
     static let processFrames = 4096
 
     init(
-        first item: EngineItem, decoder: any AudioDecoder, startFrame: Int,
+        first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
         upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
         events: EventSignal, realtime: Bool, sound: SoundControl
     ) {
@@ -51,7 +51,10 @@ final class Pipeline: @unchecked Sendable {
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
         threads.append(
-            NamedThread(name: "pbd-decoder") { decoderWork.value.0.run(first: decoderWork.value.1, itemID: item.id) })
+            NamedThread(name: "pbd-decoder") {
+                decoderWork.value.0.run(
+                    first: decoderWork.value.1, itemID: item.id, seekingTo: seeks ? startFrame : nil)
+            })
         let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = realtime && outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)

@@ -45,7 +45,12 @@ public final class PlaybackEngine {
     public var isRealtime: Bool { pipeline?.isRealtime ?? false }
 
     /// Starts playing `item` from `frame` (clamped to the item), followed by `upcoming`.
-    /// Returns the frame decoding landed on. Opens (or reopens, on a format change) the device.
+    /// Returns the frame decoding starts at. Opens (or reopens, on a format change) the device.
+    ///
+    /// The seek itself is the decoder thread's first step, not done here: finding a frame
+    /// hours into an audiobook reads every frame header up to it, and the control thread
+    /// answers requests meanwhile. A seek that fails there ends the item as a read error
+    /// part-way does (`itemsCutShort`).
     public func start(_ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem]) throws(EngineError) -> Int {
         halt()
         let reused = parked.flatMap { $0.itemID == item.id ? $0.decoder : nil }
@@ -56,20 +61,18 @@ public final class PlaybackEngine {
         } else {
             do { decoder = try openDecoder(item.path) } catch { throw .content(error) }
         }
-        var landed = 0
-        if frame > 0 || reused != nil {
-            let target = min(frame, decoder.frameCount ?? frame)
-            do { landed = try decoder.seek(toFrame: target) } catch { throw .content(error) }
-        }
+        // A parked decoder is wherever it stopped: it seeks even to frame 0.
+        let seeks = frame > 0 || reused != nil
+        let target = seeks ? max(0, min(frame, decoder.frameCount ?? frame)) : 0
         if sink.openFormat != decoder.format {
             do { try sink.open(decoder.format) } catch { throw .device(error) }
             reportedXruns = 0
         }
         events.reset()
         pipeline = Pipeline(
-            first: item, decoder: decoder, startFrame: landed, upcoming: upcoming,
+            first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
             sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound)
-        return landed
+        return target
     }
 
     /// Sets the equalizer and volume. The output thread takes them at its next write (within

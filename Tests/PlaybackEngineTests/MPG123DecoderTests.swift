@@ -23,13 +23,33 @@ import Testing
         }
     }
 
-    @Test("seeking lands exactly and decodes the reference samples from there")
-    func seekIsExact() throws {
-        let reference = try Fixtures.reference("long")
-        for frame in [1, 1151, 1152, 44_100, 441_000, 1_000_003] {
-            let decoder = try MPG123Decoder(path: Fixtures.path("long.mp3"))
+    @Test(
+        "seeking lands exactly and decodes the reference samples from there, without a full-file scan",
+        arguments: ["long", "vbr"])
+    func seekIsExact(name: String) throws {
+        let reference = try Fixtures.reference(name)
+        let frames = reference.count / 4
+        for frame in [1, 1151, 1152, 44_100, frames / 2 + 3, frames - 1_000] {
+            let decoder = try MPG123Decoder(path: Fixtures.path(name + ".mp3"))
             #expect(try decoder.seek(toFrame: frame) == frame)
             #expect(try decodeAll(decoder) == reference.subdata(in: frame * 4..<reference.count), "frame \(frame)")
+        }
+    }
+
+    @Test(
+        "one decoder seeking back and forth (the frame index half built) lands exactly every time",
+        arguments: ["long", "vbr"])
+    func seeksBackAndForth(name: String) throws {
+        let reference = try Fixtures.reference(name)
+        let frames = reference.count / 4
+        let decoder = try MPG123Decoder(path: Fixtures.path(name + ".mp3"))
+        var buffer = [Int16](repeating: 0, count: 8192)
+        for frame in [frames * 3 / 4, 1_000, frames / 2 + 577, frames - 5_000, 0, frames / 3] {
+            #expect(try decoder.seek(toFrame: frame) == frame)
+            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            let decoded = buffer.withUnsafeBytes { Data($0.prefix(count * 2)) }
+            #expect(count > 0)
+            #expect(decoded == reference.subdata(in: frame * 4..<(frame * 4 + count * 2)), "frame \(frame)")
         }
     }
 

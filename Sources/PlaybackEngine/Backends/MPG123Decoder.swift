@@ -6,8 +6,13 @@ import PlaybackModel
 #endif
 
 /// An MP3 file decoded by libmpg123: gapless (encoder delay and padding removed), exact
-/// seeking (the frame index is built by a full scan before the first seek), output forced to
-/// the file's own rate and channels as signed 16-bit interleaved samples.
+/// seeking, output forced to the file's own rate and channels as signed 16-bit interleaved
+/// samples.
+///
+/// Opening reads only what a probe needs: the first frame with its Xing/LAME tag (the exact
+/// length), the ID3 tags. The frame index that exact seeking needs is built as frames are read:
+/// a seek reads frame headers from the nearest indexed frame up to the target, never the
+/// whole file (an hour into a 2-hour file: about 25 ms here).
 ///
 /// Owned by one thread at a time; the handle is not shared.
 public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
@@ -15,35 +20,35 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     public let frameCount: Int?
     public let metadata: TrackMetadata
     private let handle: OpaquePointer
-    private let input: FileInput
-    private var isScanned = false
+    private let input: MPG123FileInput
 
     /// Opens `path`, reads its format, length and tags. `readsPictures` keeps the tag's
     /// pictures for `coverPicture()`; only probing needs them, not playback.
     public init(path: String, readsPictures: Bool = false) throws(DecoderError) {
         let fd = try Self.openRegularFile(path)
-        var error: Int32 = 0
-        guard let handle = mpg123_new(nil, &error) else {
+        let handle: OpaquePointer
+        switch MPG123SpareHandle.take() {
+        case .success(let taken): handle = taken
+        case .failure(let error):
             Glibc.close(fd)
-            throw .decodingFailed(String(cString: mpg123_plain_strerror(error)))
+            throw error
         }
         self.handle = handle
-        input = FileInput(fd)
+        input = MPG123FileInput(fd)
         do {
             let (format, frames) = try Self.configure(handle, input: input, readsPictures: readsPictures)
             self.format = format
             self.frameCount = frames
             self.metadata = ID3Reader.metadata(handle, path: path, format: format, frames: frames)
         } catch {
-            mpg123_delete(handle)
+            MPG123SpareHandle.give(handle)
             Glibc.close(fd)
             throw error
         }
     }
 
     deinit {
-        mpg123_close(handle)
-        mpg123_delete(handle)
+        MPG123SpareHandle.give(handle)
         Glibc.close(input.fd)
     }
 
@@ -70,14 +75,10 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     public func coverPicture() -> EmbeddedPicture? { ID3Reader.coverPicture(handle) }
 
     public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
-        if !isScanned {
-            guard mpg123_scan(handle) == MPG123_OK.rawValue, input.readFailure == nil else {
-                throw input.readFailure ?? .decodingFailed(String(cString: mpg123_strerror(handle)))
-            }
-            isScanned = true
-        }
         let landed = mpg123_seek(handle, off_t(frame), SEEK_SET)
-        guard landed >= 0 else { throw .decodingFailed(String(cString: mpg123_strerror(handle))) }
+        guard landed >= 0, input.readFailure == nil else {
+            throw input.readFailure ?? .decodingFailed(String(cString: mpg123_strerror(handle)))
+        }
         return Int(landed)
     }
 
@@ -106,13 +107,19 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
     }
 
     private static func configure(
-        _ handle: OpaquePointer, input: FileInput, readsPictures: Bool
+        _ handle: OpaquePointer, input: MPG123FileInput, readsPictures: Bool
     ) throws(DecoderError) -> (AudioFormat, Int?) {
-        let pictures = readsPictures ? MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue : 0
-        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue | pictures)
-        mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0)
-        mpg123_param2(handle, Int32(MPG123_REMOVE_FLAGS.rawValue), Int(MPG123_AUTO_RESAMPLE.rawValue), 0)
-        guard mpg123_replace_reader_handle(handle, FileInput.read, FileInput.seek, nil) == MPG123_OK.rawValue,
+        // Every setting is made again: the handle may have decoded another file before.
+        let pictures = Int(MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue)
+        mpg123_param2(
+            handle, Int32(MPG123_ADD_FLAGS.rawValue),
+            Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue) | (readsPictures ? pictures : 0), 0)
+        mpg123_param2(
+            handle, Int32(MPG123_REMOVE_FLAGS.rawValue),
+            Int(MPG123_AUTO_RESAMPLE.rawValue) | (readsPictures ? 0 : pictures), 0)
+        mpg123_format_all(handle)
+        guard
+            mpg123_replace_reader_handle(handle, MPG123FileInput.read, MPG123FileInput.seek, nil) == MPG123_OK.rawValue,
             mpg123_open_handle(handle, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue
         else {
             throw input.readFailure ?? .notMPEGAudio(String(cString: mpg123_strerror(handle)))
@@ -129,32 +136,5 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))
         let length = mpg123_length(handle)
         return (AudioFormat(sampleRate: rate, channels: Int(channels)), length > 0 ? Int(length) : nil)
-    }
-}
-
-/// The open file as libmpg123 reads it, through callbacks rather than its own reader: its
-/// reader takes a failed read() (EIO from a failing disk or a dropped network share) for the
-/// end of the file, so an item would end early without a word. Here the error is kept.
-private final class FileInput {
-    let fd: Int32
-    /// The first read error, once one happened.
-    private(set) var readFailure: DecoderError?
-
-    init(_ fd: Int32) { self.fd = fd }
-
-    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
-        handle, buffer, count in
-        let input = Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue()
-        while true {
-            let result = Glibc.read(input.fd, buffer, count)
-            if result >= 0 { return result }
-            if errno == EINTR { continue }
-            if input.readFailure == nil { input.readFailure = .readFailed(String(cString: strerror(errno))) }
-            return -1
-        }
-    }
-
-    static let seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { handle, offset, whence in
-        lseek(Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue().fd, offset, whence)
     }
 }
