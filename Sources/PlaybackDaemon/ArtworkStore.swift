@@ -20,11 +20,11 @@ struct ArtworkStore {
         XDGDirectories.runtime(environment: environment) + "/artwork"
     }
 
-    /// The cover's path for the file at `path`, or nil.
-    func artwork(for picture: EmbeddedPicture?, beside path: String) -> String? {
+    /// The cover's path for the file at `path`, or nil. `folders` remembers what was found
+    /// beside earlier files; pass the same one for every file of one enqueue.
+    func artwork(for picture: EmbeddedPicture?, beside path: String, folders: inout FolderCovers) -> String? {
         if let picture, let stored = store(picture) { return stored }
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return Self.sideFiles.lazy.map { folder + "/" + $0 }.first { access($0, R_OK) == 0 }
+        return folders.cover(in: path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "")
     }
 
     /// Writes the picture unless a file with its hash exists; nil for an unknown type, an
@@ -60,5 +60,18 @@ struct ArtworkStore {
         }
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Each folder's cover file (`ArtworkStore.sideFiles`), looked up once per folder rather than
+/// once per file: an album of 20 files, or a directory of 10,000, asks the file system once.
+struct FolderCovers {
+    private var known: [String: String?] = [:]
+
+    mutating func cover(in folder: String) -> String? {
+        if let cover = known[folder] { return cover }
+        let cover = ArtworkStore.sideFiles.lazy.map { folder + "/" + $0 }.first { access($0, R_OK) == 0 }
+        known[folder] = .some(cover)
+        return cover
     }
 }

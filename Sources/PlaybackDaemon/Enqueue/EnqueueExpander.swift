@@ -92,7 +92,7 @@ struct EnqueueExpander {
             return walk.rejected.append(
                 Rejection(path: path, reason: "cannot read the directory: \(Self.describe(errno))"))
         }
-        var names: [String] = []
+        var names: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             walk.entriesRead += 1
             if walk.entriesRead > maximumEntries {
@@ -104,17 +104,32 @@ struct EnqueueExpander {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
-            if !name.hasPrefix(".") { names.append(name) }
+            if !name.hasPrefix(".") { names.append((name, entry.pointee.d_type)) }
         }
         closedir(directory)
-        for name in names.sorted(by: NaturalOrder.areInIncreasingOrder) {
+        for (name, type) in NaturalOrder.sorted(names, by: \.name) {
             let child = path.hasSuffix("/") ? path + name : path + "/" + name
-            var info = stat()
-            guard stat(child, &info) == 0 else { continue }  // a dangling link in a directory is not asked for
-            let kind = info.st_mode & S_IFMT
-            if kind == S_IFDIR || (kind == S_IFREG && Self.audioExtensions.contains(FileName.extension(name))) {
+            switch Self.kind(of: child, type: type) {
+            case S_IFDIR:
                 add(child, title: nil, depth: depth + 1, explicit: false, into: &walk)
+            case S_IFREG where Self.audioExtensions.contains(FileName.extension(name)):
+                // No stat: opening it checks again that it is a regular file.
+                guard walk.candidates.count < limit else { return }
+                walk.candidates.append(EnqueueCandidate(path: child, title: nil))
+            default: continue  // a dangling link in a directory is not asked for
             }
+        }
+    }
+
+    /// A directory entry's file type (`S_IFDIR`, `S_IFREG`, ...), from the entry when the file
+    /// system gives it (no system call), else by following it with stat (links); 0 when that fails.
+    private static func kind(of path: String, type: UInt8) -> mode_t {
+        switch Int(type) {
+        case Int(DT_DIR): return S_IFDIR
+        case Int(DT_REG): return S_IFREG
+        default:
+            var info = stat()
+            return stat(path, &info) == 0 ? info.st_mode & S_IFMT : 0
         }
     }
 

@@ -14,8 +14,9 @@ struct ItemProber {
         var rejected = rejectedPaths
         var found: [(path: String, metadata: TrackMetadata)] = []
         found.reserveCapacity(candidates.count)
+        var folders = FolderCovers()
         for candidate in candidates {
-            switch probe(candidate) {
+            switch probe(candidate, folders: &folders) {
             case .success(let metadata): found.append((candidate.path, metadata))
             case .failure(let rejection): rejected.append(rejection)
             }
@@ -31,10 +32,11 @@ struct ItemProber {
     /// directory, or a cover file beside it); nil when there is none or it cannot be read.
     func artwork(of path: String) -> String? {
         guard let decoder = try? openDecoder(path) else { return nil }
-        return artwork.artwork(for: decoder.coverPicture(), beside: path)
+        var folders = FolderCovers()
+        return artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)
     }
 
-    private func probe(_ candidate: EnqueueCandidate) -> Result<TrackMetadata, Rejection> {
+    private func probe(_ candidate: EnqueueCandidate, folders: inout FolderCovers) -> Result<TrackMetadata, Rejection> {
         let path = candidate.path
         do {
             let decoder = try openDecoder(path)
@@ -42,7 +44,7 @@ struct ItemProber {
             var metadata = decoder.metadata
             // A playlist's #EXTINF title stands in for a missing title tag (not for a real one).
             if let title = candidate.title, metadata.title == FileName.stem(path) { metadata.title = title }
-            metadata.artworkPath = artwork.artwork(for: decoder.coverPicture(), beside: path)
+            metadata.artworkPath = artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)
             return .success(metadata)
         } catch {
             return .failure(Rejection(path: path, reason: error.description))

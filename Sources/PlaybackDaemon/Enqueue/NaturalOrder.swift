@@ -3,8 +3,18 @@
 /// the exact bytes so the order is total.
 enum NaturalOrder {
     static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
-        let result = compare(Array(a.utf8), Array(b.utf8))
-        return result != 0 ? result < 0 : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+        areInIncreasingOrder(Array(a.utf8), Array(b.utf8))
+    }
+
+    /// `items` sorted by `name` in natural order. Each name's bytes are taken once, not twice
+    /// per comparison (a 10,000-file directory: about 130,000 comparisons).
+    static func sorted<Item>(_ items: [Item], by name: (Item) -> String) -> [Item] {
+        items.map { (Array(name($0).utf8), $0) }.sorted { areInIncreasingOrder($0.0, $1.0) }.map(\.1)
+    }
+
+    private static func areInIncreasingOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let result = compare(a, b)
+        return result != 0 ? result < 0 : a.lexicographicallyPrecedes(b)
     }
 
     /// Negative, zero or positive, like `strcmp`, ignoring ASCII case.
