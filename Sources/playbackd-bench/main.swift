@@ -15,6 +15,12 @@ import SystemSupport
 //   playbackd-bench echo SOCKET BYTES     a poll(2) server answering every line with BYTES bytes:
 //                                         the floor a request/reply over a Unix socket costs on
 //                                         this machine, measured with the same client.
+//   playbackd-bench until-audible SOCKET COUNT PATH [SECONDS]
+//                                         COUNT times: `enqueue` PATH (replace, play) and wait for
+//                                         the pushed start (rate 1: the device plays), then `stop`;
+//                                         the time from sending to that event, same output. With
+//                                         SECONDS: enqueue without play and seek there first, and
+//                                         time `play` alone.
 //   playbackd-bench dbus-get NAME PROPERTY TYPE COUNT
 //                                         COUNT `Get` calls of an MPRIS Player property of NAME on
 //                                         the session bus (sd-bus, one at a time); same output.
@@ -43,6 +49,55 @@ func measureRoundTrips(socket: String, count: Int, until stopFile: String? = nil
         }
     }
     return samples.sorted()
+}
+
+func measureUntilAudible(socket: String, count: Int, path: String, from position: Double?) throws -> [Double] {
+    // Commands on one connection, pushed events on another: a subscribed connection's replies
+    // and events interleave.
+    let commands = try ControlClient(path: socket)
+    let events = try ControlClient(path: socket)
+    _ = try events.request(.object([("command", .string("subscribe"))]))
+    let enqueue = JSONValue.object([
+        ("command", .string("enqueue")), ("items", .array([.string(path)])), ("replace", .bool(true)),
+        ("play", .bool(position == nil)),
+    ])
+    var samples: [Double] = []
+    for _ in 0..<count {
+        var measured = enqueue
+        if let position {
+            try expectSuccess(try commands.request(enqueue))
+            try expectSuccess(
+                try commands.request(
+                    .object([("command", .string("changePlaybackPosition")), ("position", .number(position))])))
+            measured = .object([("command", .string("play"))])
+        }
+        let start = monotonicMicroseconds()
+        try commands.send(measured)
+        try waitForEvent(on: events) { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
+        samples.append(monotonicMicroseconds() - start)
+        try expectSuccess(try commands.readLine(timeout: 10))
+        try expectSuccess(try commands.request(.object([("command", .string("stop"))])))
+        try waitForEvent(on: events) { $0["nowPlaying"]?["state"]?.stringValue == "stopped" }
+    }
+    return samples.sorted()
+}
+
+/// Exits with the reply when it is not a success.
+func expectSuccess(_ reply: JSONValue?) throws {
+    guard reply?["status"]?.stringValue != "success" else { return }
+    Console.error("playbackd-bench: \(reply?.serialized ?? "no reply")\n")
+    exit(1)
+}
+
+/// Reads events until one satisfies `isWanted`; exits when none comes within 10 s.
+func waitForEvent(on client: ControlClient, _ isWanted: (JSONValue) -> Bool) throws {
+    while true {
+        guard let line = try client.readLine(timeout: 10) else {
+            Console.error("playbackd-bench: no event within 10 s\n")
+            exit(1)
+        }
+        if line["event"] != nil && isWanted(line) { return }
+    }
 }
 
 func serveEcho(socket path: String, replyBytes: Int) -> Never {
@@ -122,11 +177,21 @@ case (6, "dbus-get"):
     guard let count = Int(arguments[5]), count > 0 else { exit(2) }
     Console.out(
         summary(measurePropertyGets(busName: arguments[2], property: arguments[3], type: arguments[4], count: count)))
+case (5, "until-audible"), (6, "until-audible"):
+    guard let count = Int(arguments[3]), count > 0 else { exit(2) }
+    let position = arguments.count == 6 ? Double(arguments[5]) : nil
+    do {
+        Console.out(
+            summary(try measureUntilAudible(socket: arguments[2], count: count, path: arguments[4], from: position)))
+    } catch {
+        Console.error("playbackd-bench: \(error)\n")
+        exit(1)
+    }
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
     Console.error(
-        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT\n"
+        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT\n"
     )
     exit(2)
 }
