@@ -211,11 +211,19 @@ final class PlayerService {
         noteChange(.item)
     }
 
+    /// Arms the device's release: after the hold time, or at once (on the loop's next turn,
+    /// after the pause has taken its position) for a sound server's stream, which costs
+    /// wake-ups while held and reopens in under a millisecond.
     private func armHoldTimer() {
-        holdTimer.arm(after: pauseHoldSeconds) { [unowned self] in
+        let hold = engine.isServerStream ? 0 : pauseHoldSeconds
+        holdTimer.arm(after: hold) { [unowned self] in
             guard state != .playing, engine.isDeviceOpen else { return }
             engine.releaseDevice()
-            log.info("released \(engine.deviceName) after \(pauseHoldSeconds) s paused")
+            if hold > 0 {
+                log.info("released \(engine.deviceName) after \(hold) s paused")
+            } else {
+                log.log(.debug, "released \(engine.deviceName), a sound server's stream, at the pause")
+            }
         }
     }
 

@@ -30,6 +30,11 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     var periodFrames: Int { get }
     /// Human-readable device name (for logs and errors).
     var deviceName: String { get }
+    /// Whether the open device is a stream to a sound server (an ALSA external I/O plugin:
+    /// PulseAudio, PipeWire, JACK). Holding one open while paused keeps the client library's
+    /// thread waking (PulseAudio's: about 1.7 times a second), and opening it again takes
+    /// under a millisecond, so it is not worth holding.
+    var isServerStream: Bool { get }
     /// Underruns recovered since the device was opened: counted by the output thread, read by
     /// the control side (any thread).
     var recoveredXruns: Int { get }

@@ -39,6 +39,9 @@ public final class PlaybackEngine {
     public var isRunning: Bool { pipeline != nil }
     public var isDeviceOpen: Bool { sink.openFormat != nil }
     public var deviceName: String { sink.deviceName }
+    /// Whether the open device is a sound server's stream, not worth holding while paused
+    /// (`AudioSink.isServerStream`).
+    public var isServerStream: Bool { sink.isServerStream }
     /// Whether the device has started playing what the current pipeline wrote.
     public var isAudible: Bool { pipeline?.state.isAudible.load(ordering: .acquiring) ?? false }
     /// Whether the current pipeline's output thread runs with `SCHED_FIFO`.

@@ -89,7 +89,7 @@ enum SettingsCatalog {
             defaultText: "(see summary)", keepOnReload: SettingSpec.atRestart(\.socket)
         ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
         seconds(
-            "pause-hold", "Release the device after this long paused", "10", allowZero: true, max: 86_400,
+            "pause-hold", "Release the device after this long paused (a sound server's stream: at once)", "10", allowZero: true, max: 86_400,
             \.pauseHoldSeconds),
         SettingSpec(
             name: "skip-interval", placeholder: "SECONDS", summary: "Preferred interval of both skip commands",

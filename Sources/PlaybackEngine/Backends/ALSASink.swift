@@ -25,6 +25,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public let deviceName: String
     public private(set) var openFormat: AudioFormat?
     public private(set) var periodFrames = 0
+    public private(set) var isServerStream = false
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
     /// xruns recovered since the device was opened: incremented by the output thread, read by
@@ -57,6 +58,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         // Swift runtime build the C enum's metadata (an allocation), so it happens here.
         _ = snd_pcm_state(handle) == SND_PCM_STATE_DISCONNECTED
         openFormat = format
+        isServerStream = snd_pcm_type(handle) == SND_PCM_TYPE_IOPLUG
         var bufferSize: snd_pcm_uframes_t = 0
         var periodSize: snd_pcm_uframes_t = 0
         snd_pcm_get_params(handle, &bufferSize, &periodSize)
@@ -161,6 +163,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
         openFormat = nil
+        isServerStream = false
         pollDescriptors.deallocate()
         pollDescriptors = .init(start: nil, count: 0)
     }

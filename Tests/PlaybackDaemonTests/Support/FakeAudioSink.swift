@@ -10,6 +10,7 @@ final class FakeAudioSink: AudioSink, @unchecked Sendable {
     let deviceName = "fake"
     private(set) var openFormat: AudioFormat?
     let periodFrames = 1_024
+    let isServerStream = false
     let recoveredXruns = 0
     /// How many frames the device holds before it stops taking more.
     let capacityFrames = 44_100
