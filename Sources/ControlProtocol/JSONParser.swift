@@ -134,27 +134,33 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         offset += 1
-        var scalars = String.UnicodeScalarView()
+        // Built only once an escape appears: most strings have none and are made straight from
+        // their bytes (a 1,000-item state file has about 20,000 strings).
+        var escaped: String.UnicodeScalarView?
         var runStart = offset
         /// Invalid UTF-8 is an error, never silently replaced (a state file written by a broken
         /// disk must be set aside, not read back with U+FFFD in its paths).
-        func flush(_ end: Int) throws(JSONParseError) {
+        func run(to end: Int) throws(JSONParseError) -> String {
             guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
                 throw JSONParseError(reason: "invalid UTF-8 in string", offset: runStart)
             }
-            scalars.append(contentsOf: run.unicodeScalars)
+            return run
         }
         while true {
             guard let b = peek else { throw error("unterminated string") }
             switch b {
             case UInt8(ascii: "\""):
-                try flush(offset)
+                let last = try run(to: offset)
                 offset += 1
+                guard var scalars = escaped else { return last }
+                scalars.append(contentsOf: last.unicodeScalars)
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                try flush(offset)
+                var scalars = escaped.take() ?? String.UnicodeScalarView()
+                scalars.append(contentsOf: try run(to: offset).unicodeScalars)
                 offset += 1
                 scalars.append(try parseEscape())
+                escaped = scalars
                 runStart = offset
             case 0..<0x20:
                 throw error("control character in string")
