@@ -3,7 +3,7 @@
 RUNTIME_PACKAGES="libasound2 libmpg123-0 libsystemd0"
 BUILD_PACKAGES="pkg-config libasound2-dev libmpg123-dev libsystemd-dev"
 TEST_PACKAGES="lame sox mpg123 alsa-utils pulseaudio pulseaudio-utils libasound2-plugins util-linux systemd systemd-container perl zsh fish groff-base python3 libjpeg-turbo-progs dbus-daemon playerctl i3blocks"
-BENCH_PACKAGES="hyperfine mpd mpc procps bc python3"
+BENCH_PACKAGES="hyperfine mpd mpc cmus procps bc python3 util-linux"
 
 ensure_packages() {
     local missing=()

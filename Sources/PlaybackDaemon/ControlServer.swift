@@ -112,6 +112,10 @@ final class ControlServer {
             if count > 0 {
                 let lines = client.receive(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count]))
                 for line in lines where clients[client.fd] != nil { answer(line, from: client) }
+                // Less than the buffer: the socket was most likely emptied. Not asking again
+                // saves a recv() that fails with EAGAIN on every request; if more came, the
+                // loop reports the socket readable again.
+                if count < receiveBuffer.count { return }
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                 // EOF (or a reset): a partial line is discarded; replies already queued are sent.
                 client.readClosed = true

@@ -26,7 +26,8 @@ extension IntegrationSuite {
         }
 
         /// What runs when the signal arrives: playing (decoder, output and libpulse's threads
-        /// in the ALSA pulse plugin), paused, or probing a directory being enqueued.
+        /// in the ALSA pulse plugin), paused (none of those: a sound server's stream is released
+        /// at the pause), or probing a directory being enqueued.
         enum Moment: String, CaseIterable { case playing, paused, enqueueing }
 
         @Test(
@@ -49,7 +50,12 @@ extension IntegrationSuite {
             let accepting = try Self.threadsAcceptingSignals(daemon.pid)
             #expect(accepting.isEmpty, "threads that could take a signal's default action: \(accepting)")
             let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task").count
-            #expect(threads >= 4, "control, prober, state writer and the engine's threads exist (\(threads))")
+            if moment == .paused {
+                // libpulse's thread may still be going: the release follows the pause's reply.
+                #expect(threads >= 3, "control, prober and state writer exist (\(threads))")
+            } else {
+                #expect(threads >= 4, "control, prober, state writer and the engine's threads exist (\(threads))")
+            }
 
             for _ in 0..<20 { daemon.signal(SIGHUP) }
             #expect(daemon.notify.waitFor("RELOADING=1", timeout: 5))
