@@ -5,26 +5,26 @@ import PlaybackModel
 extension NowPlaying {
     /// The `nowPlaying` object. Cleared now-playing (no item) carries only `state` and the
     /// play modes.
+    ///
+    /// Built into one array reserved up front: it is made for every `nowPlaying` request and
+    /// every pushed event, and joining partial arrays reallocated it several times.
     public var json: JSONValue {
-        let modes: [(String, JSONValue)] = [
-            ("repeatMode", .string(repeatMode.rawValue)), ("shuffleMode", .string(shuffleMode.rawValue)),
-            ("volume", .number(volume)),
-        ]
-        guard let item else { return .object([("state", .string(state.rawValue))] + modes) }
-        var members: [(String, JSONValue)] = [("state", .string(state.rawValue))]
-        members += item.metadata.wireMembers(head: true)
-        members += [
-            ("elapsed", .number(elapsed.roundedToMicroseconds)),
-            ("rate", .number(rate)),
-            ("timestamp", .number(timestamp.roundedToMicroseconds)),
-        ]
+        var members: [(String, JSONValue)] = []
+        members.reserveCapacity(Self.memberCapacity)
+        members.append(("state", .string(state.rawValue)))
+        guard let item else {
+            appendModes(to: &members)
+            return .object(members)
+        }
+        item.metadata.appendWireMembers(head: true, to: &members)
+        members.append(("elapsed", .number(elapsed.roundedToMicroseconds)))
+        members.append(("rate", .number(rate)))
+        members.append(("timestamp", .number(timestamp.roundedToMicroseconds)))
         if let queueIndex { members.append(("queueIndex", .number(Double(queueIndex)))) }
-        members += [
-            ("queueCount", .number(Double(queueCount))),
-            ("assetURL", .string(FileURL.from(path: item.path))),
-            ("mediaType", .string("audio")),
-            ("isLiveStream", .bool(false)),
-        ]
+        members.append(("queueCount", .number(Double(queueCount))))
+        members.append(("assetURL", .string(FileURL.from(path: item.path))))
+        members.append(("mediaType", .string("audio")))
+        members.append(("isLiveStream", .bool(false)))
         if let replayGain {
             members.append(
                 (
@@ -32,8 +32,19 @@ extension NowPlaying {
                     .object([("mode", .string(replayGain.source.rawValue)), ("gain", .number(replayGain.gain))])
                 ))
         }
-        return .object(
-            members + modes + item.metadata.wireMembers(head: false) + [("itemID", .number(Double(item.id)))])
+        appendModes(to: &members)
+        item.metadata.appendWireMembers(head: false, to: &members)
+        members.append(("itemID", .number(Double(item.id))))
+        return .object(members)
+    }
+
+    /// Room for every member: the fixed ones and every track field.
+    private static var memberCapacity: Int { 16 + TrackField.all.count }
+
+    private func appendModes(to members: inout [(String, JSONValue)]) {
+        members.append(("repeatMode", .string(repeatMode.rawValue)))
+        members.append(("shuffleMode", .string(shuffleMode.rawValue)))
+        members.append(("volume", .number(volume)))
     }
 
     /// Reads a `nowPlaying` object written by `json`.

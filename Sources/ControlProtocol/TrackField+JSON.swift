@@ -40,10 +40,19 @@ extension TrackMetadata {
     /// The wire members of the fields sent always (`head`: title, artist, album, duration;
     /// null when unknown) or only when known (the rest).
     public func wireMembers(head: Bool) -> [(String, JSONValue)] {
-        TrackField.all.compactMap { field in
-            guard field.isAlwaysSent == head else { return nil }
-            guard let value = field.value(in: self) else { return head ? (field.key, .null) : nil }
-            return (field.key, field.json(value, onWire: true))
+        var members: [(String, JSONValue)] = []
+        appendWireMembers(head: head, to: &members)
+        return members
+    }
+
+    /// Appends what `wireMembers(head:)` returns to `members`.
+    public func appendWireMembers(head: Bool, to members: inout [(String, JSONValue)]) {
+        for field in TrackField.all where field.isAlwaysSent == head {
+            if let value = field.value(in: self) {
+                members.append((field.key, field.json(value, onWire: true)))
+            } else if head {
+                members.append((field.key, .null))
+            }
         }
     }
 
