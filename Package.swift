@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        // Sonic has no pkg-config file: the module map links it by name.
+        .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
         // One small C shim per library: what Swift cannot call (variadic handlers, GNU calls).
         .target(name: "CALSAShim", dependencies: ["CALSA"]),
         .target(name: "CSystemShim"),
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["PlaybackModel", "SystemSupport"]),
         .target(name: "ControlClient", dependencies: ["ControlProtocol", "SystemSupport", "CSystemShim"]),
         .target(
-            name: "PlaybackEngine", dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim"]),
+            name: "PlaybackEngine", dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic"]),
         .target(
             name: "PlaybackDaemon",
             dependencies: [

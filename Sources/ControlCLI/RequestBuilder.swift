@@ -37,7 +37,7 @@ struct RequestBuilder {
                 if positional.isOptional { continue }
                 throw UsageError("\(verb.name): missing \(positional.placeholder)")
             }
-            if positional.kind == .volume, word.first == "+" || word.first == "-" {
+            if positional.kind == .volume || positional.kind == .rate, word.first == "+" || word.first == "-" {
                 members.append(("change", try value([word], positional)))
                 continue
             }
@@ -54,6 +54,14 @@ struct RequestBuilder {
         }
         if let extra = remaining.first { throw UsageError("\(verb.name): unexpected argument '\(extra)'") }
         return .object([("command", .string(command))] + members)
+    }
+
+    /// A level or a change of it (`N`, `+N`, `-N`), with its unit allowed after it.
+    private static func level(_ word: String, unit: String) -> Double? {
+        let number = word.hasSuffix(unit) ? String(word.dropLast(unit.count)) : word
+        guard let level = Double(number.hasPrefix("+") ? String(number.dropFirst()) : number), level.isFinite
+        else { return nil }
+        return level
     }
 
     private func value(_ words: [String], _ positional: CLIPositional) throws(UsageError) -> JSONValue {
@@ -90,12 +98,15 @@ struct RequestBuilder {
             }
             return .string(word)
         case .volume:
-            let number = word.hasSuffix("%") ? String(word.dropLast()) : word
-            guard let level = Double(number.hasPrefix("+") ? String(number.dropFirst()) : number), level.isFinite
-            else {
+            guard let level = Self.level(word, unit: "%") else {
                 throw UsageError("\(verb.name): '\(word)' is not a volume (N, +N or -N, in %)")
             }
             return .number(level)
+        case .rate:
+            guard let rate = Self.level(word, unit: "x") else {
+                throw UsageError("\(verb.name): '\(word)' is not a rate (N, +N or -N, as 1.5 or 1.5x)")
+            }
+            return .number(rate)
         case .queuePosition:
             guard let position = Int(word), position >= 1 else {
                 throw UsageError("\(verb.name): '\(word)' is not a queue position (1 is the first item)")

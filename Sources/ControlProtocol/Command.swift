@@ -4,7 +4,7 @@ import PlaybackModel
 public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
-    case changeRepeatMode, changeShuffleMode, changeVolume
+    case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume
     case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
     case resetEqualizer, loadEqualizer, saveEqualizer
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
@@ -20,11 +20,11 @@ public enum EnqueuePlacement: Sendable, Equatable {
     case index(Int)
 }
 
-/// What `changeVolume` asks for, in percent.
-public enum VolumeChange: Sendable, Equatable {
-    /// To this level, 0 - 100.
+/// What `changeVolume` (in percent) and `changePlaybackRate` (a factor) ask for.
+public enum LevelChange: Sendable, Equatable {
+    /// To this level.
     case to(Double)
-    /// Up (positive) or down by this many points, clamped to 0 - 100.
+    /// Up (positive) or down by this much, clamped to the level's range.
     case by(Double)
 }
 
@@ -88,7 +88,9 @@ public enum Command: Sendable, Equatable {
     case changePlaybackPosition(position: Double)
     case changeRepeatMode(RepeatMode)
     case changeShuffleMode(ShuffleMode)
-    case changeVolume(VolumeChange)
+    /// The playback rate, pitch kept (`MPChangePlaybackRateCommand`).
+    case changePlaybackRate(LevelChange)
+    case changeVolume(LevelChange)
     case equalizer
     case setEqualizerEnabled(Bool)
     /// Changes band `index` (0-based).
@@ -140,6 +142,7 @@ extension Command {
         case .changePlaybackPosition: .changePlaybackPosition
         case .changeRepeatMode: .changeRepeatMode
         case .changeShuffleMode: .changeShuffleMode
+        case .changePlaybackRate: .changePlaybackRate
         case .changeVolume: .changeVolume
         case .equalizer: .equalizer
         case .setEqualizerEnabled: .setEqualizerEnabled

@@ -23,7 +23,8 @@ public struct CommandAvailability: Sendable, Equatable {
     }
 
     /// The `commands` reply's list: every remote command with `enabled`, plus
-    /// `preferredIntervals` for the skip commands.
+    /// `preferredIntervals` for the skip commands and `supportedPlaybackRates` for
+    /// `changePlaybackRate`.
     public var json: JSONValue {
         .array(
             CommandCatalog.all.filter(\.isRemoteCommand).map { spec in
@@ -33,6 +34,10 @@ public struct CommandAvailability: Sendable, Equatable {
                 ]
                 if let intervals = preferredIntervals(spec.name) {
                     members.append(("preferredIntervals", .array(intervals.map(JSONValue.number))))
+                }
+                if spec.name == .changePlaybackRate {
+                    members.append(
+                        ("supportedPlaybackRates", .array(CommandCatalog.supportedPlaybackRates.map(JSONValue.number))))
                 }
                 return .object(members)
             })

@@ -13,6 +13,13 @@ public enum CommandCatalog {
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec { byName[name]! }
 
+    /// The playback rates `commands` offers for `changePlaybackRate`
+    /// (`MPChangePlaybackRateCommand.supportedPlaybackRates`); any rate in `playbackRateRange`
+    /// is accepted.
+    public static let supportedPlaybackRates = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.5, 3]
+    /// The rates `changePlaybackRate` accepts.
+    public static let playbackRateRange = 0.5...3.0
+
     /// Looked up on every request, twice: a scan of `all` copied every spec it passed
     /// (12,600 instructions of a `nowPlaying`'s 78,000).
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -122,6 +129,28 @@ public enum CommandCatalog {
             ]
         ) { args throws(RequestError) in
             .changeShuffleMode(try args.choice("mode", ShuffleMode.self)!)
+        },
+        CommandSpec(
+            .changePlaybackRate,
+            "Set the playback rate (media seconds per second, pitch kept) or change it; 1 leaves the samples untouched.",
+            remote: true,
+            arguments: [
+                ArgumentSpec("rate", .number, "The rate, 0.5 - 3 (1: normal speed)."),
+                ArgumentSpec("change", .number, "To add (negative: to take off), -2.5 - 2.5; instead of rate."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "rate", aliases: ["speed"], "Set the playback rate to N (pitch kept), or change it by +N / -N.",
+                    positionals: [CLIPositional("rate", "RATE", .rate)],
+                    examples: ["rate 1.5", "rate +0.25", "rate 1"])
+            ]
+        ) { args throws(RequestError) in
+            switch (try args.number("rate", in: playbackRateRange), try args.number("change", in: -2.5...2.5)) {
+            case (let rate?, nil): .changePlaybackRate(.to(rate))
+            case (nil, let change?): .changePlaybackRate(.by(change))
+            case (nil, nil): throw RequestError("changePlaybackRate needs 'rate' or 'change'")
+            default: throw RequestError("changePlaybackRate takes 'rate' or 'change', not both")
+            }
         },
     ]
 
@@ -399,7 +428,9 @@ public enum CommandCatalog {
             ]
         ) { _ in .nowPlaying },
         CommandSpec(
-            .commands, "List the remote commands, whether each is enabled, and the skip intervals.", remote: false,
+            .commands,
+            "List the remote commands, whether each is enabled, the skip intervals and the supported playback rates.",
+            remote: false,
             verbs: [
                 CLIVerb(
                     "commands", "List the commands and whether they are enabled.", examples: ["commands"])

@@ -36,6 +36,9 @@ public enum CLIValueKind: Sendable, Equatable {
     /// A volume in percent: `N` sets it (argument `volume`), `+N` / `-N` change it (argument
     /// `change`); a trailing `%` is allowed.
     case volume
+    /// A playback rate: `N` sets it (argument `rate`), `+N` / `-N` change it (argument
+    /// `change`); a trailing `x` is allowed.
+    case rate
 }
 
 /// One request argument.

@@ -45,6 +45,7 @@ extension NowPlaying {
         members.append(("repeatMode", .string(repeatMode.rawValue)))
         members.append(("shuffleMode", .string(shuffleMode.rawValue)))
         members.append(("volume", .number(volume)))
+        members.append(("defaultRate", .number(defaultRate)))
     }
 
     /// Reads a `nowPlaying` object written by `json`.
@@ -54,11 +55,12 @@ extension NowPlaying {
         let repeatMode: RepeatMode = try reader.choice("repeatMode")
         let shuffleMode: ShuffleMode = try reader.choice("shuffleMode")
         let volume = try reader.optionalNumber("volume") ?? 100
+        let defaultRate = try reader.optionalNumber("defaultRate") ?? 1
         // Cleared now-playing carries none of the item's members; one of them alone is an error.
         guard json["title"] != nil || json["assetURL"] != nil || json["itemID"] != nil else {
             self.init(
                 state: state, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
-                repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume)
+                repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume, defaultRate: defaultRate)
             return
         }
         let item = QueueItem(
@@ -73,7 +75,7 @@ extension NowPlaying {
             state: state, item: item, elapsed: try reader.number("elapsed"), rate: try reader.number("rate"),
             timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
             queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
-            volume: volume, replayGain: replayGain)
+            volume: volume, defaultRate: defaultRate, replayGain: replayGain)
     }
 }
 

@@ -12,6 +12,7 @@ extension PlayerService {
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
             disabledCommands: availability.disabled, volume: volume, equalizer: equalizer,
+            playbackRate: playbackRate,
             itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 
@@ -46,6 +47,7 @@ extension PlayerService {
         recoverArtwork(of: lostArtwork)
         for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
         if let volume = saved.volume { setVolume(volume) }
+        if let rate = saved.playbackRate { setPlaybackRate(rate) }
         if let equalizer = saved.equalizer { setEqualizer(equalizer) }
         guard let item = queue.current else { return }
         heldFrame = item.metadata.frame(at: position)

@@ -5,7 +5,7 @@ import PlaybackModel
 /// The sound commands: the volume and the equalizer. Each change goes to the engine at once
 /// (the output takes it within a block and crossfades to it, docs/sound.md) and is published.
 extension PlayerService {
-    func changeVolume(_ change: VolumeChange) -> CommandResult {
+    func changeVolume(_ change: LevelChange) -> CommandResult {
         switch change {
         case .to(let level): setVolume(level)
         case .by(let points): setVolume(volume + points)
@@ -58,10 +58,36 @@ extension PlayerService {
         guard settings != replayGainSettings else { return }
         replayGainSettings = settings
         noteChange(.replayGain)
+        restartAtHeardFrame(for: "the new ReplayGain settings", fadingIn: false)
+    }
+
+    func changePlaybackRate(_ change: LevelChange) -> CommandResult {
+        switch change {
+        case .to(let rate): setPlaybackRate(rate)
+        case .by(let step): setPlaybackRate(playbackRate + step)
+        }
+        return .success(.done)
+    }
+
+    /// Sets the playback rate (clamped to `CommandCatalog.playbackRateRange`). While playing,
+    /// the pipeline restarts at the frame heard with the new rate: the device's buffer holds
+    /// up to a second stretched at the old one.
+    func setPlaybackRate(_ rate: Double) {
+        let range = CommandCatalog.playbackRateRange
+        let clamped = min(range.upperBound, max(range.lowerBound, (rate * 1000).rounded() / 1000))
+        guard clamped != playbackRate else { return }
+        engine.playbackRate = clamped
+        noteChange(.rate)
+        restartAtHeardFrame(for: "the new playback rate", fadingIn: true)
+    }
+
+    /// Restarts a running pipeline at the frame heard, so that a change made where the decoder
+    /// works is heard at once.
+    private func restartAtHeardFrame(for reason: String, fadingIn: Bool) {
         guard state == .playing, engine.isRunning else { return }
         holdPosition(engine.halt())
-        if let failure = startEngine(atFrame: heldFrame) {
-            log.error("cannot restart with the new ReplayGain settings: \(failure.message)")
+        if let failure = startEngine(atFrame: heldFrame, fadingIn: fadingIn) {
+            log.error("cannot restart with \(reason): \(failure.message)")
         }
     }
 

@@ -33,14 +33,15 @@ extension PlayerService {
     }
 
     /// Starts the engine at `frame` of the current item; nil on success, else the failure.
-    /// A device failure leaves the state `interrupted` with the position kept.
-    func startEngine(atFrame frame: Int) -> CommandFailure? {
+    /// A device failure leaves the state `interrupted` with the position kept. `fadingIn`: see
+    /// `PlaybackEngine.start`.
+    func startEngine(atFrame frame: Int, fadingIn: Bool = false) -> CommandFailure? {
         guard let item = queue.current, let (current, upcoming) = engineItems() else {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }
         boundaryTimer.cancel()
         do throws(EngineError) {
-            heldFrame = try engine.start(current, atFrame: frame, upcoming: upcoming)
+            heldFrame = try engine.start(current, atFrame: frame, upcoming: upcoming, fadingIn: fadingIn)
             setState(.playing)
             noteRealtimePriority()
             return nil

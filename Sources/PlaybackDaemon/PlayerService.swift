@@ -24,6 +24,8 @@ final class PlayerService {
     var availability: CommandAvailability
     /// The software volume, percent.
     var volume = 100.0
+    /// Media seconds per second while playing, pitch kept (`changePlaybackRate`).
+    var playbackRate: Double { engine.playbackRate }
     /// The equalizer the output applies.
     var equalizer = Equalizer()
     /// How ReplayGain is applied.
@@ -101,6 +103,7 @@ final class PlayerService {
         case .changePlaybackPosition(let position): seek(to: position)
         case .changeRepeatMode(let mode): setRepeat(mode)
         case .changeShuffleMode(let mode): setShuffle(mode)
+        case .changePlaybackRate(let change): changePlaybackRate(change)
         case .changeVolume(let change): changeVolume(change)
         case .equalizer, .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains, .setEqualizerGlobalGain,
             .resetEqualizer, .loadEqualizer, .saveEqualizer:
@@ -138,10 +141,10 @@ final class PlayerService {
         return NowPlaying(
             state: state, item: item,
             elapsed: item.map { Double(frame) / Double($0.metadata.sampleRate) } ?? 0,
-            rate: isAdvancing ? 1 : 0, timestamp: timestamp,
+            rate: isAdvancing ? engine.runningRate : 0, timestamp: timestamp,
             queueIndex: queue.currentIndex, queueCount: queue.count,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume,
-            replayGain: currentReplayGain())
+            defaultRate: playbackRate, replayGain: currentReplayGain())
     }
 
     func setState(_ newState: PlaybackState) {

@@ -4,6 +4,11 @@ import SystemSupport
 /// of the same format, so item boundaries are sample-exact. libmpg123 writes straight into the
 /// ring's free space (no intermediate copy). It blocks only when the ring (or the segment log)
 /// is full, and is woken by the output thread or a halt.
+///
+/// At a playback rate other than 1 the samples go through a `TimeStretcher` on their way:
+/// decoded into `stretchInput`, stretched, then moved into the ring. Every item of the
+/// pipeline flows through the one stretcher, so the ring holds output time and each segment
+/// starts at the output sample of its item's first media frame.
 struct DecoderLoop {
     let ring: SampleRing
     let segments: SegmentLog
@@ -13,6 +18,19 @@ struct DecoderLoop {
     let outputWake: EventSignal
     let decoderWake: EventSignal
     let parking: ParkedDecoder
+    /// Nil at rate 1: the decoder writes straight into the ring.
+    let stretcher: TimeStretcher?
+    /// Where decoded samples wait for the stretcher (empty without one).
+    let stretchInput: UnsafeMutableBufferPointer<Int16>
+
+    /// What follows an item that ended.
+    private enum Next {
+        case item(UInt64, any AudioDecoder)
+        /// Nothing more to decode: the queue ended or the format changes.
+        case end(PipelineState.DecoderEnd)
+        /// A halt arrived while waiting.
+        case halted
+    }
 
     /// Decodes from `decoder` (after seeking to `frame`, when given) until the queue ends, the
     /// format changes or the pipeline halts.
@@ -25,38 +43,100 @@ struct DecoderLoop {
                 _ = try decoder.seek(toFrame: frame)
             } catch {
                 state.itemsCutShort.add(1, ordering: .relaxed)
-                guard let (nextID, next) = nextDecoder(format: decoder.format) else { return }
-                (itemID, decoder) = (nextID, next)
+                switch nextDecoder(format: decoder.format, startSample: 0) {
+                case .item(let nextID, let next): (itemID, decoder) = (nextID, next)
+                case .end(let end): return finish(end)
+                case .halted: return
+                }
             }
         }
+        if let stretcher { return stretch(from: &decoder, itemID: &itemID, through: stretcher) }
         while !state.isHaltRequested {
             let region = ring.writableRegion()
             if region.isEmpty {
                 guard waitForOutput() else { return }
                 continue
             }
-            let count: Int
-            do {
-                count = try decoder.read(into: region)
-            } catch {
-                // What was decoded plays; the item ends here, and the engine reports it.
-                state.itemsCutShort.add(1, ordering: .relaxed)
-                count = 0
-            }
-            guard count > 0 else {
-                guard let (nextID, next) = nextDecoder(format: decoder.format) else { return }
-                (itemID, decoder) = (nextID, next)
+            let count = decode(from: decoder, into: region)
+            if count > 0 {
+                commit(count)
                 continue
             }
-            ring.commit(count)
-            if state.outputWaitingForData.exchange(false, ordering: .acquiringAndReleasing) {
-                outputWake.signal()
+            switch nextDecoder(format: decoder.format, startSample: ring.totalWritten) {
+            case .item(let nextID, let next): (itemID, decoder) = (nextID, next)
+            case .end(let end): return finish(end)
+            case .halted: return
             }
         }
     }
 
-    /// Opens the next upcoming item; nil at the end of the queue, on a format change or a halt.
-    private func nextDecoder(format: AudioFormat) -> (UInt64, any AudioDecoder)? {
+    /// The loop at a rate other than 1: output the stretcher has goes to the ring first; when
+    /// it has none, one more block is decoded into it. At the end the stretcher is flushed and
+    /// drained before the output thread hears that decoding ended.
+    private func stretch(from decoder: inout any AudioDecoder, itemID: inout UInt64, through stretcher: TimeStretcher) {
+        // Media frames fed since the pipeline began: where the next item starts in output time.
+        var framesIn = 0
+        var ending: PipelineState.DecoderEnd?
+        while !state.isHaltRequested {
+            if stretcher.availableSamples > 0 {
+                let region = ring.writableRegion()
+                if region.isEmpty {
+                    guard waitForOutput() else { return }
+                    continue
+                }
+                commit(stretcher.read(into: region))
+                continue
+            }
+            if let ending { return finish(ending) }
+            let count = decode(from: decoder, into: stretchInput)
+            if count > 0 {
+                if stretcher.write(UnsafeMutableBufferPointer(rebasing: stretchInput[..<count])) {
+                    framesIn += count / stretcher.channels
+                } else {
+                    // Sonic could not grow its buffer: end here, as a read error would.
+                    state.itemsCutShort.add(1, ordering: .relaxed)
+                    upcoming.close()
+                    stretcher.flush()
+                    ending = .endOfQueue
+                }
+                continue
+            }
+            let boundary = max(
+                stretcher.outputSample(forInputFrames: framesIn), segments[segments.count - 1].startSample)
+            switch nextDecoder(format: decoder.format, startSample: boundary) {
+            case .item(let nextID, let next):
+                (itemID, decoder) = (nextID, next)
+            case .end(let end):
+                stretcher.flush()
+                ending = end
+            case .halted:
+                return
+            }
+        }
+    }
+
+    /// Reads the next samples; 0 at the item's end, or on an error part-way, which ends the
+    /// item where its data ran out (the engine reports it).
+    private func decode(from decoder: any AudioDecoder, into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
+        do {
+            return try decoder.read(into: buffer)
+        } catch {
+            state.itemsCutShort.add(1, ordering: .relaxed)
+            return 0
+        }
+    }
+
+    /// Publishes `count` samples written into the ring's free space.
+    private func commit(_ count: Int) {
+        ring.commit(count)
+        if state.outputWaitingForData.exchange(false, ordering: .acquiringAndReleasing) {
+            outputWake.signal()
+        }
+    }
+
+    /// Opens the next upcoming item and logs its segment from `startSample`, passing over
+    /// items that cannot be opened.
+    private func nextDecoder(format: AudioFormat, startSample: Int) -> Next {
         while let item = upcoming.next() {
             guard let decoder = try? openDecoder(item.path) else {
                 state.skippedItems.add(1, ordering: .relaxed)
@@ -64,22 +144,22 @@ struct DecoderLoop {
             }
             guard decoder.format == format else {
                 state.formatChangeItem.store(item.id, ordering: .relaxed)
-                finish(.formatChange)
-                return nil
+                upcoming.close()
+                return .end(.formatChange)
             }
             while !segments.hasRoom {
-                guard waitForOutput() else { return nil }
+                guard waitForOutput() else { return .halted }
             }
-            segments.append(.init(itemID: item.id, startSample: ring.totalWritten, firstFrame: 0, gain: item.gain))
+            segments.append(.init(itemID: item.id, startSample: startSample, firstFrame: 0, gain: item.gain))
             upcoming.noteSegmentStarted()
-            return (item.id, decoder)
+            return .item(item.id, decoder)
         }
-        finish(.endOfQueue)
-        return nil
+        upcoming.close()
+        return .end(.endOfQueue)
     }
 
+    /// Tells the output thread that everything is decoded: once the ring is empty it plays out.
     private func finish(_ end: PipelineState.DecoderEnd) {
-        upcoming.close()
         state.decoderEnd.store(end.rawValue, ordering: .releasing)
         outputWake.signal()
     }

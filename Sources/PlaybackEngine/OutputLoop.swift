@@ -26,6 +26,8 @@ struct OutputLoop<Sink: AudioSink> {
     let processBuffer: UnsafeMutableBufferPointer<Int16>
     /// The chain's scratch space, allocated with the pipeline.
     let soundScratch: SoundScratch
+    /// Frames over which the first samples rise from silence (0: they start as they are).
+    let fadeInFrames: Int
     /// How often the output thread reads the clock while it waits for the device to start
     /// once everything is written (a little over one window of `StartDetector.minimumWindowNanos`).
     static var startPollMilliseconds: Int32 { 25 }
@@ -40,6 +42,7 @@ struct OutputLoop<Sink: AudioSink> {
         chain.start(with: parameters)
         // Processed samples not yet accepted by the device: processBuffer[pending].
         var pending = 0..<0
+        var fadedIn = 0
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
             if state.fadeRequested.load(ordering: .acquiring) { return fadeOut(&chain, pending: pending) }
@@ -65,11 +68,11 @@ struct OutputLoop<Sink: AudioSink> {
                     parameters.itemGain = itemGain
                     chain.apply(parameters)
                 }
-                if !chain.isTransparent {
+                if !chain.isTransparent || fadedIn < fadeInFrames {
                     let count = min(region.count, processBuffer.count)
-                    chain.process(
-                        UnsafeBufferPointer(rebasing: region.prefix(count)),
-                        into: UnsafeMutableBufferPointer(rebasing: processBuffer[..<count]))
+                    let processed = UnsafeMutableBufferPointer(rebasing: processBuffer[..<count])
+                    chain.process(UnsafeBufferPointer(rebasing: region.prefix(count)), into: processed)
+                    fadedIn = fadeIn(processed, from: fadedIn)
                     pending = 0..<count
                 }
             }
@@ -199,6 +202,21 @@ struct OutputLoop<Sink: AudioSink> {
         clock.publish(samplesWritten: ring.totalRead, delayFrames: sink.delay())
         sink.drain()
         end(.halted, delay: 0, drop: false)
+    }
+
+    /// Scales the first frames of `samples` up from silence, continuing a fade-in at frame
+    /// `done` of `fadeInFrames`; returns the frames faded in so far.
+    private func fadeIn(_ samples: UnsafeMutableBufferPointer<Int16>, from done: Int) -> Int {
+        let frames = min(samples.count / channels, fadeInFrames - done)
+        guard frames > 0 else { return done }
+        for index in 0..<frames {
+            let reached = Int32(done + index)
+            for channel in 0..<channels {
+                let sample = Int32(samples[index * channels + channel])
+                samples[index * channels + channel] = Int16(sample * reached / Int32(fadeInFrames))
+            }
+        }
+        return done + frames
     }
 
     /// Writes `region`'s frames into the fade buffer from `frame` on, scaled down linearly to

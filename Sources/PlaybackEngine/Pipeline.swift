@@ -10,6 +10,8 @@ final class Pipeline: @unchecked Sendable {
     static let ringSamples = 1 << 18
 
     let format: AudioFormat
+    /// Media seconds per second heard (`PlaybackEngine.playbackRate` when it started).
+    let rate: Double
     let ring = SampleRing(capacity: Pipeline.ringSamples)
     let segments = SegmentLog()
     let state = PipelineState()
@@ -28,26 +30,36 @@ final class Pipeline: @unchecked Sendable {
     private let processBuffer: UnsafeMutableBufferPointer<Int16>
     /// Frames the output thread processes at a time (about 90 ms at 44.1 kHz).
     static let processFrames = 4096
+    /// Decoded samples on their way to the stretcher (empty at rate 1).
+    private let stretchInput: UnsafeMutableBufferPointer<Int16>
+    /// Frames decoded at a time for the stretcher (about 23 ms at 44.1 kHz).
+    static let stretchFrames = 1024
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
         upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
-        events: EventSignal, realtime: Bool, sound: SoundControl
+        events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool
     ) {
         format = decoder.format
+        // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
+        let stretcher =
+            rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
+        self.rate = stretcher?.rate ?? 1
+        stretchInput = .allocate(capacity: stretcher == nil ? 0 : Self.stretchFrames * format.channels)
         self.upcoming = UpcomingItems(upcoming)
         segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain))
         let decoding = DecoderLoop(
             ring: ring, segments: segments, upcoming: self.upcoming, state: state,
             openDecoder: openDecoder, outputWake: outputWake,
-            decoderWake: decoderWake, parking: parking)
+            decoderWake: decoderWake, parking: parking, stretcher: stretcher, stretchInput: stretchInput)
         fadeBuffer = .allocate(capacity: format.sampleRate * Self.fadeMilliseconds / 1000 * format.channels)
         processBuffer = .allocate(capacity: max(Self.processFrames, fadeBuffer.count) * format.channels)
         let output = OutputLoop(
             sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
             state: state, clock: clock, outputWake: outputWake,
             decoderWake: decoderWake, events: events, fadeBuffer: fadeBuffer, sound: sound,
-            processBuffer: processBuffer, soundScratch: SoundScratch(frames: processBuffer.count / format.channels))
+            processBuffer: processBuffer, soundScratch: SoundScratch(frames: processBuffer.count / format.channels),
+            fadeInFrames: fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0)
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
         threads.append(
@@ -63,10 +75,13 @@ final class Pipeline: @unchecked Sendable {
     deinit {
         fadeBuffer.deallocate()
         processBuffer.deallocate()
+        stretchInput.deallocate()
     }
 
     /// How long the fade at the end of `fadeOut()` lasts.
     static let fadeMilliseconds = 50
+    /// How long a pipeline started with `fadesIn` takes to rise from silence.
+    static let fadeInMilliseconds = 5
 
     /// Ends without a click: the output thread writes a linear fade of the next
     /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
@@ -97,10 +112,13 @@ final class Pipeline: @unchecked Sendable {
         threads.removeAll()
     }
 
-    /// Maps a played sample index to (segment, item, frame within the item).
+    /// Maps a played sample index to (segment, item, frame within the item): at a rate other
+    /// than 1, output frames scaled by the rate to media frames.
     func itemPosition(atSample sample: Int) -> (segment: Int, itemID: UInt64, frame: Int)? {
         guard let (index, segment) = segments.segment(containing: sample) else { return nil }
-        return (index, segment.itemID, segment.firstFrame + (sample - segment.startSample) / format.channels)
+        let outputFrames = (sample - segment.startSample) / format.channels
+        let mediaFrames = rate == 1 ? outputFrames : Int((Double(outputFrames) * rate).rounded(.down))
+        return (index, segment.itemID, segment.firstFrame + mediaFrames)
     }
 }
 

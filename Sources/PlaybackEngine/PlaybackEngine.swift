@@ -25,6 +25,9 @@ public final class PlaybackEngine {
     private let sound = SoundControl()
     /// What `setSound` set last.
     public private(set) var soundSettings = SoundSettings()
+    /// Media seconds per second heard, 0.5 - 3, pitch kept; taken by the next `start`. At 1
+    /// the samples go to the device untouched.
+    public var playbackRate = 1.0
 
     /// `realtime` asks for `SCHED_FIFO` for each pipeline's output thread.
     public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory, realtime: Bool = true) {
@@ -44,17 +47,24 @@ public final class PlaybackEngine {
     public var isServerStream: Bool { sink.isServerStream }
     /// Whether the device has started playing what the current pipeline wrote.
     public var isAudible: Bool { pipeline?.state.isAudible.load(ordering: .acquiring) ?? false }
+    /// The running pipeline's rate (1 when nothing runs, or when its stretcher could not be made).
+    public var runningRate: Double { pipeline?.rate ?? 1 }
     /// Whether the current pipeline's output thread runs with `SCHED_FIFO`.
     public var isRealtime: Bool { pipeline?.isRealtime ?? false }
 
     /// Starts playing `item` from `frame` (clamped to the item), followed by `upcoming`.
     /// Returns the frame decoding starts at. Opens (or reopens, on a format change) the device.
+    /// With `fadingIn`, the first 5 ms rise from silence: for a restart in mid-sound that is
+    /// not a seek (a new rate), which would otherwise begin with a step. Without it, the
+    /// samples are the decoder's, bit for bit.
     ///
     /// The seek itself is the decoder thread's first step, not done here: finding a frame
     /// hours into an audiobook reads every frame header up to it, and the control thread
     /// answers requests meanwhile. A seek that fails there ends the item as a read error
     /// part-way does (`itemsCutShort`).
-    public func start(_ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem]) throws(EngineError) -> Int {
+    public func start(
+        _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false
+    ) throws(EngineError) -> Int {
         halt()
         let reused = parked.flatMap { $0.itemID == item.id ? $0.decoder : nil }
         parked = nil
@@ -74,7 +84,8 @@ public final class PlaybackEngine {
         events.reset()
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
-            sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound)
+            sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound,
+            rate: playbackRate, fadesIn: fadingIn)
         return target
     }
 

@@ -22,13 +22,15 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let equalizer = ChangeSet(rawValue: 1 << 7)
     /// The ReplayGain settings changed (the applied gain is in the snapshot).
     public static let replayGain = ChangeSet(rawValue: 1 << 8)
+    /// The playback rate (`defaultRate`) changed.
+    public static let rate = ChangeSet(rawValue: 1 << 9)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
         let all: [(ChangeSet, String)] = [
             (.state, "state"), (.item, "item"), (.position, "position"),
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
-            (.equalizer, "equalizer"), (.replayGain, "replayGain"),
+            (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

@@ -8,7 +8,7 @@ public struct NowPlaying: Sendable, Equatable {
     public var item: QueueItem?
     /// Seconds into the current item at `timestamp`.
     public var elapsed: Double
-    /// 1 while the position advances, 0 otherwise.
+    /// Media seconds per second while the position advances (`defaultRate`), 0 otherwise.
     public var rate: Double
     /// Seconds since the Unix epoch at which `elapsed` was measured.
     public var timestamp: Double
@@ -18,6 +18,9 @@ public struct NowPlaying: Sendable, Equatable {
     public var shuffleMode: ShuffleMode
     /// The software volume, percent (100: the samples as decoded).
     public var volume: Double
+    /// The playback rate chosen with `changePlaybackRate`, 0.5 - 3 (pitch kept): what `rate`
+    /// is while playing (`MPNowPlayingInfoPropertyDefaultPlaybackRate`).
+    public var defaultRate: Double
     /// The ReplayGain applied to the item; nil when ReplayGain is off or there is no item.
     public var replayGain: AppliedReplayGain?
 
@@ -25,8 +28,9 @@ public struct NowPlaying: Sendable, Equatable {
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
         timestamp: Double, queueIndex: Int?, queueCount: Int,
         repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off, volume: Double = 100,
-        replayGain: AppliedReplayGain? = nil
+        defaultRate: Double = 1, replayGain: AppliedReplayGain? = nil
     ) {
+        self.defaultRate = defaultRate
         self.replayGain = replayGain
         self.volume = volume
         self.repeatMode = repeatMode

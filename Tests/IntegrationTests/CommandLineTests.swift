@@ -149,7 +149,9 @@ extension IntegrationSuite {
             _ = try daemon.call("changePlaybackPosition", [("position", .number(3))])
             #expect(try reader.next()?.contains(#""elapsed":3,"#) == true)
             _ = try daemon.call("clear")
-            #expect(try reader.next() == #"{"state":"stopped","repeatMode":"off","shuffleMode":"off","volume":100}"#)
+            #expect(
+                try reader.next()
+                    == #"{"state":"stopped","repeatMode":"off","shuffleMode":"off","volume":100,"defaultRate":1}"#)
             #expect(daemon.terminate() == 0)
             #expect(try reader.next() == #"{"state":"offline"}"#, "watch reports the daemon gone and waits for it")
             process.terminate()

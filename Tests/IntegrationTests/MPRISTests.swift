@@ -299,6 +299,30 @@ extension IntegrationSuite {
             #expect(daemon.isRunning)
         }
 
+        @Test(
+            "Rate is the playback rate: writing 1.5 is changePlaybackRate, 0 pauses, 4 is refused; the range is 0.5 - 3"
+        )
+        func rateProperty() throws {
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(device: "pulse", pulse: true, environment: bus.environment)
+            _ = try bus.waitForName(Self.name, timeout: 10)
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            #expect(try bus.property("MinimumRate") as? Double == 0.5)
+            #expect(try bus.property("MaximumRate") as? Double == 3)
+            let player = [Self.name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player", "Rate", "d"]
+            #expect(try bus.busctl(["set-property"] + player + ["1.5"]).status == 0)
+            #expect(try daemon.nowPlaying().number("defaultRate") == 1.5)
+            #expect(try bus.property("Rate") as? Double == 1.5)
+            let refused = try bus.busctl(["set-property"] + player + ["4"])
+            #expect(
+                refused.status != 0 && refused.stderr.contains("Rate must be 0 (pause) or 0.5 - 3.0"),
+                "\(refused.stderr)")
+            #expect(try daemon.nowPlaying().number("defaultRate") == 1.5)
+            #expect(try bus.busctl(["set-property"] + player + ["0"]).status == 0)
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "paused")
+            #expect(try bus.property("Rate") as? Double == 1.5, "a pause keeps the rate")
+        }
+
         @Test("mpris = false leaves the bus on reload, true joins it again")
         func reloadTogglesTheBus() throws {
             let bus = try SessionBus()

@@ -17,7 +17,7 @@ extension IntegrationSuite {
             .remove: [("index", .number(1))], .move: [("from", .number(1)), ("to", .number(0))],
             .jump: [("index", .number(0))],
             .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
-            .changeVolume: [("volume", .number(90))],
+            .changeVolume: [("volume", .number(90))], .changePlaybackRate: [("rate", .number(1.25))],
             .equalizer: [], .setEqualizerEnabled: [("enabled", .bool(true))],
             .setEqualizerBand: [("band", .number(2)), ("gain", .number(-3))],
             .setEqualizerGains: [("gains", .array(Array(repeating: .number(1), count: 10)))],
@@ -33,7 +33,8 @@ extension IntegrationSuite {
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
-                .changeVolume, .equalizer, .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains,
+                .changeVolume, .changePlaybackRate, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
+                .setEqualizerGains,
                 .setEqualizerGlobalGain, .resetEqualizer, .loadEqualizer, .saveEqualizer,
                 .nextTrack, .enqueue, .move, .jump, .remove, .stop, .subscribe, .clear,
             ]
@@ -176,7 +177,7 @@ extension IntegrationSuite {
             #expect(notRemote["status"]?.stringValue == "badRequest")
         }
 
-        @Test("stop with an empty queue clears now-playing down to the state, the play modes and the volume")
+        @Test("stop with an empty queue clears now-playing down to the state, the play modes, the volume and the rate")
         func stopClearsNowPlaying() throws {
             let daemon = try DaemonProcess()
             _ = try daemon.enqueue(["one.mp3"])
@@ -187,7 +188,7 @@ extension IntegrationSuite {
                 try daemon.nowPlaying()
                     == .object([
                         ("state", .string("stopped")), ("repeatMode", .string("off")), ("shuffleMode", .string("off")),
-                        ("volume", .number(100)),
+                        ("volume", .number(100)), ("defaultRate", .number(1)),
                     ]))
         }
 

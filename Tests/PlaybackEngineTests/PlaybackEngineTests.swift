@@ -153,6 +153,60 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == Fixtures.reference("long"))
     }
 
+    @Test("a start that fades in rises from silence over 5 ms, then every sample is the decoder's")
+    func fadeInThenBitExact() throws {
+        let engine = makeEngine()
+        _ = try engine.start(
+            EngineItem(id: 1, path: Fixtures.path("one.mp3")), atFrame: 0, upcoming: [], fadingIn: true)
+        _ = waitUntilFinished(engine)
+        let reference = try Fixtures.reference("one")
+        let captured = try Data(contentsOf: URL(fileURLWithPath: capture))
+        #expect(captured.count == reference.count)
+        let fadeFrames = 44_100 * 5 / 1000
+        let (input, output) = (samples(reference), samples(captured))
+        for frame in [0, 1, fadeFrames / 2, fadeFrames - 1] {
+            let expected = Int16(Int32(input[2 * frame]) * Int32(frame) / Int32(fadeFrames))
+            #expect(output[2 * frame] == expected, "frame \(frame)")
+        }
+        #expect(output[(2 * fadeFrames)...] == input[(2 * fadeFrames)...], "after the fade, bit for bit")
+    }
+
+    @Test("at 1.5x three items play through one stretcher: a third shorter, and positions in media frames")
+    func stretchedQueue() throws {
+        let engine = makeEngine()
+        engine.playbackRate = 1.5
+        let items = ["one", "two", "three"].enumerated().map {
+            EngineItem(id: UInt64($0.offset + 1), path: Fixtures.path($0.element + ".mp3"))
+        }
+        _ = try engine.start(items[0], atFrame: 0, upcoming: Array(items.dropFirst()))
+        #expect(engine.runningRate == 1.5)
+        let events = waitUntilFinished(engine)
+        let references = try ["one", "two", "three"].map(Fixtures.reference)
+        let mediaFrames = references.map { $0.count / 4 }
+        let captured = try Data(contentsOf: URL(fileURLWithPath: capture))
+        let expectedFrames = Double(mediaFrames.reduce(0, +)) / 1.5
+        #expect(abs(Double(captured.count / 4) - expectedFrames) <= 1024, "\(captured.count / 4) frames")
+        guard case .finished(let last?, nil) = events.last else {
+            Issue.record("no end reported: \(events)")
+            return
+        }
+        // The end of the last item, in its own (media) frames, within one stretcher block.
+        #expect(last.itemID == 3 && last.segment == 2)
+        #expect(abs(last.frame - mediaFrames[2]) <= 1536, "ended at media frame \(last.frame) of \(mediaFrames[2])")
+        let pitch = Self.risingCrossings(samples(captured).prefix(2 * 44_100))
+        let original = Self.risingCrossings(samples(references[0]).prefix(2 * 44_100))
+        // The pitch is kept: a second of output has as many cycles as a second of the item.
+        #expect(abs(Double(pitch) / Double(original) - 1) < 0.02, "\(pitch) against \(original) rising crossings")
+    }
+
+    private func samples(_ data: Data) -> [Int16] { data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } }
+
+    /// Rising zero crossings of the left channel.
+    private static func risingCrossings(_ samples: ArraySlice<Int16>) -> Int {
+        let left = stride(from: samples.startIndex, to: samples.endIndex, by: 2).map { samples[$0] }
+        return zip(left, left.dropFirst()).filter { $0.0 < 0 && $0.1 >= 0 }.count
+    }
+
     @Test("a missing device is a typed error, not a crash")
     func missingDevice() throws {
         let engine = PlaybackEngine(

@@ -73,7 +73,7 @@ public struct TemplateField: Sendable, Equatable {
             TemplateField("queueCount", .number, "the number of items in the queue") { view in
                 view.nowPlaying.item == nil ? nil : .number(Double(view.nowPlaying.queueCount))
             },
-            TemplateField("rate", .number, "1 while audio is advancing, else 0") { view in
+            TemplateField("rate", .number, "the playback rate while audio is advancing, else 0") { view in
                 view.nowPlaying.item == nil ? nil : .number(view.nowPlaying.rate)
             },
             TemplateField("assetURL", .text, "the item's file URL") { view in
@@ -82,6 +82,9 @@ public struct TemplateField: Sendable, Equatable {
             TemplateField("repeatMode", .mode, "off, one or all") { .text($0.nowPlaying.repeatMode.rawValue) },
             TemplateField("shuffleMode", .mode, "off or items") { .text($0.nowPlaying.shuffleMode.rawValue) },
             TemplateField("volume", .number, "the software volume, 0 - 100 (%)") { .number($0.nowPlaying.volume) },
+            TemplateField("defaultRate", .number, "the playback rate chosen, 0.5 - 3 (pitch kept), also while paused") {
+                .number($0.nowPlaying.defaultRate)
+            },
         ]
 
     /// The position as a whole percentage of the duration.

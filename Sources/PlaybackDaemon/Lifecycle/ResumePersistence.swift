@@ -52,7 +52,7 @@ final class ResumePersistence: Subsystem {
     }
 
     func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
-        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer]) { persist() }
+        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate]) { persist() }
     }
 
     /// Saves on the worker; while playing, again every few seconds.

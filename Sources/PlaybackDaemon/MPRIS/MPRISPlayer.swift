@@ -66,15 +66,18 @@ extension MPRIS {
                     return .command(.changeRepeatMode(mode))
                 }),
             MPRISProperty(
-                "Rate", "d", .change, "1.0; writing 0 pauses (the spec), writing 1.0 does nothing",
-                value: { _ in .double(1) },
+                "Rate", "d", .change,
+                "the playback rate (defaultRate); writing it is changePlaybackRate, writing 0 pauses (the spec)",
+                value: { .double($0.snapshot.defaultRate) },
                 write: { reader, _ throws(BusCallError) in
                     let rate = try reader.double()
                     if rate == 0 { return .command(.pause) }
-                    guard rate == 1 else {
-                        throw .invalidArguments("playbackd plays at rate 1.0 only (MinimumRate and MaximumRate)")
+                    let range = CommandCatalog.playbackRateRange
+                    guard range.contains(rate) else {
+                        throw .invalidArguments(
+                            "Rate must be 0 (pause) or \(range.lowerBound) - \(range.upperBound), not \(rate)")
                     }
-                    return .nothing
+                    return .command(.changePlaybackRate(.to(rate)))
                 }),
             MPRISProperty(
                 "Shuffle", "b", .change, "the shuffle mode (items or off)",
@@ -96,8 +99,12 @@ extension MPRIS {
             MPRISProperty("Position", "x", .nothing, "microseconds into the item, extrapolated; never announced") {
                 .int64($0.positionMicroseconds)
             },
-            MPRISProperty("MinimumRate", "d", .constant, "1.0") { _ in .double(1) },
-            MPRISProperty("MaximumRate", "d", .constant, "1.0") { _ in .double(1) },
+            MPRISProperty("MinimumRate", "d", .constant, "0.5") { _ in
+                .double(CommandCatalog.playbackRateRange.lowerBound)
+            },
+            MPRISProperty("MaximumRate", "d", .constant, "3.0") { _ in
+                .double(CommandCatalog.playbackRateRange.upperBound)
+            },
             MPRISProperty("CanGoNext", "b", .change, "nextTrack is enabled and there is an item") {
                 .boolean($0.can(.nextTrack))
             },

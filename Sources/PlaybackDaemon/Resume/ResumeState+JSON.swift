@@ -22,6 +22,7 @@ extension ResumeState {
         ]
         if let volume { members.append(("volume", .number(volume))) }
         if let equalizer { members.append(("equalizer", equalizer.json)) }
+        if let playbackRate { members.append(("playbackRate", .number(playbackRate))) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
         var bytes = JSONValue.object(members).serializedBytes
         bytes.removeLast()  // the closing brace: the items follow
@@ -77,6 +78,10 @@ extension ResumeState {
         disabledCommands = disabled
         volume = json["volume"] == nil ? nil : try reader.number("volume")
         if let volume, !(0...100).contains(volume) { throw StateFileError("volume \(volume) is outside 0 - 100") }
+        playbackRate = json["playbackRate"] == nil ? nil : try reader.number("playbackRate")
+        if let playbackRate, !CommandCatalog.playbackRateRange.contains(playbackRate) {
+            throw StateFileError("playbackRate \(playbackRate) is outside 0.5 - 3")
+        }
         do throws(WireDecodingError) {
             equalizer = try json["equalizer"].map { value throws(WireDecodingError) in try Equalizer(json: value) }
         } catch {

@@ -22,6 +22,8 @@ struct ResumeState: Equatable, Sendable {
     var volume: Double? = nil
     /// The equalizer; nil in files from before it existed.
     var equalizer: Equalizer? = nil
+    /// The playback rate; nil in files from before it existed.
+    var playbackRate: Double? = nil
     /// Which items these are (not saved): equal versions have equal items, so their
     /// serialized form can be reused.
     var itemsVersion = ItemsVersion()
