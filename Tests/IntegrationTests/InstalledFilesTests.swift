@@ -91,7 +91,7 @@ extension IntegrationSuite {
             #expect(
                 try complete("playbackctl skip-f") == "skip-forward\tSkip forward (default: the preferred interval).\n")
             #expect(try complete("playbackctl enqueue --re").hasPrefix("--replace\t"))
-            #expect(try complete("playbackctl enable changeP") == "changePlaybackPosition\n")
+            #expect(try complete("playbackctl enable changeP") == "changePlaybackPosition\nchangePlaybackRate\n")
             #expect(try complete("playbackctl watch --i3").hasPrefix("--i3blocks\t"))
         }
 
