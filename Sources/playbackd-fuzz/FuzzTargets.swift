@@ -28,6 +28,9 @@ enum FuzzTarget: String, CaseIterable {
     /// An audio file's bytes as the prober opens them: libmpg123's tag parser, then ours
     /// (text frames, genres, numbers, ReplayGain, the cover, ID3v2.2 pictures by hand).
     case id3
+    /// A raw ID3v2.2 tag (or its frames alone) read by our own `PIC` frame parser, the one
+    /// binary tag parser that is ours and not libmpg123's, fed the bytes directly.
+    case id3v22Pictures = "id3v22-pictures"
     /// An M3U/M3U8 playlist's bytes, and each entry resolved to a path.
     case m3u
     /// The TOML configuration file, applied to the default settings.
@@ -59,6 +62,12 @@ enum FuzzTarget: String, CaseIterable {
             check(again?.bands.count == equalizer.bands.count, "a parsed curve does not read back")
         case .id3:
             readAsAudioFile(bytes)
+        case .id3v22Pictures:
+            if let picture = ID3v22Pictures.cover(rawTag: bytes) {
+                // The image is the rest of a frame's body: never empty, never more than was read.
+                check(!picture.data.isEmpty && picture.data.count < bytes.count, "a picture of \(picture.data.count) bytes")
+                check(!picture.mimeType.isEmpty, "a picture without a type")
+            }
         case .m3u:
             let playlist = M3UPlaylist(bytes: Array(bytes))
             for entry in playlist.entries {

@@ -12,8 +12,10 @@ import SystemSupport
 /// not restart on it (`RestartPreventExitStatus=`).
 let configurationErrorStatus: Int32 = 78
 
-// Before anything can start a thread: every thread must inherit the blocked signal mask.
+// Before anything can start a thread: every thread must inherit the blocked signal mask, and
+// the environment is changed only while there is one thread.
 ProcessSignals.prepare()
+SoundServerIdentity.applyToEnvironment()
 
 // The composition root: the only place concrete audio backends are chosen.
 let options: DaemonOptions

@@ -52,6 +52,21 @@ extension IntegrationSuite {
             #expect(try PulseProbe.openStreams() == 1)
         }
 
+        @Test("the sound server sees a music player named playbackd (pactl list sink-inputs)")
+        func streamIdentity() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            #expect(try PulseProbe.waitForStreams(1, timeout: 10))
+            let properties = try PulseProbe.sinkInputProperties()
+            for expected in [
+                #"application.name = "playbackd""#, #"application.id = "org.playbackd""#, #"media.role = "music""#,
+                #"application.icon_name = "audio-x-generic""#,
+            ] {
+                #expect(properties.contains(expected), "\(expected) in \(properties)")
+            }
+            #expect(daemon.terminate() == 0)
+        }
+
         @Test("a device that is not a sound server's stream is held for the hold time, then released; play reopens it")
         func holdTimeOnOtherDevices() throws {
             // The file plugin in front of PulseAudio: ALSA calls it a file device, not a server's.

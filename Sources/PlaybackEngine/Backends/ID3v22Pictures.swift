@@ -2,10 +2,11 @@
 /// (`MPG123_STORE_RAW_ID3`). A frame is a three-letter name and a 24-bit size; a `PIC` body is
 /// the text encoding, a three-letter image format (`PNG`, `JPG`), the picture type, a
 /// terminated description, and the image bytes.
-enum ID3v22Pictures {
+public enum ID3v22Pictures {
     /// The front cover (type 3), else the first picture; nil when the tag has none or is
-    /// unsynchronised (not supported) or malformed.
-    static func cover(rawTag tag: UnsafeBufferPointer<UInt8>) -> EmbeddedPicture? {
+    /// unsynchronised (not supported) or malformed. Public for its fuzz target
+    /// (`playbackd-fuzz id3v22-pictures`), which feeds it raw bytes.
+    public static func cover(rawTag tag: UnsafeBufferPointer<UInt8>) -> EmbeddedPicture? {
         var bytes = Array(tag)[...]
         if bytes.starts(with: Array("ID3".utf8)) {
             guard bytes.count >= 10, bytes[bytes.startIndex + 3] == 2, bytes[bytes.startIndex + 5] & 0x80 == 0

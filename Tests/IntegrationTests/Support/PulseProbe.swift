@@ -12,6 +12,15 @@ enum PulseProbe {
         return run.stdout.split(separator: "\n").count
     }
 
+    /// `pactl list sink-inputs`: every open stream with its properties.
+    static func sinkInputProperties() throws -> String {
+        guard let runtime = TestEnvironment.pulseRuntime else { throw TestFailure("no test PulseAudio server") }
+        let run = try CommandLineRun.run(
+            executable: "/usr/bin/pactl", ["list", "sink-inputs"], environment: ["XDG_RUNTIME_DIR": runtime])
+        guard run.status == 0 else { throw TestFailure("pactl failed: \(run.stderr)") }
+        return run.stdout
+    }
+
     /// Waits until the number of open streams is `count`; false after `timeout` seconds.
     static func waitForStreams(_ count: Int, timeout: Double) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
