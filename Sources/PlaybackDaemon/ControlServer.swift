@@ -15,7 +15,7 @@ final class ControlServer {
     typealias Handler = (Request, @escaping (Response) -> Void) -> Void
 
     private let loop: ControlLoop
-    private let listener: UnixListener
+    private(set) var listener: UnixListener
     private let handle: Handler
     private let log: DaemonLog
     private var clients: [Int32: ClientConnection] = [:]
@@ -53,6 +53,16 @@ final class ControlServer {
     }
 
     private var isClosed = false
+
+    /// Serves new clients from `new` instead (the old socket's file was removed); clients
+    /// already connected stay.
+    func replaceListener(with new: UnixListener) {
+        guard !isClosed else { return new.close() }
+        loop.unwatch(listener.fd)
+        listener.closeDescriptor()
+        listener = new
+        loop.watch(new.fd) { [unowned self] _ in self.acceptClients() }
+    }
 
     /// Pushes `event` to every subscriber; a subscriber whose queue is full is dropped.
     func broadcast(_ event: Event) {

@@ -16,6 +16,8 @@ struct UnixListener {
     let fd: Int32
     /// Nil when the socket came from systemd (the daemon must not unlink it).
     let boundPath: String?
+    /// The socket file's inode when it was bound, to tell whether the path still leads to it.
+    var boundInode: UInt64? = nil
 
     /// The name `playbackd.socket` gives its socket (`FileDescriptorName=`, default the unit's).
     static let socketNames: Set<String> = ["control", "playbackd.socket"]
@@ -61,13 +63,26 @@ struct UnixListener {
             Glibc.close(fd)
             throw ListenerError(description: "listen: \(errnoText)")
         }
-        return UnixListener(fd: fd, boundPath: path)
+        var info = stat()
+        return UnixListener(fd: fd, boundPath: path, boundInode: stat(path, &info) == 0 ? UInt64(info.st_ino) : nil)
     }
 
-    func close() {
-        Glibc.close(fd)
-        if let boundPath { unlink(boundPath) }
+    /// Whether clients still reach this socket by its path: false when the file (or its
+    /// directory) was removed or replaced. A socket systemd passed is always reachable.
+    var isReachableAtPath: Bool {
+        guard let boundPath else { return true }
+        var info = stat()
+        return stat(boundPath, &info) == 0 && UInt64(info.st_ino) == boundInode
     }
+
+    /// Closes the socket and removes its file.
+    func close() {
+        closeDescriptor()
+        if let boundPath, isReachableAtPath { unlink(boundPath) }
+    }
+
+    /// Closes the socket, leaving whatever is at the path now.
+    func closeDescriptor() { Glibc.close(fd) }
 
     static func socketAddress(_ path: String) throws(ListenerError) -> UnixSocketAddress {
         guard let address = UnixSocketAddress(path: path) else {

@@ -98,7 +98,9 @@ extension IntegrationSuite {
             #expect(try third.call("queue")["count"]?.numberValue == 2)
         }
 
-        @Test("the runtime directory removed while playing: playback carries on and the stop saves the position")
+        @Test(
+            "the runtime directory removed while playing: playback carries on, SIGHUP brings the socket back, the stop saves the position"
+        )
         func runtimeDirectoryRemoved() throws {
             let stateHome = TestEnvironment.makeTemporaryDirectory()
             let runtime = TestEnvironment.makeTemporaryDirectory()
@@ -114,7 +116,14 @@ extension IntegrationSuite {
             // A second of audio more reaches the device (a bound no playing daemon nears).
             try waitUntil(timeout: 20) { size() > removedAt + 44_100 * 4 }
             #expect(daemon.isRunning)
+            #expect(!FileManager.default.fileExists(atPath: runtime + "/control.sock"))
+            daemon.signal(SIGHUP)
+            try waitUntil(timeout: 10) { FileManager.default.fileExists(atPath: runtime + "/control.sock") }
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing", "served again on the same path")
+            let mode = try FileManager.default.attributesOfItem(atPath: runtime)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "the directory is made private again")
             #expect(daemon.terminate() == 0)
+            #expect(!FileManager.default.fileExists(atPath: runtime + "/control.sock"), "removed at the stop")
             let state = try JSONParser.parse(
                 Array(try Data(contentsOf: URL(fileURLWithPath: stateHome + "/playbackd/state.json"))))
             #expect((state["position"]?.numberValue ?? 0) >= 0.5, "\(state.serialized)")

@@ -51,6 +51,19 @@ final class SocketFrontEnd: Subsystem {
                 equalizer: changes.contains(.equalizer) ? service.equalizer : nil))
     }
 
+    /// SIGHUP also brings the socket back when its file (or the runtime directory) was removed,
+    /// as `systemctl --user reload playbackd` would be asked to after a cleanup of the runtime
+    /// directory; playback and connected clients are not touched.
+    func reload(_ settings: DaemonSettings) {
+        guard let server, !server.listener.isReachableAtPath, let path = server.listener.boundPath else { return }
+        do {
+            server.replaceListener(with: try UnixListener.bind(path: path))
+            log.notice("the socket \(path) was gone; listening on it again")
+        } catch {
+            log.error("the socket \(path) is gone and cannot be bound again: \(error)")
+        }
+    }
+
     func beginStopping() { server?.stopAccepting() }
 
     func stop() { server?.shutdown() }
