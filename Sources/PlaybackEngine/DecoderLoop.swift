@@ -78,7 +78,13 @@ struct DecoderLoop {
         var framesIn = 0
         var ending: PipelineState.DecoderEnd?
         while !state.isHaltRequested {
-            if stretcher.availableSamples > 0 {
+            // Whole batches only, until the end, and a larger first one: Sonic gives back a few
+            // hundred frames per block, and a device started on one of them underran (31 times
+            // in a start at 2x on PulseAudio; once with 4,096-frame batches from the start)
+            // while the next came through a thread hand-off.
+            let available = stretcher.availableSamples
+            let batch = ring.totalWritten == 0 ? Self.firstStretchBatchFrames : Self.stretchBatchFrames
+            if available >= batch * stretcher.channels || (ending != nil && available > 0) {
                 let region = ring.writableRegion()
                 if region.isEmpty {
                     guard waitForOutput() else { return }
@@ -114,6 +120,12 @@ struct DecoderLoop {
             }
         }
     }
+
+    /// Stretched frames handed to the ring at a time (about 93 ms at 44.1 kHz).
+    static let stretchBatchFrames = 4096
+    /// The first batch, which the device starts on (about 370 ms at 44.1 kHz; decoding and
+    /// stretching it takes a few milliseconds).
+    static let firstStretchBatchFrames = 16384
 
     /// Reads the next samples; 0 at the item's end, or on an error part-way, which ends the
     /// item where its data ran out (the engine reports it).

@@ -105,19 +105,31 @@ extension IntegrationSuite {
             for rate in [1.5, 2.0] {
                 if rate != 1.5 {
                     let before = try daemon.nowPlaying()
+                    let requested = Date()
                     #expect(
                         try daemon.call("changePlaybackRate", [("rate", .number(rate))])["status"]?.stringValue
                             == "success")
                     let pushed = try #require(
                         try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == rate }["nowPlaying"])
-                    // Heard from where it was, at the old rate until the change.
-                    let predicted = extrapolatedElapsed(
-                        before, at: Date(timeIntervalSince1970: pushed.number("timestamp")!))
-                    #expect(abs(pushed.number("elapsed")! - predicted) < 0.5, "\(pushed.serialized)")
                     #expect(pushed.number("defaultRate") == rate)
+                    // PulseAudio's null sink reports its position settled only after about a
+                    // second (the first anchor of a new stream can be ahead; the daemon then
+                    // re-anchors). Then: on from the position heard at the request, at the new
+                    // rate since the new stream started, which was before the push.
+                    Thread.sleep(forTimeInterval: 1.5)
+                    let settled = try daemon.nowPlaying()
+                    let held = extrapolatedElapsed(before, at: requested)
+                    let measuredAt = settled.number("timestamp")!
+                    let lowest = held + rate * (measuredAt - pushed.number("timestamp")!) - 0.25
+                    let highest = held + rate * (measuredAt - requested.timeIntervalSince1970) + 0.25
+                    let elapsed = settled.number("elapsed")!
+                    #expect(
+                        elapsed > lowest && elapsed < highest,
+                        "held \(held) s at the request; \(elapsed) s, expected \(lowest) - \(highest) s")
+                } else {
+                    // PulseAudio's null sink settles over its first second.
+                    Thread.sleep(forTimeInterval: 1.5)
                 }
-                // PulseAudio's null sink settles over its first second.
-                Thread.sleep(forTimeInterval: 1.5)
                 let first = try daemon.nowPlaying()
                 Thread.sleep(forTimeInterval: 4)
                 let second = try daemon.nowPlaying()
@@ -130,6 +142,9 @@ extension IntegrationSuite {
             let paused = try daemon.nowPlaying()
             #expect(paused.number("rate") == 0 && paused.number("defaultRate") == 2)
             #expect(daemon.terminate() == 0)
+            // Stretched output reaches the ring in whole batches: a stream started on the few
+            // hundred frames Sonic gives back per block underran (31 times in one start at 2x).
+            #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText.suffix(1000))")
         }
 
         @Test(
