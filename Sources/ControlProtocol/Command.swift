@@ -26,6 +26,14 @@ public enum LevelChange: Sendable, Equatable {
     case to(Double)
     /// Up (positive) or down by this much, clamped to the level's range.
     case by(Double)
+
+    /// The level asked for, from `level` now (before clamping to the level's range).
+    public func applied(to level: Double) -> Double {
+        switch self {
+        case .to(let new): new
+        case .by(let step): level + step
+        }
+    }
 }
 
 /// What `setEqualizerBand` changes in one band; nil members stay as they are.

@@ -2,14 +2,11 @@ import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
 
-/// The sound commands: the volume and the equalizer. Each change goes to the engine at once
+/// The sound commands: the volume, the playback rate and the equalizer. Each change goes to the engine at once
 /// (the output takes it within a block and crossfades to it, docs/sound.md) and is published.
 extension PlayerService {
     func changeVolume(_ change: LevelChange) -> CommandResult {
-        switch change {
-        case .to(let level): setVolume(level)
-        case .by(let points): setVolume(volume + points)
-        }
+        setVolume(change.applied(to: volume))
         return .success(.done)
     }
 
@@ -62,10 +59,7 @@ extension PlayerService {
     }
 
     func changePlaybackRate(_ change: LevelChange) -> CommandResult {
-        switch change {
-        case .to(let rate): setPlaybackRate(rate)
-        case .by(let step): setPlaybackRate(playbackRate + step)
-        }
+        setPlaybackRate(change.applied(to: playbackRate))
         return .success(.done)
     }
 
