@@ -27,28 +27,32 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        // Sonic has no pkg-config file: the module map links it by name.
+        // Sonic has no pkg-config file, and libpulse's adds flags SwiftPM refuses (-pthread):
+        // their module maps link them by name.
         .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse", providers: [.apt(["libpulse-dev"])]),
         // One small C shim per library: what Swift cannot call (variadic handlers, GNU calls).
         .target(name: "CALSAShim", dependencies: ["CALSA"]),
         .target(name: "CSystemShim"),
         .target(name: "CBusShim", dependencies: ["CSystemd"]),
+        .target(name: "CPulseShim", dependencies: ["CPulse", "CSystemd"]),
 
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         .target(name: "PlaybackModel"),
         .target(name: "ControlProtocol", dependencies: ["PlaybackModel", "SystemSupport"]),
         .target(name: "ControlClient", dependencies: ["ControlProtocol", "SystemSupport", "CSystemShim"]),
         .target(
-            name: "PlaybackEngine", dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic"]),
+            name: "PlaybackEngine",
+            dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic"]),
         .target(
             name: "PlaybackDaemon",
             dependencies: [
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
-                "CBusShim",
+                "CBusShim", "CPulse", "CPulseShim",
             ]),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
-        // toolchain is (a user manager's sandbox, another machine); only libc, libasound,
-        // libmpg123 and libsystemd stay shared (docs/systemd.md).
+        // toolchain is (a user manager's sandbox, another machine); only libc and the C libraries
+        // (libasound, libmpg123, libsystemd, libsonic, libpulse) stay shared (docs/systemd.md).
         .executableTarget(
             name: "playbackd",
             dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "SystemSupport"],
@@ -63,7 +67,8 @@ let package = Package(
         // The parsers of untrusted input as libFuzzer targets (Scripts/fuzz); a normal build
         // replays inputs through them (the suite runs the seed corpus and every crash found).
         .executableTarget(
-            name: "playbackd-fuzz", dependencies: ["PlaybackDaemon", "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
+            name: "playbackd-fuzz",
+            dependencies: ["PlaybackDaemon", "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
         .executableTarget(
             name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport", "CSystemd"]),
 

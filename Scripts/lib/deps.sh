@@ -1,7 +1,7 @@
 # Debian packages playbackd needs, by purpose. Sourced by Scripts/install, Scripts/test
 # and Scripts/bench; `ensure_packages LIST...` installs whatever of them is missing.
-RUNTIME_PACKAGES="libasound2 libmpg123-0 libsystemd0 libsonic0"
-BUILD_PACKAGES="pkg-config libasound2-dev libmpg123-dev libsystemd-dev libsonic-dev"
+RUNTIME_PACKAGES="libasound2 libmpg123-0 libsystemd0 libsonic0 libpulse0"
+BUILD_PACKAGES="pkg-config libasound2-dev libmpg123-dev libsystemd-dev libsonic-dev libpulse-dev"
 TEST_PACKAGES="lame sox mpg123 alsa-utils pulseaudio pulseaudio-utils libasound2-plugins util-linux systemd systemd-container perl zsh fish groff-base python3 libjpeg-turbo-progs dbus-daemon playerctl i3blocks"
 BENCH_PACKAGES="hyperfine mpd mpc cmus mpv procps bc python3 util-linux"
 

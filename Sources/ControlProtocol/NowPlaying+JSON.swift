@@ -39,13 +39,32 @@ extension NowPlaying {
     }
 
     /// Room for every member: the fixed ones and every track field.
-    private static var memberCapacity: Int { 16 + TrackField.all.count }
+    private static var memberCapacity: Int { 17 + TrackField.all.count }
 
     private func appendModes(to members: inout [(String, JSONValue)]) {
         members.append(("repeatMode", .string(repeatMode.rawValue)))
         members.append(("shuffleMode", .string(shuffleMode.rawValue)))
         members.append(("volume", .number(volume)))
         members.append(("defaultRate", .number(defaultRate)))
+        if let routeChange {
+            members.append(
+                (
+                    "routeChange",
+                    .object([
+                        ("reason", .string(routeChange.reason.rawValue)), ("device", .string(routeChange.device)),
+                        ("timestamp", .number(routeChange.timestamp.roundedToMicroseconds)),
+                    ])
+                ))
+        }
+    }
+
+    /// Reads the `routeChange` member, when there is one.
+    private static func routeChange(in json: JSONValue) throws(WireDecodingError) -> RouteChange? {
+        guard let change = json["routeChange"] else { return nil }
+        let reader = WireReader(object: change, context: "nowPlaying.routeChange")
+        return RouteChange(
+            reason: try reader.choice("reason"), device: try reader.string("device"),
+            timestamp: try reader.number("timestamp"))
     }
 
     /// Reads a `nowPlaying` object written by `json`.
@@ -56,11 +75,13 @@ extension NowPlaying {
         let shuffleMode: ShuffleMode = try reader.choice("shuffleMode")
         let volume = try reader.optionalNumber("volume") ?? 100
         let defaultRate = try reader.optionalNumber("defaultRate") ?? 1
+        let routeChange = try Self.routeChange(in: json)
         // Cleared now-playing carries none of the item's members; one of them alone is an error.
         guard json["title"] != nil || json["assetURL"] != nil || json["itemID"] != nil else {
             self.init(
                 state: state, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
-                repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume, defaultRate: defaultRate)
+                repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume, defaultRate: defaultRate,
+                routeChange: routeChange)
             return
         }
         let item = QueueItem(
@@ -75,7 +96,7 @@ extension NowPlaying {
             state: state, item: item, elapsed: try reader.number("elapsed"), rate: try reader.number("rate"),
             timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
             queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
-            volume: volume, defaultRate: defaultRate, replayGain: replayGain)
+            volume: volume, defaultRate: defaultRate, replayGain: replayGain, routeChange: routeChange)
     }
 }
 

@@ -8,8 +8,8 @@ import PlaybackModel
 #endif
 
 /// The running daemon: the player service and the engine, and around them an ordered list of
-/// subsystems (the socket and MPRIS front ends, resume, systemd's status line and watchdog, the anchor
-/// check, the idle exit) that start in order, see every published change and every reload,
+/// subsystems (the socket and MPRIS front ends, the route watch, resume, systemd's status line and
+/// watchdog, the anchor check, the idle exit) that start in order, see every published change and every reload,
 /// and stop in reverse order. Signals arrive on the control loop. The composition root passes
 /// in the concrete audio backends.
 public final class Daemon {
@@ -52,6 +52,8 @@ public final class Daemon {
         service.presets = EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process))
         service.setEqualizer(settings.equalizer)
         service.setVolume(settings.volume)
+        service.onRouteLost = settings.onRouteLost
+        service.onRouteBack = settings.onRouteBack
         service.setReplayGain(settings.replayGain)
         service.publishChanges()  // the starting sound settings are no change anyone is told about
         subsystems = makeSubsystems()
@@ -84,8 +86,11 @@ public final class Daemon {
         let mpris = MPRISFrontEnd(
             enabled: settings.mpris, loop: loop, service: service, environment: .process,
             log: DaemonLog(label: "playbackd.mpris", output: logOutput), quit: { [unowned self] in beginStopping() })
+        let route = RouteWatch(
+            loop: loop, engine: engine, log: DaemonLog(label: "playbackd.route", output: logOutput),
+            onChange: { [unowned self] change in service.routeChanged(change) })
         return [
-            socket, mpris, EngineDevice(engine: engine),
+            socket, mpris, EngineDevice(engine: engine), route,
             ResumePersistence(
                 service: service, path: StateFile.defaultPath(environment: .process), mode: settings.resume,
                 loop: loop, log: log),

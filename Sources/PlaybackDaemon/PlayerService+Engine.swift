@@ -1,5 +1,10 @@
 import PlaybackEngine
 import PlaybackModel
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension PlayerService {
     /// Reacts to what the engine reported: item boundaries, the end of what was decoded, a
@@ -21,6 +26,12 @@ extension PlayerService {
                 holdPosition(position)
                 setState(.interrupted)
                 log.error("audio device '\(engine.deviceName)' failed: \(error)")
+                // The device itself vanished (a USB card unplugged): a route change as well.
+                if error.code == -ENODEV {
+                    routeChanged(
+                        RouteChange(
+                            reason: .oldDeviceUnavailable, device: engine.deviceName, timestamp: WallClock.now()))
+                }
             case .itemsCutShort(let count):
                 log.warning("\(count) item\(count == 1 ? "" : "s") ended early: decoding failed part-way")
             case .itemsSkipped(let count):

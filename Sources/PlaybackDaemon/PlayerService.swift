@@ -30,6 +30,14 @@ final class PlayerService {
     var equalizer = Equalizer()
     /// How ReplayGain is applied.
     var replayGainSettings = ReplayGainSettings()
+    /// The latest route change, for the snapshot.
+    var routeChange: RouteChange?
+    /// What a lost output device does (`on-route-lost`).
+    var onRouteLost = RouteLostAction.pause
+    /// What a new device does to playback a lost one paused (`on-route-back`).
+    var onRouteBack = RouteBackAction.stayPaused
+    /// Whether the pause in effect is one a lost device caused (only that one resumes itself).
+    var isPausedByRouteLoss = false
     /// Where equalizer presets are loaded from and saved to (set by the daemon).
     var presets = EqualizerPresets(directory: nil)
     let engine: PlaybackEngine
@@ -144,13 +152,14 @@ final class PlayerService {
             rate: isAdvancing ? engine.runningRate : 0, timestamp: timestamp,
             queueIndex: queue.currentIndex, queueCount: queue.count,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume,
-            defaultRate: playbackRate, replayGain: currentReplayGain())
+            defaultRate: playbackRate, replayGain: currentReplayGain(), routeChange: routeChange)
     }
 
     func setState(_ newState: PlaybackState) {
         guard newState != state else { return }
         state = newState
         noteChange(.state)
+        isPausedByRouteLoss = false
         if newState == .playing { holdTimer.cancel() } else { boundaryTimer.cancel() }
         if newState == .paused || newState == .interrupted { armHoldTimer() }
         if newState == .stopped { holdTimer.cancel() }
@@ -237,6 +246,8 @@ final class PlayerService {
     /// whose enablement changed in the configuration (others keep what clients set).
     func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
         pauseHoldSeconds = new.pauseHoldSeconds
+        onRouteLost = new.onRouteLost
+        onRouteBack = new.onRouteBack
         // Changed sound settings in the file win; otherwise what clients set stays.
         if new.equalizer != old.equalizer { setEqualizer(new.equalizer) }
         if new.volume != old.volume { setVolume(new.volume) }

@@ -35,6 +35,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// thread waking (PulseAudio's: about 1.7 times a second), and opening it again takes
     /// under a millisecond, so it is not worth holding.
     var isServerStream: Bool { get }
+    /// The sound card and PCM device number behind the open device when it is a card's own
+    /// (`hw:`, `plughw:`); nil for a sound server's stream, a file, or a closed device.
+    var hardwareDevice: HardwareDevice? { get }
     /// Underruns recovered since the device was opened: counted by the output thread, read by
     /// the control side (any thread).
     var recoveredXruns: Int { get }
@@ -53,4 +56,17 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// Discards what is buffered and makes the device ready for new data.
     func drop()
     func close()
+}
+
+/// An ALSA card's PCM device: what a jack watcher needs to know which card to watch.
+public struct HardwareDevice: Sendable, Equatable {
+    /// The card index (`hw:CARD`).
+    public var card: Int
+    /// The PCM device number on the card (`hw:CARD,DEVICE`).
+    public var device: Int
+
+    public init(card: Int, device: Int) {
+        self.card = card
+        self.device = device
+    }
 }

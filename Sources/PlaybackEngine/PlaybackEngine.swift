@@ -45,6 +45,8 @@ public final class PlaybackEngine {
     /// Whether the open device is a sound server's stream, not worth holding while paused
     /// (`AudioSink.isServerStream`).
     public var isServerStream: Bool { sink.isServerStream }
+    /// The card behind the open device, when it is a card's own (`AudioSink.hardwareDevice`).
+    public var hardwareDevice: HardwareDevice? { sink.hardwareDevice }
     /// Whether the device has started playing what the current pipeline wrote.
     public var isAudible: Bool { pipeline?.state.isAudible.load(ordering: .acquiring) ?? false }
     /// The running pipeline's rate (1 when nothing runs, or when its stretcher could not be made).

@@ -24,6 +24,8 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let replayGain = ChangeSet(rawValue: 1 << 8)
     /// The playback rate (`defaultRate`) changed.
     public static let rate = ChangeSet(rawValue: 1 << 9)
+    /// The audio route changed (`routeChange` in the snapshot says how).
+    public static let route = ChangeSet(rawValue: 1 << 10)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
@@ -31,6 +33,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.state, "state"), (.item, "item"), (.position, "position"),
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
+            (.route, "route"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

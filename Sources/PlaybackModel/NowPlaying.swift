@@ -23,13 +23,16 @@ public struct NowPlaying: Sendable, Equatable {
     public var defaultRate: Double
     /// The ReplayGain applied to the item; nil when ReplayGain is off or there is no item.
     public var replayGain: AppliedReplayGain?
+    /// The latest change of the audio route since the daemon started; nil before any.
+    public var routeChange: RouteChange?
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,
         timestamp: Double, queueIndex: Int?, queueCount: Int,
         repeatMode: RepeatMode = .off, shuffleMode: ShuffleMode = .off, volume: Double = 100,
-        defaultRate: Double = 1, replayGain: AppliedReplayGain? = nil
+        defaultRate: Double = 1, replayGain: AppliedReplayGain? = nil, routeChange: RouteChange? = nil
     ) {
+        self.routeChange = routeChange
         self.defaultRate = defaultRate
         self.replayGain = replayGain
         self.volume = volume

@@ -105,4 +105,40 @@ import Testing
         #expect(outcome.added.isEmpty && outcome.rejected.count == 1 && outcome.queueCount == nil)
         #expect(Response(.failure(failure)).json["rejected"]?.arrayValue?.count == 1, "the socket's reply keeps them")
     }
+
+    @Test("a lost route pauses what plays and keeps the position; only that pause resumes on a new device, if asked")
+    func routeChanges() {
+        guard case .success = enqueue(["long.mp3"], play: true) else {
+            Issue.record("enqueue failed")
+            return
+        }
+        let lost = RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 1)
+        let new = RouteChange(reason: .newDeviceAvailable, device: "Speakers", timestamp: 2)
+        #expect(send(.changePlaybackPosition(position: 5)) == .success(.position(5)))
+        service.routeChanged(lost)
+        #expect(service.state == .paused)
+        #expect(service.snapshot().routeChange == lost)
+        #expect(abs(service.snapshot().elapsed - 5) < 1.1, "paused where it was heard (the fake device holds 1 s)")
+        service.routeChanged(new)
+        #expect(service.state == .paused, "on-route-back = stay-paused (the default)")
+
+        service.onRouteBack = .resume
+        #expect(send(.play) == .success(.done))
+        service.routeChanged(lost)
+        service.routeChanged(new)
+        #expect(service.state == .playing, "resumed: the pause was the lost device's")
+        #expect(service.snapshot().routeChange == new)
+
+        service.routeChanged(lost)
+        #expect(send(.pause) == .success(.done))
+        #expect(send(.play) == .success(.done))
+        #expect(send(.pause) == .success(.done))
+        service.routeChanged(new)
+        #expect(service.state == .paused, "a pause asked for after the loss is not resumed by a device")
+
+        service.onRouteLost = .continue
+        #expect(send(.play) == .success(.done))
+        service.routeChanged(lost)
+        #expect(service.state == .playing, "on-route-lost = continue")
+    }
 }

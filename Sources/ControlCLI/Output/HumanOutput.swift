@@ -20,13 +20,18 @@ public enum HumanOutput {
     public static let columns = 80
 
     /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)` and the
-    /// skip intervals when `commands` (the `commands` reply) has them; each line fits 80 columns.
+    /// skip intervals when `commands` (the `commands` reply) has them, and the latest route
+    /// change when there was one; each line fits 80 columns.
     public static func status(
         _ nowPlaying: NowPlaying, commands: JSONValue? = nil, now: Double, style: TerminalStyle = .plain
     ) -> String {
         let state = nowPlaying.state.rawValue
         let tag = "[\(state)]"
-        guard let item = nowPlaying.item else { return style.stateTag(state) + "\n" }
+        let route =
+            nowPlaying.routeChange.map {
+                DisplayWidth.fit(RenderedPiece.singleLine(routeLine($0)), columns: columns) + "\n"
+            } ?? ""
+        guard let item = nowPlaying.item else { return style.stateTag(state) + "\n" + route }
         var lines = [tag + " " + track(item.metadata)]
         if let album = item.metadata.album { lines.append(album) }
         let elapsed = nowPlaying.position(at: now)
@@ -38,7 +43,15 @@ public enum HumanOutput {
         lines.append(timing)
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + lines[0].dropFirst(tag.count)
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + route
+    }
+
+    /// `route: Headphones went away` or `route: USB DAC appeared`: the latest route change.
+    static func routeLine(_ change: RouteChange) -> String {
+        switch change.reason {
+        case .oldDeviceUnavailable: "route: \(change.device) went away"
+        case .newDeviceAvailable: "route: \(change.device) appeared"
+        }
     }
 
     /// `-15s/+30s` from the enabled skip commands of a `commands` reply; nil when both are disabled.

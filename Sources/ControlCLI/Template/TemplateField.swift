@@ -85,6 +85,12 @@ public struct TemplateField: Sendable, Equatable {
             TemplateField("defaultRate", .number, "the playback rate chosen, 0.5 - 3 (pitch kept), also while paused") {
                 .number($0.nowPlaying.defaultRate)
             },
+            TemplateField("routeChange", .text, "the latest route change: oldDeviceUnavailable or newDeviceAvailable") {
+                $0.nowPlaying.routeChange.map { .text($0.reason.rawValue) }
+            },
+            TemplateField("routeDevice", .text, "the device the latest route change was about") {
+                $0.nowPlaying.routeChange.map { .text($0.device) }
+            },
         ]
 
     /// The position as a whole percentage of the duration.

@@ -26,8 +26,28 @@ public struct DaemonSettings: Sendable, Equatable {
     public var equalizer = Equalizer()
     /// ReplayGain (off by default).
     public var replayGain = ReplayGainSettings()
+    /// What a lost output device does to playback.
+    public var onRouteLost = RouteLostAction.pause
+    /// What a new output device does to playback paused by a lost one.
+    public var onRouteBack = RouteBackAction.stayPaused
 
     public init() {}
+}
+
+/// What playback does when its output device goes away (`on-route-lost`).
+public enum RouteLostAction: String, Sendable, CaseIterable {
+    /// Pause, keeping the position: the seed's answer to headphones that drop on a train.
+    case pause
+    /// Play on wherever the system sends the stream.
+    case `continue`
+}
+
+/// What a new output device does to playback that a lost one paused (`on-route-back`).
+public enum RouteBackAction: String, Sendable, CaseIterable {
+    /// Stay paused until asked.
+    case stayPaused = "stay-paused"
+    /// Play on, on the new device.
+    case resume
 }
 
 /// Where log lines go.

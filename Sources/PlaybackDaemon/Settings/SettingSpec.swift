@@ -89,7 +89,8 @@ enum SettingsCatalog {
             defaultText: "(see summary)", keepOnReload: SettingSpec.atRestart(\.socket)
         ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
         seconds(
-            "pause-hold", "Release the device after this long paused (a sound server's stream: at once)", "10", allowZero: true, max: 86_400,
+            "pause-hold", "Release the device after this long paused (a sound server's stream: at once)", "10",
+            allowZero: true, max: 86_400,
             \.pauseHoldSeconds),
         SettingSpec(
             name: "skip-interval", placeholder: "SECONDS", summary: "Preferred interval of both skip commands",
@@ -203,6 +204,14 @@ enum SettingsCatalog {
         boolean(
             "replaygain-limit", "Lower a ReplayGain gain that would lift the tagged peak above full scale",
             reloads: true, \.replayGain.limitToPeak),
+        choice(
+            "on-route-lost", "ACTION",
+            "When the output device goes away (headphones unplugged, a sink removed): pause, or continue where the system sends the stream",
+            reloads: true, \.onRouteLost),
+        choice(
+            "on-route-back", "ACTION",
+            "When a new output device appears after a lost one paused playback: stay-paused, or resume on it",
+            reloads: true, \.onRouteBack),
         choice(
             "resume", "MODE",
             "On start, restore the saved queue and position: paused, playing (when it was playing) or off",

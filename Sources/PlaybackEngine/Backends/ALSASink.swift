@@ -26,6 +26,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public private(set) var openFormat: AudioFormat?
     public private(set) var periodFrames = 0
     public private(set) var isServerStream = false
+    public private(set) var hardwareDevice: HardwareDevice?
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
     /// xruns recovered since the device was opened: incremented by the output thread, read by
@@ -59,6 +60,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         _ = snd_pcm_state(handle) == SND_PCM_STATE_DISCONNECTED
         openFormat = format
         isServerStream = snd_pcm_type(handle) == SND_PCM_TYPE_IOPLUG
+        hardwareDevice = Self.hardwareDevice(of: handle)
         var bufferSize: snd_pcm_uframes_t = 0
         var periodSize: snd_pcm_uframes_t = 0
         snd_pcm_get_params(handle, &bufferSize, &periodSize)
@@ -164,8 +166,19 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         pcm = nil
         openFormat = nil
         isServerStream = false
+        hardwareDevice = nil
         pollDescriptors.deallocate()
         pollDescriptors = .init(start: nil, count: 0)
+    }
+
+    /// The card and device a PCM plays on; nil unless it is a card's (a `hw` PCM, or a plugin
+    /// chain ending in one).
+    private static func hardwareDevice(of handle: OpaquePointer) -> HardwareDevice? {
+        var info: OpaquePointer?
+        guard snd_pcm_info_malloc(&info) >= 0, let info else { return nil }
+        defer { snd_pcm_info_free(info) }
+        guard snd_pcm_info(handle, info) >= 0, snd_pcm_info_get_card(info) >= 0 else { return nil }
+        return HardwareDevice(card: Int(snd_pcm_info_get_card(info)), device: Int(snd_pcm_info_get_device(info)))
     }
 
     private func check(_ result: Int32, _ function: String) throws(SinkError) {

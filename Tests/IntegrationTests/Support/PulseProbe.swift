@@ -3,8 +3,8 @@ import Foundation
 /// Asks the test PulseAudio server whether a playback stream is open: with ALSA's pulse
 /// plugin, an open PCM is a sink input, so this shows whether the daemon holds the device.
 enum PulseProbe {
-    static func openStreams() throws -> Int {
-        guard let runtime = TestEnvironment.pulseRuntime else { throw TestFailure("no test PulseAudio server") }
+    static func openStreams(runtime: String? = TestEnvironment.pulseRuntime) throws -> Int {
+        guard let runtime else { throw TestFailure("no test PulseAudio server") }
         let run = try CommandLineRun.run(
             executable: "/usr/bin/pactl", ["list", "short", "sink-inputs"],
             environment: ["XDG_RUNTIME_DIR": runtime])

@@ -33,6 +33,41 @@ final class PulseServer {
         }
     }
 
+    /// Runs `pactl` on this server; its output.
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> String {
+        let run = try CommandLineRun.run(
+            executable: "/usr/bin/pactl", arguments, environment: ["XDG_RUNTIME_DIR": runtime])
+        guard run.status == 0 else { throw TestFailure("pactl \(arguments.joined(separator: " ")): \(run.stderr)") }
+        return run.stdout
+    }
+
+    /// Loads a null sink named `name` that mixers show as `description`; the module's index.
+    func loadSink(_ name: String, description: String, makeDefault: Bool) throws -> String {
+        let module = try pactl([
+            "load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=device.description=\(description)",
+            "rate=44100", "channels=2",
+        ]).trimmingCharacters(in: .whitespacesAndNewlines)
+        if makeDefault { try pactl(["set-default-sink", name]) }
+        return module
+    }
+
+    /// The name of the sink the one open stream plays on; nil when none is open.
+    func sinkOfStream() throws -> String? {
+        let sinks = Dictionary(
+            uniqueKeysWithValues: try pactl(["list", "short", "sinks"]).split(separator: "\n").map {
+                let cells = $0.split(separator: "\t")
+                return (String(cells[0]), String(cells[1]))
+            })
+        guard let stream = try pactl(["list", "short", "sink-inputs"]).split(separator: "\n").first else { return nil }
+        return sinks[String(stream.split(separator: "\t")[1])]
+    }
+
+    /// How many of the server's clients `pid` has open.
+    func clients(of pid: Int32) throws -> Int {
+        try pactl(["list", "clients"]).components(separatedBy: "application.process.id = \"\(pid)\"").count - 1
+    }
+
     /// Sends `signal` (SIGSTOP freezes the server: every stream stalls; SIGCONT resumes).
     func signal(_ signal: Int32) { server?.signal(signal) }
 

@@ -11,6 +11,7 @@ final class FakeAudioSink: AudioSink, @unchecked Sendable {
     private(set) var openFormat: AudioFormat?
     let periodFrames = 1_024
     let isServerStream = false
+    let hardwareDevice: HardwareDevice? = nil
     let recoveredXruns = 0
     /// How many frames the device holds before it stops taking more.
     let capacityFrames = 44_100

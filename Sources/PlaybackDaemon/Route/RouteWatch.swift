@@ -1,0 +1,82 @@
+import PlaybackEngine
+import PlaybackModel
+
+/// Watches the output route where it can change, chosen by what the device turned out to be
+/// when playback first opened it: a sound server's stream is watched through the server
+/// (`SoundServerWatch`), a card's own PCM through its jack controls (`ALSAJackMonitor`), and
+/// anything else (a file, a null device) not at all. Both sleep on descriptors in the control
+/// loop: no thread, no timer. Each change goes to the player service, which pauses or resumes.
+final class RouteWatch: Subsystem {
+    private let loop: ControlLoop
+    private let engine: PlaybackEngine
+    private let log: DaemonLog
+    private let onChange: (RouteChange) -> Void
+    private var soundServer: SoundServerWatch?
+    private var jacks: ALSAJackMonitor?
+
+    init(loop: ControlLoop, engine: PlaybackEngine, log: DaemonLog, onChange: @escaping (RouteChange) -> Void) {
+        self.loop = loop
+        self.engine = engine
+        self.log = log
+        self.onChange = onChange
+    }
+
+    func ready(_ snapshot: NowPlaying) { watchOpenDevice() }
+
+    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
+        if changes.contains(.state) && snapshot.state == .playing { watchOpenDevice() }
+    }
+
+    func stop() {
+        soundServer?.disconnect()
+        soundServer = nil
+        closeJacks()
+    }
+
+    /// Starts the watcher the open device needs, once.
+    private func watchOpenDevice() {
+        guard engine.isDeviceOpen else { return }
+        if engine.isServerStream {
+            if soundServer == nil {
+                soundServer = SoundServerWatch(
+                    loop: loop, onChange: onChange,
+                    onEnd: { [unowned self] reason in
+                        log.info("stopped watching the sound server: \(reason); watching again at the next play")
+                    })
+            }
+            if soundServer?.isConnected == false {
+                soundServer?.connect()
+                log.log(.debug, "watching the sound server for route changes")
+            }
+        } else if let device = engine.hardwareDevice, jacks?.device != device {
+            closeJacks()
+            do throws(SinkError) {
+                let monitor = try ALSAJackMonitor(device: device)
+                jacks = monitor
+                for descriptor in monitor.fileDescriptors {
+                    loop.watch(descriptor) { [unowned self] _ in readJacks() }
+                }
+                log.log(.debug, "watching card \(device.card)'s jacks for route changes")
+            } catch {
+                log.warning("cannot watch card \(device.card)'s jacks: \(error)")
+            }
+        }
+    }
+
+    private func readJacks() {
+        guard let jacks else { return }
+        let descriptors = jacks.fileDescriptors
+        let changes = jacks.readEvents()
+        if jacks.fileDescriptors.isEmpty {  // the card is gone
+            for descriptor in descriptors { loop.unwatch(descriptor) }
+            self.jacks = nil
+        }
+        for change in changes { onChange(change) }
+    }
+
+    private func closeJacks() {
+        for descriptor in jacks?.fileDescriptors ?? [] { loop.unwatch(descriptor) }
+        jacks?.close()
+        jacks = nil
+    }
+}
