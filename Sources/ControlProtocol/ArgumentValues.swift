@@ -4,6 +4,24 @@ struct ArgumentValues {
     let command: CommandName
     let values: [String: JSONValue]
 
+    /// Which of two alternative arguments a request gave (`volume` or `change`), with its value.
+    enum Alternative<Value> {
+        case first(Value)
+        case second(Value)
+    }
+
+    /// The one of two alternative arguments that was given; an error when both or neither were.
+    /// `first` and `second` are the names and their values, as read by the other accessors.
+    func oneOf<Value>(_ first: (String, Value?), or second: (String, Value?)) throws(RequestError) -> Alternative<Value>
+    {
+        switch (first.1, second.1) {
+        case (let value?, nil): return .first(value)
+        case (nil, let value?): return .second(value)
+        case (nil, nil): throw RequestError("\(command.rawValue) needs '\(first.0)' or '\(second.0)'")
+        default: throw RequestError("\(command.rawValue) takes '\(first.0)' or '\(second.0)', not both")
+        }
+    }
+
     func positiveNumber(_ name: String) throws(RequestError) -> Double? {
         guard let n = values[name]?.numberValue else { return nil }
         guard n > 0 else { throw RequestError("'\(name)' must be greater than 0, got \(JSONValue.format(n))") }

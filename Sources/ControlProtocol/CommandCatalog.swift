@@ -145,11 +145,12 @@ public enum CommandCatalog {
                     examples: ["rate 1.5", "rate +0.25", "rate 1"])
             ]
         ) { args throws(RequestError) in
-            switch (try args.number("rate", in: playbackRateRange), try args.number("change", in: -2.5...2.5)) {
-            case (let rate?, nil): .changePlaybackRate(.to(rate))
-            case (nil, let change?): .changePlaybackRate(.by(change))
-            case (nil, nil): throw RequestError("changePlaybackRate needs 'rate' or 'change'")
-            default: throw RequestError("changePlaybackRate takes 'rate' or 'change', not both")
+            switch try args.oneOf(
+                ("rate", try args.number("rate", in: playbackRateRange)),
+                or: ("change", try args.number("change", in: -2.5...2.5)))
+            {
+            case .first(let rate): .changePlaybackRate(.to(rate))
+            case .second(let change): .changePlaybackRate(.by(change))
             }
         },
     ]
@@ -171,11 +172,12 @@ public enum CommandCatalog {
                     examples: ["volume 70", "volume +10", "volume -5"])
             ]
         ) { args throws(RequestError) in
-            switch (try args.number("volume", in: 0...100), try args.number("change", in: -100...100)) {
-            case (let level?, nil): .changeVolume(.to(level))
-            case (nil, let change?): .changeVolume(.by(change))
-            case (nil, nil): throw RequestError("changeVolume needs 'volume' or 'change'")
-            default: throw RequestError("changeVolume takes 'volume' or 'change', not both")
+            switch try args.oneOf(
+                ("volume", try args.number("volume", in: 0...100)),
+                or: ("change", try args.number("change", in: -100...100)))
+            {
+            case .first(let level): .changeVolume(.to(level))
+            case .second(let change): .changeVolume(.by(change))
             }
         },
         CommandSpec(
@@ -272,13 +274,11 @@ public enum CommandCatalog {
                     examples: ["eq load bass-boost", "eq load ~/AutoEq/ParametricEQ.txt"])
             ]
         ) { args throws(RequestError) in
-            switch (try args.string("preset"), try args.string("file")) {
-            case (let name?, nil): return .loadEqualizer(.preset(name))
-            case (nil, let path?):
+            switch try args.oneOf(("preset", try args.string("preset")), or: ("file", try args.string("file"))) {
+            case .first(let name): return .loadEqualizer(.preset(name))
+            case .second(let path):
                 guard path.hasPrefix("/") else { throw RequestError("'file' must be an absolute path, got '\(path)'") }
                 return .loadEqualizer(.file(path))
-            case (nil, nil): throw RequestError("loadEqualizer needs 'preset' or 'file'")
-            default: throw RequestError("loadEqualizer takes 'preset' or 'file', not both")
             }
         },
         CommandSpec(

@@ -121,11 +121,14 @@ extension IntegrationSuite {
             try daemon.waitForState("playing")
             try waitUntil { try server.clients(of: daemon.pid) == 2 }  // the pulse plugin's and the watch's
             _ = try daemon.call("pause")
+            _ = try file.call("pause")
             try waitUntil { try server.clients(of: daemon.pid) == 1 }  // the stream released, the watch kept
             Thread.sleep(forTimeInterval: 0.5)
-            let before = try threadWakeups(daemon.pid)
+            let before = (try threadWakeups(daemon.pid), try threadWakeups(file.pid))
             Thread.sleep(forTimeInterval: 3)
-            #expect(try threadWakeups(daemon.pid) - before == 0, "the watch sleeps in the control loop")
+            #expect(try threadWakeups(daemon.pid) - before.0 == 0, "the watch sleeps in the control loop")
+            #expect(try threadWakeups(file.pid) - before.1 == 0, "nothing watches a file device")
+            #expect(try server.clients(of: file.pid) == 0)
         }
     }
 }
