@@ -72,6 +72,13 @@ import Testing
         modes.shuffleMode = .items
         #expect(HumanOutput.status(modes, now: 1000).contains("(2/12)  repeat one  shuffle\n"))
         #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("repeat"))
+        var routed = Snapshots.nowPlaying()
+        routed.state = .paused
+        routed.routeChange = RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 990)
+        #expect(HumanOutput.status(routed, now: 1000).hasSuffix("\nroute: Headphones went away\n"))
+        routed.item = nil
+        #expect(HumanOutput.status(routed, now: 1000) == "[paused]\nroute: Headphones went away\n")
+        #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("route"))
         func item(_ title: String) -> JSONValue {
             let metadata = TrackMetadata(title: title, artist: "A", duration: 61, sampleRate: 44_100, channels: 2)
             return QueueItem(id: 1, path: "/\(title).mp3", metadata: metadata).json

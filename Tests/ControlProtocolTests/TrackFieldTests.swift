@@ -54,11 +54,13 @@ import Testing
     func snapshotRoundTrip() throws {
         let playing = NowPlaying(
             state: .playing, item: Self.fullItem(), elapsed: 83.25, rate: 1, timestamp: 1_790_000_000.123456,
-            queueIndex: 2, queueCount: 7, repeatMode: .all, shuffleMode: .items)
+            queueIndex: 2, queueCount: 7, repeatMode: .all, shuffleMode: .items,
+            routeChange: RouteChange(reason: .newDeviceAvailable, device: "USB DAC", timestamp: 1_790_000_000.5))
         #expect(try NowPlaying(json: Self.overTheWire(playing.json)) == playing)
         let cleared = NowPlaying(
             state: .stopped, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
-            repeatMode: .one)
+            repeatMode: .one,
+            routeChange: RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 3))
         #expect(try NowPlaying(json: Self.overTheWire(cleared.json)) == cleared)
         var untagged = playing
         untagged.item?.metadata = TrackMetadata(title: "x", duration: 1, sampleRate: 44_100, channels: 1)
@@ -76,6 +78,10 @@ import Testing
             guard case .object(let members) = json else { return json }
             return .object(members.compactMap { $0.0 == key ? value.map { (key, $0) } : $0 })
         }
+        func adding(_ key: String, _ value: JSONValue) -> JSONValue {
+            guard case .object(let members) = json else { return json }
+            return .object(members + [(key, value)])
+        }
         let cases: [(JSONValue, String)] = [
             (replacing("title", with: nil), "'title' is missing"),
             (replacing("year", with: .string("1959")), "'year' is not valid"),
@@ -83,6 +89,14 @@ import Testing
             (replacing("artworkURL", with: .string("http://example.invalid/a.jpg")), "'artworkURL' is not valid"),
             (replacing("state", with: .string("dancing")), "'state' is missing or not a known value"),
             (replacing("itemID", with: .number(-1)), "'itemID' is missing or not a whole number"),
+            (
+                adding("routeChange", .object([("reason", .string("unplugged"))])),
+                "'reason' is missing or not a known value"
+            ),
+            (
+                adding("routeChange", .object([("reason", .string("newDeviceAvailable")), ("timestamp", .number(1))])),
+                "'device'"
+            ),
         ]
         for (broken, message) in cases {
             #expect(throws: WireDecodingError.self) { try NowPlaying(json: broken) }
