@@ -27,15 +27,14 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        // Sonic has no pkg-config file, and libpulse's adds flags SwiftPM refuses (-pthread):
-        // their module maps link them by name.
+        // Sonic has no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
-        .systemLibrary(name: "CPulse", path: "Sources/CPulse", providers: [.apt(["libpulse-dev"])]),
         // One small C shim per library: what Swift cannot call (variadic handlers, GNU calls).
         .target(name: "CALSAShim", dependencies: ["CALSA"]),
         .target(name: "CSystemShim"),
         .target(name: "CBusShim", dependencies: ["CSystemd"]),
-        .target(name: "CPulseShim", dependencies: ["CPulse", "CSystemd"]),
+        // libpulse's headers only (libpulse-dev): the library is loaded when it is needed.
+        .target(name: "CPulseShim", dependencies: ["CSystemd"]),
 
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         .target(name: "PlaybackModel"),
@@ -48,11 +47,12 @@ let package = Package(
             name: "PlaybackDaemon",
             dependencies: [
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
-                "CBusShim", "CPulse", "CPulseShim",
+                "CBusShim", "CPulseShim",
             ]),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
         // toolchain is (a user manager's sandbox, another machine); only libc and the C libraries
-        // (libasound, libmpg123, libsystemd, libsonic, libpulse) stay shared (docs/systemd.md).
+        // (libasound, libmpg123, libsystemd, libsonic) stay shared (docs/systemd.md); libpulse is
+        // loaded when a sound server is watched.
         .executableTarget(
             name: "playbackd",
             dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "SystemSupport"],

@@ -1,5 +1,6 @@
 #include "pulse_shim.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <time.h>
@@ -200,4 +201,34 @@ void playbackd_pulse_api_free(pa_mainloop_api *api) {
     if (!api) return;
     sd_event_unref(api->userdata);
     free(api);
+}
+
+// The functions, resolved by playbackd_pulse_load.
+#define PLAYBACKD_PULSE_POINTER_RETURNING(type, name, parameters, arguments) static type(*name##_function) parameters;
+#define PLAYBACKD_PULSE_POINTER_VOID(name, parameters, arguments) static void(*name##_function) parameters;
+PLAYBACKD_PULSE_FUNCTIONS(PLAYBACKD_PULSE_POINTER_RETURNING, PLAYBACKD_PULSE_POINTER_VOID)
+
+#define PLAYBACKD_PULSE_WRAP_RETURNING(type, name, parameters, arguments) \
+    type playbackd_##name parameters { return name##_function arguments; }
+#define PLAYBACKD_PULSE_WRAP_VOID(name, parameters, arguments) \
+    void playbackd_##name parameters { name##_function arguments; }
+PLAYBACKD_PULSE_FUNCTIONS(PLAYBACKD_PULSE_WRAP_RETURNING, PLAYBACKD_PULSE_WRAP_VOID)
+
+int playbackd_pulse_load(void) {
+    static int loaded = 0;
+    if (loaded) return 1;
+    void *library = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return 0;
+    int complete = 1;
+#define PLAYBACKD_PULSE_RESOLVE_RETURNING(type, name, parameters, arguments) \
+    complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
+#define PLAYBACKD_PULSE_RESOLVE_VOID(name, parameters, arguments) \
+    complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
+    PLAYBACKD_PULSE_FUNCTIONS(PLAYBACKD_PULSE_RESOLVE_RETURNING, PLAYBACKD_PULSE_RESOLVE_VOID)
+    if (!complete) {
+        dlclose(library);
+        return 0;
+    }
+    loaded = 1;
+    return 1;
 }

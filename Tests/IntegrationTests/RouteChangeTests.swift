@@ -115,6 +115,8 @@ extension IntegrationSuite {
             try file.waitForState("playing")
             Thread.sleep(forTimeInterval: 0.3)
             #expect(try server.clients(of: file.pid) == 0, "a file device: no sound server watch")
+            let maps = try String(contentsOfFile: "/proc/\(file.pid)/maps", encoding: .utf8)
+            #expect(!maps.contains("libpulse"), "libpulse is loaded only to watch a sound server")
 
             let daemon = try DaemonProcess(device: "pulse", pulseRuntime: server.runtime)
             _ = try daemon.enqueue(["long.mp3"], play: true)

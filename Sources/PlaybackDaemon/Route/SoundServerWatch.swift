@@ -1,4 +1,3 @@
-import CPulse
 import CPulseShim
 import PlaybackModel
 import SystemSupport
@@ -40,27 +39,32 @@ final class SoundServerWatch {
 
     var isConnected: Bool { context != nil }
 
-    /// Connects to the server the pulse plugin uses (`PULSE_SERVER`, or the runtime
-    /// directory's socket), never starting one. The answer arrives on the loop.
+    /// Loads libpulse (the first time) and connects to the server the pulse plugin uses
+    /// (`PULSE_SERVER`, or the runtime directory's socket), never starting one. The answer
+    /// arrives on the loop.
     func connect() {
-        guard context == nil, let context = pa_context_new(api, "playbackd route watch") else { return }
+        guard context == nil else { return }
+        guard playbackd_pulse_load() == 1 else {
+            return teardown.arm(after: 0) { [unowned self] in onEnd("libpulse.so.0 cannot be loaded") }
+        }
+        guard let context = playbackd_pa_context_new(api, "playbackd route watch") else { return }
         self.context = context
         let me = Unmanaged.passUnretained(self).toOpaque()
-        pa_context_set_state_callback(context, { _, me in SoundServerWatch.watch(me).stateChanged() }, me)
-        pa_context_set_subscribe_callback(
+        playbackd_pa_context_set_state_callback(context, { _, me in SoundServerWatch.watch(me).stateChanged() }, me)
+        playbackd_pa_context_set_subscribe_callback(
             context, { _, type, index, me in SoundServerWatch.watch(me).serverEvent(type, index) }, me)
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
-            end(String(cString: pa_strerror(pa_context_errno(context))))
+        if playbackd_pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            end(String(cString: playbackd_pa_strerror(playbackd_pa_context_errno(context))))
         }
     }
 
     /// Closes the connection; no callback follows.
     func disconnect() {
         guard let context else { return }
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
+        playbackd_pa_context_set_state_callback(context, nil, nil)
+        playbackd_pa_context_set_subscribe_callback(context, nil, nil)
+        playbackd_pa_context_disconnect(context)
+        playbackd_pa_context_unref(context)
         self.context = nil
         routes = SoundServerRoutes()
         listing = []
@@ -72,20 +76,20 @@ final class SoundServerWatch {
 
     private func stateChanged() {
         guard let context else { return }
-        switch pa_context_get_state(context) {
+        switch playbackd_pa_context_get_state(context) {
         case PA_CONTEXT_READY:
             let me = Unmanaged.passUnretained(self).toOpaque()
             let mask = pa_subscription_mask_t(
                 PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue)
-            release(pa_context_subscribe(context, mask, nil, nil))
+            release(playbackd_pa_context_subscribe(context, mask, nil, nil))
             release(
-                pa_context_get_sink_info_list(
+                playbackd_pa_context_get_sink_info_list(
                     context, { _, info, end, me in SoundServerWatch.watch(me).listed(info, end: end) }, me))
             release(
-                pa_context_get_sink_input_info_list(
+                playbackd_pa_context_get_sink_input_info_list(
                     context, { _, info, _, me in SoundServerWatch.watch(me).sinkInput(info) }, me))
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-            end(String(cString: pa_strerror(pa_context_errno(context))))
+            end(String(cString: playbackd_pa_strerror(playbackd_pa_context_errno(context))))
         default: break
         }
     }
@@ -108,12 +112,12 @@ final class SoundServerWatch {
             report(routes.remove(sink: index, at: WallClock.now()))
         case (PA_SUBSCRIPTION_EVENT_SINK.rawValue, _):
             release(
-                pa_context_get_sink_info_by_index(
+                playbackd_pa_context_get_sink_info_by_index(
                     context, index, { _, info, _, me in SoundServerWatch.watch(me).sinkChanged(info) }, me))
         case (PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue, PA_SUBSCRIPTION_EVENT_REMOVE.rawValue): break
         case (PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue, _):
             release(
-                pa_context_get_sink_input_info(
+                playbackd_pa_context_get_sink_input_info(
                     context, index, { _, info, _, me in SoundServerWatch.watch(me).sinkInput(info) }, me))
         default: break
         }
@@ -133,7 +137,7 @@ final class SoundServerWatch {
 
     /// A stream's details: when it is this process's, the sink it plays on.
     private func sinkInput(_ info: UnsafePointer<pa_sink_input_info>?) {
-        guard let info, let value = pa_proplist_gets(info.pointee.proplist, "application.process.id"),
+        guard let info, let value = playbackd_pa_proplist_gets(info.pointee.proplist, "application.process.id"),
             String(cString: value) == processID
         else { return }
         routes.streamPlays(on: info.pointee.sink)
@@ -144,7 +148,7 @@ final class SoundServerWatch {
     }
 
     private func release(_ operation: OpaquePointer?) {
-        if let operation { pa_operation_unref(operation) }
+        if let operation { playbackd_pa_operation_unref(operation) }
     }
 
     private static func sink(_ info: pa_sink_info) -> SoundServerRoutes.Sink {
