@@ -54,6 +54,7 @@ public final class Daemon {
         service.setVolume(settings.volume)
         service.onRouteLost = settings.onRouteLost
         service.onRouteBack = settings.onRouteBack
+        service.rateMinimumSeconds = settings.rateMinimumSeconds
         service.setReplayGain(settings.replayGain)
         service.publishChanges()  // the starting sound settings are no change anyone is told about
         subsystems = makeSubsystems()

@@ -31,7 +31,9 @@ extension PlayerService {
     /// engine takes them: each with its ReplayGain factor.
     func engineItems() -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
-        let sequence = [current] + queue.upcoming(limit: Self.engineLookahead)
+        // An item with another rate starts a new pipeline: the stretcher is one for all it plays.
+        let rate = rate(of: current)
+        let sequence = [current] + queue.upcoming(limit: Self.engineLookahead).prefix { self.rate(of: $0) == rate }
         let items = sequence.indices.map { index in
             let item = sequence[index]
             let gain = replayGain(
@@ -64,15 +66,37 @@ extension PlayerService {
     }
 
     /// Sets the playback rate (clamped to `CommandCatalog.playbackRateRange`). While playing,
-    /// the pipeline restarts at the frame heard with the new rate: the device's buffer holds
-    /// up to a second stretched at the old one.
+    /// the pipeline restarts at the frame heard with the new rate (the device's buffer holds
+    /// up to a second stretched at the old one), unless the item is too short to take it.
     func setPlaybackRate(_ rate: Double) {
         let range = CommandCatalog.playbackRateRange
         let clamped = min(range.upperBound, max(range.lowerBound, (rate * 1000).rounded() / 1000))
         guard clamped != playbackRate else { return }
-        engine.playbackRate = clamped
+        playbackRate = clamped
         noteChange(.rate)
-        restartAtHeardFrame(for: "the new playback rate", fadingIn: true)
+        followRate()
+    }
+
+    /// Sets the length below which items play at 1 (`rate-min-length`).
+    func setRateMinimum(_ seconds: Double) {
+        guard seconds != rateMinimumSeconds else { return }
+        rateMinimumSeconds = seconds
+        followRate()
+    }
+
+    /// The rate `item` plays at: the chosen one, or 1 when it is shorter than the minimum.
+    func rate(of item: QueueItem) -> Double {
+        rateMinimumSeconds == 0 || item.metadata.duration >= rateMinimumSeconds ? playbackRate : 1
+    }
+
+    /// Puts a rate change into effect: the current item's at the frame heard, the upcoming
+    /// items' where they start.
+    private func followRate() {
+        if let current = queue.current, rate(of: current) != engine.playbackRate, engine.isRunning {
+            restartAtHeardFrame(for: "the new playback rate", fadingIn: true)
+        } else {
+            refreshUpcoming()
+        }
     }
 
     /// Restarts a running pipeline at the frame heard, so that a change made where the decoder

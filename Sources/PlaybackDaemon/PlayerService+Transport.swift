@@ -40,6 +40,7 @@ extension PlayerService {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }
         boundaryTimer.cancel()
+        engine.playbackRate = rate(of: item)
         do throws(EngineError) {
             heldFrame = try engine.start(current, atFrame: frame, upcoming: upcoming, fadingIn: fadingIn)
             setState(.playing)

@@ -24,8 +24,11 @@ final class PlayerService {
     var availability: CommandAvailability
     /// The software volume, percent.
     var volume = 100.0
-    /// Media seconds per second while playing, pitch kept (`changePlaybackRate`).
-    var playbackRate: Double { engine.playbackRate }
+    /// Media seconds per second while playing, pitch kept (`changePlaybackRate`): the rate
+    /// chosen, which items shorter than `rateMinimumSeconds` do not take.
+    var playbackRate = 1.0
+    /// Items shorter than this play at 1 whatever the chosen rate (`rate-min-length`; 0: none).
+    var rateMinimumSeconds = 0.0
     /// The equalizer the output applies.
     var equalizer = Equalizer()
     /// How ReplayGain is applied.
@@ -248,6 +251,7 @@ final class PlayerService {
         pauseHoldSeconds = new.pauseHoldSeconds
         onRouteLost = new.onRouteLost
         onRouteBack = new.onRouteBack
+        setRateMinimum(new.rateMinimumSeconds)
         // Changed sound settings in the file win; otherwise what clients set stays.
         if new.equalizer != old.equalizer { setEqualizer(new.equalizer) }
         if new.volume != old.volume { setVolume(new.volume) }

@@ -141,4 +141,30 @@ import Testing
         service.routeChanged(lost)
         #expect(service.state == .playing, "on-route-lost = continue")
     }
+
+    @Test(
+        "with rate-min-length, short items (songs) play at 1 and long ones at the chosen rate, each in its own pipeline"
+    )
+    func rateByLength() {
+        service.rateMinimumSeconds = 30  // long.mp3 is 40 s, one.mp3 and two.mp3 about 1 s
+        guard case .success = enqueue(["one.mp3", "two.mp3", "long.mp3"], play: true) else {
+            Issue.record("enqueue failed")
+            return
+        }
+        #expect(send(.changePlaybackRate(.to(1.5))) == .success(.done))
+        #expect(service.snapshot().defaultRate == 1.5)
+        #expect(service.engine.runningRate == 1, "a 1 s item plays at 1")
+        #expect(
+            service.engineItems()?.upcoming.map { $0.path.hasSuffix("/two.mp3") } == [true],
+            "the pipeline stops before the long item")
+        #expect(send(.jump(index: 2)) == .success(.done))
+        #expect(service.engine.runningRate == 1.5, "the 40 s item takes the chosen rate")
+        service.setRateMinimum(60)
+        #expect(service.engine.runningRate == 1, "a longer minimum: the playing item goes back to 1 at once")
+        service.setRateMinimum(0)
+        #expect(service.engine.runningRate == 1.5)
+        #expect(send(.jump(index: 0)) == .success(.done))
+        #expect(service.engine.runningRate == 1.5, "0: every item takes the rate")
+        #expect(service.engineItems()?.upcoming.count == 2)
+    }
 }

@@ -26,6 +26,9 @@ public struct DaemonSettings: Sendable, Equatable {
     public var equalizer = Equalizer()
     /// ReplayGain (off by default).
     public var replayGain = ReplayGainSettings()
+    /// The playback rate applies to items at least this long, in seconds; shorter ones play at
+    /// 1 (0: every item).
+    public var rateMinimumSeconds = 0.0
     /// What a lost output device does to playback.
     public var onRouteLost = RouteLostAction.pause
     /// What a new output device does to playback paused by a lost one.

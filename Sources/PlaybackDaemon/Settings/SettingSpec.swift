@@ -204,6 +204,14 @@ enum SettingsCatalog {
         boolean(
             "replaygain-limit", "Lower a ReplayGain gain that would lift the tagged peak above full scale",
             reloads: true, \.replayGain.limitToPeak),
+        SettingSpec(
+            name: "rate-min-length", placeholder: "MINUTES",
+            summary:
+                "The playback rate (changePlaybackRate) applies to items at least this long, such as podcasts and audiobooks; shorter ones, such as songs, play at 1 (0: every item)",
+            defaultText: "0"
+        ) { input, settings throws(SettingValueError) in
+            settings.rateMinimumSeconds = try number(input, in: 0...1440, unit: " minutes") * 60
+        },
         choice(
             "on-route-lost", "ACTION",
             "When the output device goes away (headphones unplugged, a sink removed): pause, or continue where the system sends the stream",
