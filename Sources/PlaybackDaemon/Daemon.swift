@@ -90,6 +90,7 @@ public final class Daemon {
         let route = RouteWatch(
             loop: loop, engine: engine, log: DaemonLog(label: "playbackd.route", output: logOutput),
             onChange: { [unowned self] change in service.routeChanged(change) })
+        service.onEngineStarted = { [unowned route] in route.watchOpenDevice() }
         return [
             socket, mpris, EngineDevice(engine: engine), route,
             ResumePersistence(

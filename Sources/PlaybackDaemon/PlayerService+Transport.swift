@@ -45,6 +45,7 @@ extension PlayerService {
             heldFrame = try engine.start(current, atFrame: frame, upcoming: upcoming, fadingIn: fadingIn)
             setState(.playing)
             noteRealtimePriority()
+            onEngineStarted()
             return nil
         } catch {
             return startFailure(error, item: item, frame: frame)

@@ -65,6 +65,9 @@ final class PlayerService {
     let audibleStartTimer: OneShotTimer
     /// Receives each step's coalesced changes (set by the daemon).
     var onChanges: (ChangeSet) -> Void = { _ in }
+    /// Called when a pipeline has started, with the device open (set by the daemon: the route
+    /// watch looks at what the device is).
+    var onEngineStarted: () -> Void = {}
 
     init(
         engine: PlaybackEngine, prober: ItemProber, availability: CommandAvailability,

@@ -2,7 +2,8 @@ import PlaybackEngine
 import PlaybackModel
 
 /// Watches the output route where it can change, chosen by what the device turned out to be
-/// when playback first opened it: a sound server's stream is watched through the server
+/// when playback opened it (`watchOpenDevice`, called as a pipeline starts: the connection to a
+/// sound server is made while the stream starts up, not once it plays): a sound server's stream is watched through the server
 /// (`SoundServerWatch`), a card's own PCM through its jack controls (`ALSAJackMonitor`), and
 /// anything else (a file, a null device) not at all. Both sleep on descriptors in the control
 /// loop: no thread, no timer. Each change goes to the player service, which pauses or resumes.
@@ -21,12 +22,6 @@ final class RouteWatch: Subsystem {
         self.onChange = onChange
     }
 
-    func ready(_ snapshot: NowPlaying) { watchOpenDevice() }
-
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
-        if changes.contains(.state) && snapshot.state == .playing { watchOpenDevice() }
-    }
-
     func stop() {
         soundServer?.disconnect()
         soundServer = nil
@@ -34,7 +29,7 @@ final class RouteWatch: Subsystem {
     }
 
     /// Starts the watcher the open device needs, once.
-    private func watchOpenDevice() {
+    func watchOpenDevice() {
         guard engine.isDeviceOpen else { return }
         if engine.isServerStream {
             if soundServer == nil {
