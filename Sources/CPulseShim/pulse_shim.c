@@ -220,10 +220,9 @@ int playbackd_pulse_load(void) {
     void *library = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!library) return 0;
     int complete = 1;
-#define PLAYBACKD_PULSE_RESOLVE_RETURNING(type, name, parameters, arguments) \
-    complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
-#define PLAYBACKD_PULSE_RESOLVE_VOID(name, parameters, arguments) \
-    complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
+#define PLAYBACKD_PULSE_RESOLVE(name) complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
+#define PLAYBACKD_PULSE_RESOLVE_RETURNING(type, name, parameters, arguments) PLAYBACKD_PULSE_RESOLVE(name)
+#define PLAYBACKD_PULSE_RESOLVE_VOID(name, parameters, arguments) PLAYBACKD_PULSE_RESOLVE(name)
     PLAYBACKD_PULSE_FUNCTIONS(PLAYBACKD_PULSE_RESOLVE_RETURNING, PLAYBACKD_PULSE_RESOLVE_VOID)
     if (!complete) {
         dlclose(library);

@@ -3,9 +3,9 @@ import PlaybackModel
 
 /// Watches the output route where it can change, chosen by what the device turned out to be
 /// when playback opened it (`watchOpenDevice`, called as a pipeline starts: the connection to a
-/// sound server is made while the stream starts up, not once it plays): a sound server's stream is watched through the server
-/// (`SoundServerWatch`), a card's own PCM through its jack controls (`ALSAJackMonitor`), and
-/// anything else (a file, a null device) not at all. Both sleep on descriptors in the control
+/// sound server is made while the stream starts up, not once it plays): a sound server's
+/// stream is watched through the server (`SoundServerWatch`), a card's own PCM through its
+/// jack controls (`ALSAJackMonitor`), and anything else (a file, a null device) not at all. Both sleep on descriptors in the control
 /// loop: no thread, no timer. Each change goes to the player service, which pauses or resumes.
 final class RouteWatch: Subsystem {
     private let loop: ControlLoop
