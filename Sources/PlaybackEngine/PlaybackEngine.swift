@@ -19,6 +19,9 @@ public final class PlaybackEngine {
     /// The sink's xrun count when it was last reported (`takeEvents`); the sink restarts its
     /// count when it opens.
     private var reportedXruns = 0
+    /// The latest segment `currentPosition` has placed the current pipeline in: an item change
+    /// the control side may have announced, which the position at a halt never goes back on.
+    private var reportedSegment = 0
 
     private let realtime: Bool
     /// The equalizer and volume, handed to each pipeline's output thread without a lock.
@@ -84,6 +87,7 @@ public final class PlaybackEngine {
             reportedXruns = 0
         }
         events.reset()
+        reportedSegment = 0
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
             sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound,
@@ -116,12 +120,18 @@ public final class PlaybackEngine {
     }
 
     /// Stops the pipeline with `stop`, parks its decoder and returns the position heard last.
+    ///
+    /// That position comes from the device's delay at the stop, `currentPosition` from an
+    /// earlier reading carried forward by the clock: near an item boundary the two can fall on
+    /// either side of it by a few milliseconds (a sound server's delay is that noisy). An item
+    /// `currentPosition` already placed playback in is kept, from its start: a pause just after
+    /// the new item was announced must not bring back the one before.
     private func end(_ stop: (Pipeline) -> Void) -> EnginePosition? {
         guard let pipeline else { return nil }
         stop(pipeline)
         self.pipeline = nil
         parked = pipeline.parking.take()
-        return position(in: pipeline, extrapolate: false)
+        return position(in: pipeline, extrapolate: false, notBeforeSegment: reportedSegment)
     }
 
     /// Halts and closes the device, so other programs can use it. The parked decoder stays,
@@ -138,7 +148,9 @@ public final class PlaybackEngine {
 
     /// The position being heard now, extrapolated from the output thread's last measurement.
     public func currentPosition() -> EnginePosition? {
-        pipeline.flatMap { position(in: $0, extrapolate: true) }
+        guard let pipeline, let position = position(in: pipeline, extrapolate: true) else { return nil }
+        reportedSegment = max(reportedSegment, position.segment)
+        return position
     }
 
     /// The output thread's last measurement itself, and how many seconds ago it was taken:
@@ -207,8 +219,12 @@ public final class PlaybackEngine {
             audibleIn: Double(frames) / Double(pipeline.format.sampleRate))
     }
 
-    private func position(in pipeline: Pipeline, extrapolate: Bool) -> EnginePosition? {
-        let sample = playedSample(in: pipeline, extrapolate: extrapolate)
+    private func position(in pipeline: Pipeline, extrapolate: Bool, notBeforeSegment floor: Int = 0) -> EnginePosition?
+    {
+        var sample = playedSample(in: pipeline, extrapolate: extrapolate)
+        if floor > 0 && floor < pipeline.segments.count {
+            sample = max(sample, pipeline.segments[floor].startSample)
+        }
         guard let (segment, itemID, frame) = pipeline.itemPosition(atSample: sample) else { return nil }
         return EnginePosition(itemID: itemID, frame: frame, sampleRate: pipeline.format.sampleRate, segment: segment)
     }

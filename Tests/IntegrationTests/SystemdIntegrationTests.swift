@@ -47,10 +47,14 @@ extension IntegrationSuite {
             #expect(
                 daemon.notify.waitFor("STATUS=Playing: Fixture Artist - Long", timeout: 10),
                 "track change: \(daemon.notify.messages)")
-            _ = try daemon.call("pause")
-            #expect(daemon.notify.waitFor("STATUS=Paused: Fixture Artist - Long", timeout: 10))
-            _ = try daemon.call("stop")
-            #expect(daemon.notify.waitFor("STATUS=Stopped: Fixture Artist - Long", timeout: 10))
+            let paused = try daemon.call("pause")
+            #expect(
+                daemon.notify.waitFor("STATUS=Paused: Fixture Artist - Long", timeout: 10),
+                "pause: \(paused.serialized)\n\(daemon.notify.messages)\n\(daemon.stderrText)")
+            let stopped = try daemon.call("stop")
+            #expect(
+                daemon.notify.waitFor("STATUS=Stopped: Fixture Artist - Long", timeout: 10),
+                "stop: \(stopped.serialized)\n\(daemon.notify.messages)")
             #expect(daemon.terminate() == 0)
             #expect(daemon.notify.waitFor("STOPPING=1", timeout: 5))
         }
