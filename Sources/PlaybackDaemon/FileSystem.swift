@@ -77,7 +77,8 @@ enum FileSystem {
     static func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> String? {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if let failure = makeDirectories(directory) { return failure }
-        let temporary = path + ".tmp\(getpid())"
+        // Unique to the thread: two probing threads can store the same picture at once.
+        let temporary = path + ".tmp\(getpid()).\(pthread_self())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return "cannot create \(temporary): \(describe(errno))" }
         var written = 0

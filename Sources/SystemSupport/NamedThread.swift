@@ -18,10 +18,20 @@ public struct NamedThread {
         }
     }
 
-    /// Starts `body` on a new thread named `name` (at most 15 bytes).
+    /// Starts `body` on a new thread named `name` (at most 15 bytes). Traps when the system
+    /// refuses a thread: for threads the program cannot run without.
     public init(name: String, body: @escaping @Sendable () -> Void) {
+        guard let started = Self.start(name: name, body: body) else { preconditionFailure("pthread_create failed") }
+        self = started
+    }
+
+    private init(thread: pthread_t) { self.thread = thread }
+
+    /// Starts `body` on a new thread named `name`, or returns nil when the system refuses one
+    /// (a task limit): for threads that only speed things up.
+    public static func start(name: String, body: @escaping @Sendable () -> Void) -> NamedThread? {
         var handle = pthread_t()
-        let context = Unmanaged.passRetained(Body(name, body)).toOpaque()
+        let context = Unmanaged.passRetained(Body(name, body))
         let result = pthread_create(
             &handle, nil,
             { raw in
@@ -29,9 +39,12 @@ public struct NamedThread {
                 playbackd_name_this_thread(body.name)
                 body.run()
                 return nil
-            }, context)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        thread = handle
+            }, context.toOpaque())
+        guard result == 0 else {
+            context.release()
+            return nil
+        }
+        return NamedThread(thread: handle)
     }
 
     /// Asks for real-time FIFO scheduling; returns false when the system refuses.

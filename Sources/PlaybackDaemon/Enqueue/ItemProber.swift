@@ -1,5 +1,11 @@
+import CSystemShim
 import PlaybackEngine
 import PlaybackModel
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Checks files before they join the queue: each becomes a `QueueItem` with its tags, length
 /// and artwork, or a rejection with the reason it cannot be played. Runs on the prober thread.
@@ -14,9 +20,8 @@ struct ItemProber {
         var rejected = rejectedPaths
         var found: [(path: String, metadata: TrackMetadata)] = []
         found.reserveCapacity(candidates.count)
-        var folders = FolderCovers()
-        for candidate in candidates {
-            switch probe(candidate, folders: &folders) {
+        for (candidate, result) in zip(candidates, probeInParallel(candidates)) {
+            switch result {
             case .success(let metadata): found.append((candidate.path, metadata))
             case .failure(let rejection): rejected.append(rejection)
             }
@@ -36,6 +41,50 @@ struct ItemProber {
         return artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)
     }
 
+    /// Lists shorter than this are probed on the calling thread alone: a thread costs more
+    /// than it saves.
+    static let parallelMinimum = 256
+
+    /// Probes `candidates`, results in their order. A long list is cut into one contiguous run
+    /// per processor (at most 4), probed at once on threads of their own beside this one:
+    /// probing is opening, reading and parsing each file, and the files are independent.
+    private func probeInParallel(_ candidates: [EnqueueCandidate]) -> [Result<TrackMetadata, Rejection>] {
+        let runs = candidates.count < Self.parallelMinimum ? 1 : Self.processors
+        guard runs > 1 else { return probe(candidates[...]) }
+        let length = (candidates.count + runs - 1) / runs
+        let slices = stride(from: 0, to: candidates.count, by: length).map {
+            candidates[$0..<min($0 + length, candidates.count)]
+        }
+        let results = (1..<slices.count).map { _ in ProbeResults() }
+        let prober = UncheckedSendable(self)
+        let threads = (1..<slices.count).map { index in
+            let slice = UncheckedSendable(slices[index])
+            let box = results[index - 1]
+            return NamedThread.start(name: "pbd-probe") {
+                _ = playbackd_make_this_thread_background(BackgroundWorker.niceness)
+                box.value = prober.value.probe(slice.value)
+            }
+        }
+        var all = probe(slices[0])
+        for (offset, thread) in threads.enumerated() {
+            if let thread {
+                thread.join()
+                all += results[offset].value
+            } else {
+                all += probe(slices[offset + 1])  // no thread to be had: this one does it
+            }
+        }
+        return all
+    }
+
+    /// Online processors, at most 4.
+    private static let processors = max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    private func probe(_ candidates: ArraySlice<EnqueueCandidate>) -> [Result<TrackMetadata, Rejection>] {
+        var folders = FolderCovers()
+        return candidates.map { probe($0, folders: &folders) }
+    }
+
     private func probe(_ candidate: EnqueueCandidate, folders: inout FolderCovers) -> Result<TrackMetadata, Rejection> {
         let path = candidate.path
         do {
@@ -50,4 +99,9 @@ struct ItemProber {
             return .failure(Rejection(path: path, reason: error.description))
         }
     }
+}
+
+/// What one probing thread found; read after the thread was joined.
+private final class ProbeResults: @unchecked Sendable {
+    var value: [Result<TrackMetadata, Rejection>] = []
 }

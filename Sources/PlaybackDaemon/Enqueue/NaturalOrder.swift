@@ -3,22 +3,42 @@
 /// the exact bytes so the order is total.
 enum NaturalOrder {
     static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
-        areInIncreasingOrder(Array(a.utf8), Array(b.utf8))
+        let (a, b) = (Array(a.utf8), Array(b.utf8))
+        return a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in areInIncreasingOrder(a, b) } }
     }
 
-    /// `items` sorted by `name` in natural order. Each name's bytes are taken once, not twice
-    /// per comparison (a 10,000-file directory: about 130,000 comparisons).
+    /// `items` sorted by `name` in natural order. The names' bytes are copied once into one
+    /// buffer and the comparisons read it in place: a 10,000-file directory takes about
+    /// 130,000 comparisons, and comparing arrays of bytes spent most of them counting
+    /// references.
     static func sorted<Item>(_ items: [Item], by name: (Item) -> String) -> [Item] {
-        items.map { (Array(name($0).utf8), $0) }.sorted { areInIncreasingOrder($0.0, $1.0) }.map(\.1)
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(items.count)
+        for item in items {
+            let start = bytes.count
+            bytes.append(contentsOf: name(item).utf8)
+            ranges.append(start..<bytes.count)
+        }
+        let order = bytes.withUnsafeBufferPointer { flat in
+            ranges.withUnsafeBufferPointer { ranges in
+                items.indices.sorted {
+                    areInIncreasingOrder(
+                        UnsafeBufferPointer(rebasing: flat[ranges[$0]]), UnsafeBufferPointer(rebasing: flat[ranges[$1]])
+                    )
+                }
+            }
+        }
+        return order.map { items[$0] }
     }
 
-    private static func areInIncreasingOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    private static func areInIncreasingOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let result = compare(a, b)
         return result != 0 ? result < 0 : a.lexicographicallyPrecedes(b)
     }
 
     /// Negative, zero or positive, like `strcmp`, ignoring ASCII case.
-    private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         var i = 0
         var j = 0
         while i < a.count && j < b.count {
@@ -41,7 +61,7 @@ enum NaturalOrder {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
-    private static func digitsEnd(_ bytes: [UInt8], _ start: Int) -> Int {
+    private static func digitsEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var end = start
         while end < bytes.count && isDigit(bytes[end]) { end += 1 }
         return end
