@@ -16,7 +16,8 @@ extension PlayerService {
                     isPausedByRouteLoss = true
                     outcome = ": paused (on-route-lost = pause)"
                 } else {
-                    outcome = ": playing on (on-route-lost = continue)"
+                    let goingOn = state == .playing ? "playing on" : "still interrupted"
+                    outcome = ": \(goingOn) (on-route-lost = continue)"
                 }
             }
             log.notice("the output device '\(change.device)' went away\(outcome)", event: "route-lost")

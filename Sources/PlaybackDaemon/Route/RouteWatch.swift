@@ -5,8 +5,9 @@ import PlaybackModel
 /// when playback opened it (`watchOpenDevice`, called as a pipeline starts: the connection to a
 /// sound server is made while the stream starts up, not once it plays): a sound server's
 /// stream is watched through the server (`SoundServerWatch`), a card's own PCM through its
-/// jack controls (`ALSAJackMonitor`), and anything else (a file, a null device) not at all. Both sleep on descriptors in the control
-/// loop: no thread, no timer. Each change goes to the player service, which pauses or resumes.
+/// jack controls (`ALSAJackMonitor`), and anything else (a file, a null device) not at all.
+/// Both sleep on descriptors in the control loop: no thread, no timer. Each change goes to
+/// the player service, which pauses or resumes.
 final class RouteWatch: Subsystem {
     private let loop: ControlLoop
     private let engine: PlaybackEngine
@@ -14,6 +15,8 @@ final class RouteWatch: Subsystem {
     private let onChange: (RouteChange) -> Void
     private var soundServer: SoundServerWatch?
     private var jacks: ALSAJackMonitor?
+    /// False once libpulse turned out not to load: said once, not at every play.
+    private var canWatchServer = true
 
     init(loop: ControlLoop, engine: PlaybackEngine, log: DaemonLog, onChange: @escaping (RouteChange) -> Void) {
         self.loop = loop
@@ -32,6 +35,11 @@ final class RouteWatch: Subsystem {
     func watchOpenDevice() {
         guard engine.isDeviceOpen else { return }
         if engine.isServerStream {
+            guard canWatchServer else { return }
+            guard SoundServerWatch.libraryLoads() else {
+                canWatchServer = false
+                return log.warning("cannot watch the sound server for route changes: libpulse.so.0 cannot be loaded")
+            }
             if soundServer == nil {
                 soundServer = SoundServerWatch(
                     loop: loop, onChange: onChange,

@@ -39,6 +39,9 @@ final class SoundServerWatch {
 
     var isConnected: Bool { context != nil }
 
+    /// Whether libpulse loads (it is loaded the first time this is asked, and stays).
+    static func libraryLoads() -> Bool { playbackd_pulse_load() == 1 }
+
     /// Loads libpulse (the first time) and connects to the server the pulse plugin uses
     /// (`PULSE_SERVER`, or the runtime directory's socket), never starting one. The answer
     /// arrives on the loop.
