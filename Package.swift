@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "ControlClient", dependencies: ["ControlProtocol", "SystemSupport", "CSystemShim"]),
         .target(
             name: "PlaybackEngine",
-            dependencies: ["PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic"]),
+            dependencies: [
+                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic", "CPulseShim",
+            ]),
         .target(
             name: "PlaybackDaemon",
             dependencies: [

@@ -56,6 +56,22 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// Discards what is buffered and makes the device ready for new data.
     func drop()
     func close()
+    /// Whether audio written but not heard yet can be replaced (`rewind`): then a change of
+    /// the sound settings is heard at once, not after the buffer.
+    var canRewrite: Bool { get }
+    /// The frames written that the device has not taken to play yet, asked of it now: how far
+    /// `rewind` may go back. 0 when the device cannot replace audio. Output thread only.
+    func rewritableFrames() -> Int
+    /// Moves the write position back by `frames`, at most `rewritableFrames()`: the next
+    /// writes replace what was written from there on. Returns the frames moved back (0 when
+    /// the device cannot). Output thread only.
+    func rewind(_ frames: Int) -> Int
+}
+
+extension AudioSink {
+    public var canRewrite: Bool { false }
+    public func rewritableFrames() -> Int { 0 }
+    public func rewind(_ frames: Int) -> Int { 0 }
 }
 
 /// An ALSA card's PCM device: what a jack watcher needs to know which card to watch.

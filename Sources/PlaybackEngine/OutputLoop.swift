@@ -28,6 +28,11 @@ struct OutputLoop<Sink: AudioSink> {
     let soundScratch: SoundScratch
     /// Frames over which the first samples rise from silence (0: they start as they are).
     let fadeInFrames: Int
+    /// The chain before each block written, when the device can replace what it holds
+    /// (`AudioSink.canRewrite`); nil otherwise.
+    let history: RewriteHistory?
+    /// How far ahead of the heard frame a rewrite begins: the time for it to reach the device.
+    static var rewriteMarginMilliseconds: Int { 10 }
     /// How often the output thread reads the clock while it waits for the device to start
     /// once everything is written (a little over one window of `StartDetector.minimumWindowNanos`).
     static var startPollMilliseconds: Int32 { 25 }
@@ -46,6 +51,20 @@ struct OutputLoop<Sink: AudioSink> {
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
             if state.fadeRequested.load(ordering: .acquiring) { return fadeOut(&chain, pending: pending) }
+            // New settings: heard from the next block, or, where the device can replace what it
+            // holds, from a block just ahead of the one heard now (what was processed and not
+            // written yet is processed again).
+            if pending.isEmpty || history != nil,
+                let version = sound.read(ifNewerThan: soundVersion, into: &parameters)
+            {
+                soundVersion = version
+                if let history {
+                    rewriteBuffered(history, &chain, &fadedIn, notBefore: segments[nextSegment - 1].startSample)
+                    pending = 0..<0
+                }
+                parameters.itemGain = segments[nextSegment - 1].gain
+                chain.apply(parameters)
+            }
             nextSegment = noteBoundaries(from: nextSegment)
             var region = ring.readableRegion()
             if region.isEmpty {
@@ -57,17 +76,17 @@ struct OutputLoop<Sink: AudioSink> {
                 let untilBoundary = segments[nextSegment].startSample - ring.totalRead
                 region = UnsafeBufferPointer(rebasing: region.prefix(untilBoundary))
             }
+            if history != nil {
+                region = UnsafeBufferPointer(rebasing: region.prefix(RewriteHistory.blockFrames * channels))
+            }
             if pending.isEmpty {
-                // New settings, or an item with another gain (a block never spans two items).
+                // An item with another gain (a block never spans two items).
                 let itemGain = segments[nextSegment - 1].gain
-                if let version = sound.read(ifNewerThan: soundVersion, into: &parameters) {
-                    soundVersion = version
-                    parameters.itemGain = itemGain
-                    chain.apply(parameters)
-                } else if itemGain != parameters.itemGain {
+                if itemGain != parameters.itemGain {
                     parameters.itemGain = itemGain
                     chain.apply(parameters)
                 }
+                history?.record(position: ring.totalRead, chain: chain, fadedIn: fadedIn)
                 if !chain.isTransparent || fadedIn < fadeInFrames {
                     let count = min(region.count, processBuffer.count)
                     let processed = UnsafeMutableBufferPointer(rebasing: processBuffer[..<count])
@@ -100,6 +119,32 @@ struct OutputLoop<Sink: AudioSink> {
     }
 
     private var isAudible: Bool { state.isAudible.load(ordering: .relaxed) }
+
+    /// Takes back what the device holds from the first block that starts at least
+    /// `rewriteMarginMilliseconds` after the frame the device has not taken yet (and not
+    /// before `segmentStart`, the current item's first sample, nor further back than the ring
+    /// keeps): the device moves its write position back there, the ring its read position, and
+    /// the chain is restored as it was before that block. The next writes then replace the
+    /// audio from there on. With nothing to take back, the chain goes back to where it was
+    /// before the block processed and not written yet, if any.
+    private func rewriteBuffered(
+        _ history: RewriteHistory, _ chain: inout SoundChain, _ fadedIn: inout Int, notBefore segmentStart: Int
+    ) {
+        let written = ring.totalRead
+        let untaken = written - sink.rewritableFrames() * channels
+        let margin = sampleRate * Self.rewriteMarginMilliseconds / 1000 * channels
+        let earliest = min(written, max(untaken + margin, segmentStart, written - ring.reserve))
+        guard var entry = history.entry(atOrAfter: earliest, before: written + 1) else { return }
+        var frames = (written - entry.position) / channels
+        if frames > 0 && sink.rewind(frames) != frames {
+            guard let current = history.entry(atOrAfter: written, before: written + 1) else { return }
+            (entry, frames) = (current, 0)
+        }
+        ring.unconsume(frames * channels)
+        history.forget(from: entry.position)
+        chain = entry.chain
+        fadedIn = entry.fadedIn
+    }
 
     /// The device has played something: from now on the clock may extrapolate.
     private func noteAudible() {

@@ -12,7 +12,7 @@ final class Pipeline: @unchecked Sendable {
     let format: AudioFormat
     /// Media seconds per second heard (`PlaybackEngine.playbackRate` when it started).
     let rate: Double
-    let ring = SampleRing(capacity: Pipeline.ringSamples)
+    let ring: SampleRing
     let segments = SegmentLog()
     let state = PipelineState()
     let clock = PlaybackClock()
@@ -41,6 +41,12 @@ final class Pipeline: @unchecked Sendable {
         events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool
     ) {
         format = decoder.format
+        // A device that can replace what it holds gets the ring's last samples kept behind the
+        // read position, to process them again (`RewriteHistory`).
+        let rewrites = sink.canRewrite
+        ring = SampleRing(
+            capacity: Self.ringSamples,
+            reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate) * format.channels : 0)
         // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
         let stretcher =
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
@@ -54,12 +60,18 @@ final class Pipeline: @unchecked Sendable {
             decoderWake: decoderWake, parking: parking, stretcher: stretcher, stretchInput: stretchInput)
         fadeBuffer = .allocate(capacity: format.sampleRate * Self.fadeMilliseconds / 1000 * format.channels)
         processBuffer = .allocate(capacity: max(Self.processFrames, fadeBuffer.count) * format.channels)
+        let soundScratch = SoundScratch(frames: processBuffer.count / format.channels)
         let output = OutputLoop(
             sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
             state: state, clock: clock, outputWake: outputWake,
             decoderWake: decoderWake, events: events, fadeBuffer: fadeBuffer, sound: sound,
-            processBuffer: processBuffer, soundScratch: SoundScratch(frames: processBuffer.count / format.channels),
-            fadeInFrames: fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0)
+            processBuffer: processBuffer, soundScratch: soundScratch,
+            fadeInFrames: fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0,
+            history: rewrites
+                ? RewriteHistory(
+                    capacity: Self.rewriteReserveFrames(format.sampleRate) / RewriteHistory.blockFrames + 8,
+                    chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
+                : nil)
         let decoderWork = UncheckedBox((decoding, decoder))
         let outputWork = UncheckedBox(output)
         threads.append(
@@ -82,6 +94,10 @@ final class Pipeline: @unchecked Sendable {
     static let fadeMilliseconds = 50
     /// How long a pipeline started with `fadesIn` takes to rise from silence.
     static let fadeInMilliseconds = 5
+    /// How much played audio the ring keeps for a device that can replace what it holds, and
+    /// how far back the chain's history goes: a quarter more than the device's buffer
+    /// (`PulseSink.bufferMicroseconds`, 1 s). About 150 KB of history at 44.1 kHz.
+    static func rewriteReserveFrames(_ sampleRate: Int) -> Int { sampleRate * 5 / 4 }
 
     /// Ends without a click: the output thread writes a linear fade of the next
     /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
@@ -92,6 +108,9 @@ final class Pipeline: @unchecked Sendable {
         if !threads.isEmpty { threads.removeLast().join() }  // the output thread, appended last
         halt()
     }
+
+    /// Wakes the output thread if it waits for the device, so that it looks at new settings.
+    func wakeOutput() { outputWake.signal() }
 
     /// Stops both threads and waits for them. Idempotent.
     func halt() {

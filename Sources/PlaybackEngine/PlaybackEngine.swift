@@ -96,12 +96,15 @@ public final class PlaybackEngine {
     }
 
     /// Sets the equalizer and volume. The output thread takes them at its next write (within
-    /// about 90 ms of processing) and crossfades to them over 5 ms; what the device already
-    /// holds (up to its 1 s buffer) plays as it was.
+    /// about 90 ms of processing) and crossfades to them over 5 ms. What the device already
+    /// holds (up to its 1 s buffer) plays as it was, unless the device can replace it
+    /// (`AudioSink.canRewrite`): then the output thread is woken and rewrites it from just
+    /// ahead of the frame heard.
     public func setSound(_ settings: SoundSettings) {
         guard settings != soundSettings else { return }
         soundSettings = settings
         sound.set(settings)
+        if sink.canRewrite { pipeline?.wakeOutput() }
     }
 
     /// Stops playback, dropping what the device buffered, and returns the exact position heard

@@ -6,18 +6,26 @@ import Synchronization
 /// count samples since the ring was created and never wrap in practice (Int is 64-bit);
 /// the slot is `index & mask`. The consumer's index doubles as the absolute count of samples
 /// handed to the device, which the clock and the segment log are expressed in.
+///
+/// With a `reserve`, the producer never fills the last `reserve` slots, so that many samples
+/// behind the read position stay as they were: the consumer can step back over them
+/// (`unconsume`) to hand them to the device again, processed anew.
 public final class SampleRing: @unchecked Sendable {
     public let capacity: Int
+    /// Samples behind the read position the producer leaves alone.
+    public let reserve: Int
     private let mask: Int
     private let storage: UnsafeMutablePointer<Int16>
     private let writeIndex = Atomic<Int>(0)
     private let readIndex = Atomic<Int>(0)
 
-    /// `capacity` is rounded up to a power of two.
-    public init(capacity: Int) {
+    /// `capacity` is rounded up to a power of two, after adding `reserve` to it.
+    public init(capacity: Int, reserve: Int = 0) {
+        precondition(reserve >= 0)
         var size = 1
-        while size < capacity { size <<= 1 }
+        while size < capacity + reserve { size <<= 1 }
         self.capacity = size
+        self.reserve = reserve
         self.mask = size - 1
         self.storage = .allocate(capacity: size)
         storage.initialize(repeating: 0, count: size)
@@ -32,14 +40,16 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Producer: free slots.
     public var writableCount: Int {
-        capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring))
+        // Never negative: a read position stepped back (`unconsume`) can leave more than
+        // `capacity - reserve` samples unread for a while.
+        max(0, capacity - reserve - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)))
     }
 
     /// Producer: the longest contiguous run of free slots (possibly empty), to be filled in
     /// place and then published with `commit`.
     public func writableRegion() -> UnsafeMutableBufferPointer<Int16> {
         let write = writeIndex.load(ordering: .relaxed)
-        let free = capacity - (write - readIndex.load(ordering: .acquiring))
+        let free = max(0, capacity - reserve - (write - readIndex.load(ordering: .acquiring)))
         let start = write & mask
         return UnsafeMutableBufferPointer(start: storage + start, count: min(free, capacity - start))
     }
@@ -65,5 +75,13 @@ public final class SampleRing: @unchecked Sendable {
     /// Consumer: marks `count` samples as read.
     public func consume(_ count: Int) {
         readIndex.store(readIndex.load(ordering: .relaxed) + count, ordering: .releasing)
+    }
+
+    /// Consumer: steps back over `count` samples already read (at most `reserve`, and never
+    /// before the first sample), which become readable again, unchanged.
+    public func unconsume(_ count: Int) {
+        let read = readIndex.load(ordering: .relaxed)
+        precondition(count >= 0 && count <= reserve && count <= read)
+        readIndex.store(read - count, ordering: .releasing)
     }
 }

@@ -40,8 +40,11 @@ do {
     Console.error("playbackd: invalid configuration: \(error)\n")
     exit(configurationErrorStatus)
 }
+let sink: any AudioSink =
+    PulseSink.names(settings.device)
+    ? PulseSink(deviceName: settings.device) : ALSASink(deviceName: settings.device)
 let daemon = Daemon(
-    options: options, settings: settings, sink: ALSASink(deviceName: settings.device),
+    options: options, settings: settings, sink: sink,
     openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) },
     probeDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) })
 exit(daemon.run())

@@ -6,10 +6,12 @@ extension IntegrationSuite {
     /// A device that disappears while playing is a status, never a crash: the state becomes
     /// `interrupted`, the queue and the position are kept, and `play` resumes once it is back.
     @Suite struct DeviceLoss {
-        @Test("the sound server dies mid-play: interrupted, position kept, play resumes after it returns")
-        func deviceDisappearsWhilePlaying() throws {
+        @Test(
+            "the sound server dies mid-play: interrupted, position kept, play resumes after it returns (ALSA's pulse plugin, and libpulse)",
+            arguments: ["pulse", "pulseaudio"])
+        func deviceDisappearsWhilePlaying(device: String) throws {
             let server = try PulseServer()
-            let daemon = try DaemonProcess(device: "pulse", pulseRuntime: server.runtime)
+            let daemon = try DaemonProcess(device: device, pulseRuntime: server.runtime)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)

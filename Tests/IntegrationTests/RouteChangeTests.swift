@@ -8,13 +8,13 @@ extension IntegrationSuite {
     /// is a new device. `pactl` does to the server what a desktop would.
     @Suite struct RouteChange {
         @Test(
-            "the sink played on goes away: paused at once with the position kept and the reason pushed; a new default sink resumes it (on-route-back = resume)"
-        )
-        func lostThenBack() throws {
+            "the sink played on goes away: paused at once with the position kept and the reason pushed; a new default sink resumes it (on-route-back = resume); through ALSA's pulse plugin and through libpulse",
+            arguments: ["pulse", "pulseaudio"])
+        func lostThenBack(device: String) throws {
             let server = try PulseServer()
             let headphones = try server.loadSink("sinkA", description: "Headphones-A", makeDefault: true)
             let daemon = try DaemonProcess(
-                device: "pulse", arguments: ["--on-route-back", "resume"], pulseRuntime: server.runtime)
+                device: device, arguments: ["--on-route-back", "resume"], pulseRuntime: server.runtime)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3"], play: true)

@@ -79,7 +79,9 @@ struct SettingValueError: Error {
 enum SettingsCatalog {
     static let all: [SettingSpec] = [
         SettingSpec(
-            name: "device", placeholder: "NAME", summary: "ALSA PCM to play on", defaultText: "default",
+            name: "device", placeholder: "NAME",
+            summary: "ALSA PCM to play on, or pulseaudio[:SINK] for a stream of its own to the sound server",
+            defaultText: "default",
             keepOnReload: SettingSpec.atRestart(\.device)
         ) { input, settings throws(SettingValueError) in settings.device = try text(input, nonEmpty: true) },
         SettingSpec(
