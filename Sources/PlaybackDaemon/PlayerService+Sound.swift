@@ -100,10 +100,11 @@ extension PlayerService {
     }
 
     /// Restarts a running pipeline at the frame heard, so that a change made where the decoder
-    /// works is heard at once.
+    /// works is heard at once. With `fadingIn`, on a device that can replace what it holds, the
+    /// old audio fades out a few milliseconds ahead and the new fades in after it (no cut).
     private func restartAtHeardFrame(for reason: String, fadingIn: Bool) {
         guard state == .playing, engine.isRunning else { return }
-        holdPosition(engine.halt())
+        holdPosition(fadingIn ? engine.splice() : engine.halt())
         if let failure = startEngine(atFrame: heldFrame, fadingIn: fadingIn) {
             log.error("cannot restart with \(reason): \(failure.message)")
         }

@@ -50,7 +50,17 @@ struct OutputLoop<Sink: AudioSink> {
         var fadedIn = 0
         while true {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
-            if state.fadeRequested.load(ordering: .acquiring) { return fadeOut(&chain, pending: pending) }
+            if state.fadeRequested.load(ordering: .acquiring) {
+                return fadeOut(&chain, pending: pending, frames: fadeBuffer.count / channels, drains: true)
+            }
+            if state.spliceRequested.load(ordering: .acquiring) {
+                // Without a history (a device that cannot replace its buffer) the engine halts.
+                if let history {
+                    rewriteBuffered(history, &chain, &fadedIn, notBefore: segments[nextSegment - 1].startSample)
+                }
+                let frames = sampleRate * Pipeline.fadeInMilliseconds / 1000
+                return fadeOut(&chain, pending: history == nil ? pending : 0..<0, frames: frames, drains: false)
+            }
             // New settings: heard from the next block, or, where the device can replace what it
             // holds, from a block just ahead of the one heard now (what was processed and not
             // written yet is processed again).
@@ -175,7 +185,7 @@ struct OutputLoop<Sink: AudioSink> {
     private func waitForData() {
         state.outputWaitingForData.store(true, ordering: .sequentiallyConsistent)
         if ring.readableCount == 0 && state.decoderEndValue == .running && !state.isHaltRequested
-            && !state.fadeRequested.load(ordering: .acquiring)
+            && !state.fadeRequested.load(ordering: .acquiring) && !state.spliceRequested.load(ordering: .acquiring)
         {
             outputWake.wait()
         }
@@ -187,7 +197,10 @@ struct OutputLoop<Sink: AudioSink> {
     /// queue waits at most one period, and the stream still ends without an underrun.
     private func endOfStream(_ start: inout StartDetector) {
         while true {
-            if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
+            // A splice this late (the queue's last second is written) is a halt: it cuts.
+            if state.isHaltRequested || state.spliceRequested.load(ordering: .acquiring) {
+                return end(.halted, delay: sink.delay(), drop: true)
+            }
             let delay = sink.delay()
             let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
             // A device can start only now, after everything was written (a short item).
@@ -203,17 +216,19 @@ struct OutputLoop<Sink: AudioSink> {
         end(.finished, delay: 0, drop: false)
     }
 
-    /// Writes the next samples (up to the fade buffer's length) scaled from full to zero gain,
-    /// in integer arithmetic (`sample * (n - i) / n` for frame `i` of `n`), then drains the
-    /// device: what it holds plays out, followed by the fade, and the stream ends at silence.
+    /// Writes the next `frames` (at most the fade buffer's length) scaled from full to zero
+    /// gain, in integer arithmetic (`sample * (n - i) / n` for frame `i` of `n`). With
+    /// `drains`, then drains the device: what it holds plays out, followed by the fade, and the
+    /// stream ends at silence; without, it ends at once, the position being the end of the
+    /// fade, and the device plays on into what the next pipeline writes.
     ///
     /// The fade goes through the equalizer too, so the last sound is not a jump back to the
     /// unprocessed signal. Samples the chain already processed and the device has not taken
     /// yet (`pending`, in `processBuffer`) come first, as they are: the chain's filters have
     /// moved past them, and processing them again would start from the wrong memory (a step
     /// in the output, which a test caught).
-    private func fadeOut(_ chain: inout SoundChain, pending: Range<Int>) {
-        let fadeFrames = min(fadeBuffer.count, ring.readableCount) / channels
+    private func fadeOut(_ chain: inout SoundChain, pending: Range<Int>, frames: Int, drains: Bool) {
+        let fadeFrames = min(frames * channels, fadeBuffer.count, ring.readableCount) / channels
         let ready = min(pending.count / channels, fadeFrames)
         scaleIntoFade(
             UnsafeBufferPointer(rebasing: processBuffer[pending.lowerBound..<(pending.lowerBound + ready * channels)]),
@@ -244,6 +259,7 @@ struct OutputLoop<Sink: AudioSink> {
                 return end(.failed, delay: 0, drop: false)
             }
         }
+        guard drains else { return end(.halted, delay: 0, drop: false) }
         clock.publish(samplesWritten: ring.totalRead, delayFrames: sink.delay())
         sink.drain()
         end(.halted, delay: 0, drop: false)

@@ -109,6 +109,18 @@ final class Pipeline: @unchecked Sendable {
         halt()
     }
 
+    /// Ends where the next pipeline can take over without a cut, on a device that can replace
+    /// what it holds: the output thread takes the device's buffer back to a few milliseconds
+    /// ahead of what is heard, writes a 5 ms fade-out there and ends, leaving the device
+    /// playing; the next pipeline's audio follows the fade. Its position is the frame after the
+    /// fade. Blocks until the output thread has ended (a few milliseconds).
+    func splice() {
+        state.spliceRequested.store(true, ordering: .releasing)
+        outputWake.signal()
+        if !threads.isEmpty { threads.removeLast().join() }  // the output thread, appended last
+        halt()
+    }
+
     /// Wakes the output thread if it waits for the device, so that it looks at new settings.
     func wakeOutput() { outputWake.signal() }
 

@@ -24,6 +24,9 @@ final class PipelineState: @unchecked Sendable {
     let haltRequested = Atomic<Bool>(false)
     /// The output thread should fade out what follows the device's buffer, drain and end.
     let fadeRequested = Atomic<Bool>(false)
+    /// The output thread should take back what the device holds beyond the next few
+    /// milliseconds, fade out over them and end, leaving the device running (`Pipeline.splice`).
+    let spliceRequested = Atomic<Bool>(false)
     let decoderEnd = Atomic<Int>(DecoderEnd.running.rawValue)
     /// With `.formatChange`: the item that did not fit (stored before `decoderEnd`).
     let formatChangeItem = Atomic<UInt64>(0)

@@ -114,6 +114,19 @@ public final class PlaybackEngine {
         end { $0.halt() }
     }
 
+    /// Stops playback where the next `start` (with `fadingIn`) takes over without a cut, on a
+    /// device that can replace what it holds (`canRewrite`): what it holds beyond the next few
+    /// milliseconds is taken back, a 5 ms fade-out ends the audio, and the device plays on. A
+    /// plain `halt` on other devices. Returns the frame after the fade.
+    @discardableResult
+    public func splice() -> EnginePosition? {
+        guard sink.canRewrite else { return halt() }
+        return end { $0.splice() }
+    }
+
+    /// Whether the device can replace audio it holds (`AudioSink.canRewrite`).
+    public var canRewrite: Bool { sink.canRewrite }
+
     /// Ends playback without a click, for shutdown: the device plays out what it holds, then a
     /// 50 ms fade of what follows, and stops at silence. Blocks until then (at most the device's
     /// buffer, 1 s, plus the fade). Returns the position heard last; nil when nothing ran.

@@ -83,6 +83,43 @@ extension IntegrationSuite {
             #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText)")
         }
 
+        @Test(
+            "a rate change fades the old audio out a few milliseconds ahead and the new in after it: no cut, no click")
+        func rateChangeSplices() throws {
+            let server = try PulseServer()
+            let daemon = try DaemonProcess(device: "pulseaudio", pulseRuntime: server.runtime)
+            let recorder = try MonitorRecorder(server: server, directory: daemon.directory)
+            _ = try daemon.enqueue(["sine1k.mp3"], play: true)
+            #expect(recorder.waitFor(frames: 44_100, timeout: 20), "nothing recorded")
+            var marks: [(frame: Int, rate: Double)] = []
+            for rate in [1.5, 2, 1] {
+                marks.append((recorder.frames, rate))
+                let reply = try daemon.call("changePlaybackRate", [("rate", .number(rate))])
+                #expect(reply["status"]?.stringValue == "success")
+                Thread.sleep(forTimeInterval: 1.5)
+            }
+            let left = leftChannel(try recorder.stop())
+            for (index, mark) in marks.enumerated() {
+                let end = index + 1 < marks.count ? marks[index + 1].frame : left.count
+                let level = peak(left, (mark.frame - 4410)..<mark.frame)
+                // The splice: the old audio fades to silence over 5 ms, the new rises over 5 ms.
+                var quiet = 0
+                let dip = try #require(
+                    (mark.frame..<end).first { frame in
+                        quiet = abs(Int(left[frame])) < level / 10 ? quiet + 1 : 0
+                        return quiet >= 12
+                    }, "rate \(mark.rate): no splice in the recording")
+                let heard = Double(dip - mark.frame) / 44_100
+                print("sound server: rate \(mark.rate) spliced \(Int(heard * 1000)) ms after the request")
+                #expect(heard < 0.5, "rate \(mark.rate): spliced after \(heard) s")
+                let step = largestStep(left, (dip - 882)..<(dip + 882))
+                let slope = largestStep(left, (mark.frame - 4410)..<mark.frame)
+                #expect(step <= slope + 8, "rate \(mark.rate): a step of \(step) (the tone's own: \(slope))")
+                #expect(peak(left, (end - 4410)..<end) > level * 9 / 10, "rate \(mark.rate): the tone is back")
+            }
+            #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText)")
+        }
+
         private func peak(_ samples: [Int16], _ range: Range<Int>) -> Int {
             samples[range].map { abs(Int($0)) }.max() ?? 0
         }
