@@ -55,21 +55,25 @@ struct OutputLoop<Sink: AudioSink> {
             }
             if state.spliceRequested.load(ordering: .acquiring) {
                 // Without a history (a device that cannot replace its buffer) the engine halts.
-                if let history {
+                if let history,
                     rewriteBuffered(history, &chain, &fadedIn, notBefore: segments[nextSegment - 1].startSample)
+                {
+                    pending = 0..<0
                 }
                 let frames = sampleRate * Pipeline.fadeInMilliseconds / 1000
-                return fadeOut(&chain, pending: history == nil ? pending : 0..<0, frames: frames, drains: false)
+                return fadeOut(&chain, pending: pending, frames: frames, drains: false)
             }
             // New settings: heard from the next block, or, where the device can replace what it
             // holds, from a block just ahead of the one heard now (what was processed and not
-            // written yet is processed again).
+            // written yet is then processed again). Samples processed and not written stay as
+            // they are unless the chain went back to before them: the chain has moved past them.
             if pending.isEmpty || history != nil,
                 let version = sound.read(ifNewerThan: soundVersion, into: &parameters)
             {
                 soundVersion = version
-                if let history {
+                if let history,
                     rewriteBuffered(history, &chain, &fadedIn, notBefore: segments[nextSegment - 1].startSample)
+                {
                     pending = 0..<0
                 }
                 parameters.itemGain = segments[nextSegment - 1].gain
@@ -136,24 +140,28 @@ struct OutputLoop<Sink: AudioSink> {
     /// keeps): the device moves its write position back there, the ring its read position, and
     /// the chain is restored as it was before that block. The next writes then replace the
     /// audio from there on. With nothing to take back, the chain goes back to where it was
-    /// before the block processed and not written yet, if any.
+    /// before the block that starts at the read position, if one does. Returns whether the
+    /// chain was restored (samples it processed beyond that point must be processed again);
+    /// false when no block starts late enough and at or before the read position (the device
+    /// holds too little, or the read position is within a block the device took in part).
     private func rewriteBuffered(
         _ history: RewriteHistory, _ chain: inout SoundChain, _ fadedIn: inout Int, notBefore segmentStart: Int
-    ) {
+    ) -> Bool {
         let written = ring.totalRead
         let untaken = written - sink.rewritableFrames() * channels
         let margin = sampleRate * Self.rewriteMarginMilliseconds / 1000 * channels
         let earliest = min(written, max(untaken + margin, segmentStart, written - ring.reserve))
-        guard var entry = history.entry(atOrAfter: earliest, before: written + 1) else { return }
+        guard var entry = history.entry(atOrAfter: earliest, before: written + 1) else { return false }
         var frames = (written - entry.position) / channels
         if frames > 0 && sink.rewind(frames) != frames {
-            guard let current = history.entry(atOrAfter: written, before: written + 1) else { return }
+            guard let current = history.entry(atOrAfter: written, before: written + 1) else { return false }
             (entry, frames) = (current, 0)
         }
         ring.unconsume(frames * channels)
         history.forget(from: entry.position)
         chain = entry.chain
         fadedIn = entry.fadedIn
+        return true
     }
 
     /// The device has played something: from now on the clock may extrapolate.

@@ -41,8 +41,13 @@ do {
     exit(configurationErrorStatus)
 }
 let sink: any AudioSink =
-    PulseSink.names(settings.device)
-    ? PulseSink(deviceName: settings.device) : ALSASink(deviceName: settings.device)
+    if settings.device == "default" {
+        DefaultSink()
+    } else if PulseSink.names(settings.device) {
+        PulseSink(deviceName: settings.device)
+    } else {
+        ALSASink(deviceName: settings.device)
+    }
 let daemon = Daemon(
     options: options, settings: settings, sink: sink,
     openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) },

@@ -7,7 +7,8 @@ extension IntegrationSuite {
     @Suite struct RealSystemd {
         /// Every check the container runs, in order; each must report "ok".
         static let checks = [
-            "user-manager", "standalone-binaries", "socket-activation", "status-line", "reload", "stop",
+            "user-manager", "standalone-binaries", "socket-activation", "status-line", "sound-server-stream", "reload",
+            "stop",
             "resume-after-stop", "crash-restart", "watchdog-restart", "mpris", "eq-preset", "config-error", "journal",
         ]
 

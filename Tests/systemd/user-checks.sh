@@ -64,6 +64,15 @@ else
     fail status-line "$(systemctl --user status playbackd.service --no-pager 2>&1 | tr '\n' ' ')"
 fi
 
+# 2b. The default device, with the user's sound server running, is the daemon's own libpulse
+# stream ("Music"), not ALSA's plugin ("ALSA Playback"): what makes a volume change heard at once.
+own_stream() { pactl list sink-inputs 2>/dev/null | grep -q 'media.name = "Music"'; }
+if within 10 own_stream && ! pactl list sink-inputs | grep -q 'ALSA'; then
+    ok sound-server-stream
+else
+    fail sound-server-stream "$(pactl list sink-inputs 2>&1 | grep -E 'media.name|application.name' | tr '\n' ' ')"
+fi
+
 # 3. reload re-reads the configuration (RELOADING=1, then READY=1: the unit is active again).
 pid=$(show MainPID)
 mkdir -p "$(dirname "$config")"

@@ -80,7 +80,8 @@ enum SettingsCatalog {
     static let all: [SettingSpec] = [
         SettingSpec(
             name: "device", placeholder: "NAME",
-            summary: "ALSA PCM to play on, or pulseaudio[:SINK] for a stream of its own to the sound server",
+            summary:
+                "default (the sound server when running, else ALSA's default), an ALSA PCM, or pulseaudio[:SINK]",
             defaultText: "default",
             keepOnReload: SettingSpec.atRestart(\.device)
         ) { input, settings throws(SettingValueError) in settings.device = try text(input, nonEmpty: true) },

@@ -199,12 +199,17 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         // in steps of up to its latency, so that much past the read position may be gone by
         // the time the rewrite arrives: it is left alone too. The sink's latency is kept
         // short (`periodMicroseconds`).
+        // A server slow to answer (a busy machine) is as slow to take the rewrite, and reads on
+        // meanwhile: twice the round trip is left alone as well.
+        let asked = PlaybackClock.monotonicNow()
         wait(for: playbackd_pa_stream_update_timing_info(stream, nil, nil))
+        let roundTrip = Int(PlaybackClock.monotonicNow() &- asked)
         guard let timing = playbackd_pa_stream_get_timing_info(stream)?.pointee,
             timing.write_index_corrupt == 0, timing.read_index_corrupt == 0
         else { return 0 }
         let sinkStep = Int(timing.configured_sink_usec) * format.sampleRate / 1_000_000
-        return max(0, Int(timing.write_index - timing.read_index) / frameBytes - sinkStep)
+        let slack = 2 * roundTrip / 1000 * format.sampleRate / 1_000_000
+        return max(0, Int(timing.write_index - timing.read_index) / frameBytes - sinkStep - slack)
     }
 
     public func rewind(_ frames: Int) -> Int {
