@@ -11,41 +11,23 @@ around the switch beside the largest one in the tone before it (its own slope). 
 runs a few milliseconds behind the sink (parec's 5 ms latency), so the times are upper bounds.
 """
 import json
-import socket
 import struct
-import subprocess
 import sys
-import threading
 import time
 
+from sink_monitor import MonitorRecording, call
+
 sock_path, tone = sys.argv[1], sys.argv[2]
-recorder = subprocess.Popen(
-    ["parec", "-d", "nullsink.monitor", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=5"],
-    stdout=subprocess.PIPE)
-recorded = bytearray()
-
-
-def record():
-    while chunk := recorder.stdout.read(1024):
-        recorded.extend(chunk)
-
-
-threading.Thread(target=record, daemon=True).start()
-
-
-def call(request):
-    with socket.socket(socket.AF_UNIX) as client:
-        client.connect(sock_path)
-        client.sendall((json.dumps(request) + "\n").encode())
-        return json.loads(client.makefile().readline())
+recording = MonitorRecording()
+recorded = recording.data
 
 
 time.sleep(0.5)
-call({"command": "enqueue", "items": [tone], "replace": True, "play": True})
+call(sock_path, {"command": "enqueue", "items": [tone], "replace": True, "play": True})
 time.sleep(3)
 for rate in [1.5, 2.0, 1.0, 1.25]:
     at = len(recorded) // 4
-    call({"command": "changePlaybackRate", "rate": rate})
+    call(sock_path, {"command": "changePlaybackRate", "rate": rate})
     time.sleep(1.5)
     frames = len(recorded) // 4
     left = struct.unpack("<%dh" % (2 * frames), bytes(recorded[:4 * frames]))[0::2]
@@ -66,6 +48,6 @@ for rate in [1.5, 2.0, 1.0, 1.25]:
     print(json.dumps({
         "rate": rate, "stoppedMs": round((stopped - at) / 44.1, 1), "heardMs": round((back - at) / 44.1, 1),
         "step": step, "toneSlope": slope}))
-call({"command": "stop"})
-call({"command": "changePlaybackRate", "rate": 1})
-recorder.terminate()
+call(sock_path, {"command": "stop"})
+call(sock_path, {"command": "changePlaybackRate", "rate": 1})
+recording.stop()

@@ -13,34 +13,16 @@ The recording runs a few milliseconds behind the sink (parec's 5 ms latency), so
 upper bounds. Prints one JSON line per change.
 """
 import json
-import socket
 import struct
-import subprocess
 import sys
-import threading
 import time
+
+from sink_monitor import MonitorRecording, call
 
 sock_path, tone = sys.argv[1], sys.argv[2]
 sink = sys.argv[3] if len(sys.argv) > 3 else "nullsink"
-recorder = subprocess.Popen(
-    ["parec", "-d", sink + ".monitor", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=5"],
-    stdout=subprocess.PIPE)
-recorded = bytearray()
-
-
-def record():
-    while chunk := recorder.stdout.read(1024):
-        recorded.extend(chunk)
-
-
-threading.Thread(target=record, daemon=True).start()
-
-
-def call(request):
-    with socket.socket(socket.AF_UNIX) as client:
-        client.connect(sock_path)
-        client.sendall((json.dumps(request) + "\n").encode())
-        return json.loads(client.makefile().readline())
+recording = MonitorRecording(sink)
+recorded = recording.data
 
 
 def left_channel(frames):
@@ -52,12 +34,12 @@ def level(left, start, end):
 
 
 time.sleep(0.5)
-call({"command": "changeVolume", "volume": 100})
-call({"command": "enqueue", "items": [tone], "replace": True, "play": True})
+call(sock_path, {"command": "changeVolume", "volume": 100})
+call(sock_path, {"command": "enqueue", "items": [tone], "replace": True, "play": True})
 time.sleep(3)
 for volume in [50, 100, 25, 80]:
     at = len(recorded) // 4
-    reply = call({"command": "changeVolume", "volume": volume})
+    reply = call(sock_path, {"command": "changeVolume", "volume": volume})
     time.sleep(1.5)
     frames = len(recorded) // 4
     left = left_channel(frames)
@@ -79,9 +61,9 @@ for volume in [50, 100, 25, 80]:
     print(json.dumps({
         "volume": volume, "heardMs": round((crossed - at) / 44.1, 1), "levelBefore": before, "levelAfter": after,
         "step": step, "toneSlope": slope}))
-call({"command": "stop"})
-call({"command": "changeVolume", "volume": 100})
-recorder.terminate()
+call(sock_path, {"command": "stop"})
+call(sock_path, {"command": "changeVolume", "volume": 100})
+recording.stop()
 if len(sys.argv) > 4:
     with open(sys.argv[4], "wb") as dump:
         dump.write(recorded)
