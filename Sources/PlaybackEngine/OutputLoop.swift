@@ -31,7 +31,8 @@ struct OutputLoop<Sink: AudioSink> {
     /// The chain before each block written, when the device can replace what it holds
     /// (`AudioSink.canRewrite`); nil otherwise.
     let history: RewriteHistory?
-    /// How far ahead of the heard frame a rewrite begins: the time for it to reach the device.
+    /// How far past what the device has not taken yet (`AudioSink.rewritableFrames`) a rewrite
+    /// begins: the time for it to reach the device.
     static var rewriteMarginMilliseconds: Int { 10 }
     /// How often the output thread reads the clock while it waits for the device to start
     /// once everything is written (a little over one window of `StartDetector.minimumWindowNanos`).

@@ -1,3 +1,4 @@
+import Synchronization
 import SystemSupport
 
 /// One run of playback: a decoder thread and an output thread around a ring, from a start
@@ -96,26 +97,27 @@ final class Pipeline: @unchecked Sendable {
     static let fadeInMilliseconds = 5
     /// How much played audio the ring keeps for a device that can replace what it holds, and
     /// how far back the chain's history goes: a quarter more than the device's buffer
-    /// (`PulseSink.bufferMicroseconds`, 1 s). About 150 KB of history at 44.1 kHz.
-    static func rewriteReserveFrames(_ sampleRate: Int) -> Int { sampleRate * 5 / 4 }
+    /// (`PulseSink.bufferMicroseconds`). About 150 KB of history at 44.1 kHz.
+    static func rewriteReserveFrames(_ sampleRate: Int) -> Int {
+        sampleRate * PulseSink.bufferMicroseconds * 5 / 4 / 1_000_000
+    }
 
     /// Ends without a click: the output thread writes a linear fade of the next
     /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
     /// Blocks until then (at most the device's buffer plus the fade).
-    func fadeOut() {
-        state.fadeRequested.store(true, ordering: .releasing)
-        outputWake.signal()
-        if !threads.isEmpty { threads.removeLast().join() }  // the output thread, appended last
-        halt()
-    }
+    func fadeOut() { endOutput(on: state.fadeRequested) }
 
     /// Ends where the next pipeline can take over without a cut, on a device that can replace
     /// what it holds: the output thread takes the device's buffer back to a few milliseconds
     /// ahead of what is heard, writes a 5 ms fade-out there and ends, leaving the device
     /// playing; the next pipeline's audio follows the fade. Its position is the frame after the
     /// fade. Blocks until the output thread has ended (a few milliseconds).
-    func splice() {
-        state.spliceRequested.store(true, ordering: .releasing)
+    func splice() { endOutput(on: state.spliceRequested) }
+
+    /// Raises `request` for the output thread, waits for it to end (it writes its last audio
+    /// itself), then stops the decoder.
+    private func endOutput(on request: borrowing Atomic<Bool>) {
+        request.store(true, ordering: .releasing)
         outputWake.signal()
         if !threads.isEmpty { threads.removeLast().join() }  // the output thread, appended last
         halt()

@@ -124,9 +124,6 @@ public final class PlaybackEngine {
         return end { $0.splice() }
     }
 
-    /// Whether the device can replace audio it holds (`AudioSink.canRewrite`).
-    public var canRewrite: Bool { sink.canRewrite }
-
     /// Ends playback without a click, for shutdown: the device plays out what it holds, then a
     /// 50 ms fade of what follows, and stops at silence. Blocks until then (at most the device's
     /// buffer, 1 s, plus the fade). Returns the position heard last; nil when nothing ran.
