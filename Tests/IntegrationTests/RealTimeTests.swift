@@ -31,7 +31,10 @@ extension IntegrationSuite {
             let elapsed = try #require(playing.number("elapsed"))
             let measuredAt = try #require(playing.number("timestamp"))
             let expected = startElapsed + (measuredAt - anchor)
-            #expect(abs(elapsed - expected) < 0.05, "elapsed \(elapsed) s, expected \(expected) s after 3 s of play")
+            // A clock that ignored the device's delay or ran at another rate would be off by a
+            // second or more; PulseAudio's noisy delay readings have put a correct one 52 ms off
+            // under a full suite's load (CI at stop 26), so the bound is 0.2 s.
+            #expect(abs(elapsed - expected) < 0.2, "elapsed \(elapsed) s, expected \(expected) s after 3 s of play")
             // Timestamps are measurement times (up to one device period old): the two readings
             // compared lie about 3 s apart.
             #expect(measuredAt - anchor > 2.7, "\(measuredAt - anchor) s between the readings")
