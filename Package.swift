@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CBusShim", dependencies: ["CSystemd"]),
         // libpulse's headers only (libpulse-dev): the library is loaded when it is needed.
         .target(name: "CPulseShim", dependencies: ["CSystemd"]),
+        // The sound chain's vector loops, compiled for two targets and chosen at start-up.
+        .target(name: "CSoundKernel"),
 
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         .target(name: "PlaybackModel"),
@@ -44,6 +46,7 @@ let package = Package(
             name: "PlaybackEngine",
             dependencies: [
                 "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic", "CPulseShim",
+                "CSoundKernel",
             ]),
         .target(
             name: "PlaybackDaemon",
@@ -72,7 +75,10 @@ let package = Package(
             name: "playbackd-fuzz",
             dependencies: ["PlaybackDaemon", "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport"]),
         .executableTarget(
-            name: "playbackd-bench", dependencies: ["ControlClient", "ControlProtocol", "SystemSupport", "CSystemd"]),
+            name: "playbackd-bench",
+            dependencies: [
+                "ControlClient", "ControlProtocol", "PlaybackEngine", "PlaybackModel", "SystemSupport", "CSystemd",
+            ]),
 
         // Measurements of captured audio, shared by the engine's and the daemon's tests.
         .target(name: "AudioAnalysis", path: "Tests/AudioAnalysis"),
@@ -81,7 +87,9 @@ let package = Package(
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
         .testTarget(
             name: "ControlProtocolTests", dependencies: ["ControlProtocol", "SystemSupport", "DocumentationSupport"]),
-        .testTarget(name: "PlaybackEngineTests", dependencies: ["PlaybackEngine", "PlaybackModel", "AudioAnalysis"]),
+        .testTarget(
+            name: "PlaybackEngineTests",
+            dependencies: ["PlaybackEngine", "PlaybackModel", "AudioAnalysis", "CSoundKernel"]),
         .testTarget(name: "ControlCLITests", dependencies: ["ControlCLI", "DocumentationSupport"]),
         .testTarget(
             name: "PlaybackDaemonTests",

@@ -1,6 +1,8 @@
 import CSystemd
 import ControlClient
 import ControlProtocol
+@_spi(Benchmark) import PlaybackEngine
+import PlaybackModel
 import SystemSupport
 
 #if canImport(Glibc)
@@ -21,6 +23,12 @@ import SystemSupport
 //                                         the time from sending to that event, same output. With
 //                                         SECONDS: enqueue without play and seek there first, and
 //                                         time `play` alone.
+//   playbackd-bench sound-chain           the sound chain in this process, one minute of 44.1 kHz
+//                                         stereo a run, with each implementation of its inner
+//                                         loops this processor runs: CPU seconds with the chain
+//                                         off, volume 70 alone, the seed's ten-band curve, the
+//                                         curve with a ReplayGain and volume 70, and sixteen
+//                                         bands; one line each, "KERNEL SETTING SECONDS".
 //   playbackd-bench dbus-get NAME PROPERTY TYPE COUNT
 //                                         COUNT `Get` calls of an MPRIS Player property of NAME on
 //                                         the session bus (sd-bus, one at a time); same output.
@@ -187,11 +195,34 @@ case (5, "until-audible"), (6, "until-audible"):
         Console.error("playbackd-bench: \(error)\n")
         exit(1)
     }
+case (2, "sound-chain"):
+    let seedCurve = zip(Equalizer.tenBandFrequencies, [3.0, 3, 3, 2, 0, -6, -6, -6, -6, -6]).map {
+        EQBand(type: .parametric, frequency: $0, gain: $1)
+    }
+    let sixteen = (0..<16).map { EQBand(type: .parametric, frequency: 25 * pow(1.5, Double($0)), gain: -3) }
+    let settings: [(String, SoundSettings, Double)] = [
+        ("off", SoundSettings(), 1),
+        ("volume-70", SoundSettings(volume: 0.7), 1),
+        ("seed-curve", SoundSettings(equalizer: Equalizer(isEnabled: true, bands: seedCurve)), 1),
+        (
+            "curve-replaygain-volume",
+            SoundSettings(equalizer: Equalizer(isEnabled: true, bands: seedCurve), volume: 0.7), 0.6
+        ),
+        ("sixteen-bands", SoundSettings(equalizer: Equalizer(isEnabled: true, bands: sixteen)), 1),
+    ]
+    for kernel in SoundChainBenchmark.kernels {
+        for (name, setting, itemGain) in settings {
+            // The output thread's calls: 4,096 frames (ALSA devices), 1,024 (the sound server).
+            let seconds = SoundChainBenchmark.cpuSecondsPerAudioMinute(
+                settings: setting, itemGain: itemGain, kernel: kernel, blockFrames: 4096)
+            Console.out("\(kernel) \(name) \(seconds)\n")
+        }
+    }
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
     Console.error(
-        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT\n"
+        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain\n"
     )
     exit(2)
 }

@@ -215,48 +215,6 @@ import Testing
         #expect(change[1] - change[7] > 8, "the bass is lifted against the treble: \(change)")
     }
 
-    @Test("bands run in pairs as a wavefront give the plain cascade's output exactly, for 1 to 7 bands and any block")
-    func pairedBandsAreTheCascade() {
-        let sampleRate = 44_100.0
-        let bands = (0..<7).map {
-            EQBand(
-                type: .parametric, frequency: 40 * pow(2.3, Double($0)), bandwidth: 0.7, gain: Double($0 % 3) * 4 - 5)
-        }
-        var generator = SplitMix64(seed: 9)
-        let input = (0..<3000).map { _ in
-            SIMD2(Double.random(in: -0.5...0.5, using: &generator), Double.random(in: -0.5...0.5, using: &generator))
-        }
-        for count in 1...7 {
-            let stage = ChainStage(
-                Self.parameters(Equalizer(isEnabled: true, bands: Array(bands.prefix(count)))), sampleRate: sampleRate)
-            #expect(stage.bandCount == count)
-            var states = InlineArray<16, StereoState>(repeating: StereoState())
-            let signal = UnsafeMutablePointer<SIMD2<Double>>.allocate(capacity: input.count)
-            defer { signal.deallocate() }
-            signal.initialize(from: input, count: input.count)
-            // Blocks of uneven sizes, 1 frame included, carry the state across.
-            var start = 0
-            for size in [1, 2, 997, 1, 1999] where start < input.count {
-                stage.run(signal + start, count: min(size, input.count - start), &states)
-                start += size
-            }
-            var reference = input
-            var plain = [StereoState](repeating: StereoState(), count: count)
-            for frame in reference.indices {
-                var x = reference[frame]
-                for band in 0..<count {
-                    let c = stage.bands[band]
-                    let y = c.b0 * x + plain[band].z1
-                    plain[band].z1 = c.b1 * x - c.a1 * y + plain[band].z2
-                    plain[band].z2 = c.b2 * x - c.a2 * y
-                    x = y
-                }
-                reference[frame] = x * stage.gain
-            }
-            #expect((0..<input.count).allSatisfy { signal[$0] == reference[$0] }, "\(count) bands")
-        }
-    }
-
     @Test("the handoff delivers the last complete settings once, and nothing when unchanged")
     func handoff() {
         let control = SoundControl()
