@@ -66,12 +66,20 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// writes replace what was written from there on. Returns the frames moved back (0 when
     /// the device cannot). Output thread only.
     func rewind(_ frames: Int) -> Int
+    /// Whether the device says itself when it starts playing (`hasStartedPlaying`). When it
+    /// does not, the output loop infers the start from the delay's progress (`StartDetector`).
+    var reportsStart: Bool { get }
+    /// Whether the device is playing what was written, asked of it now. Meaningful where
+    /// `reportsStart`. Output thread only.
+    func hasStartedPlaying() -> Bool
 }
 
 extension AudioSink {
     public var canRewrite: Bool { false }
     public func rewritableFrames() -> Int { 0 }
     public func rewind(_ frames: Int) -> Int { 0 }
+    public var reportsStart: Bool { false }
+    public func hasStartedPlaying() -> Bool { false }
 }
 
 /// An ALSA card's PCM device: what a jack watcher needs to know which card to watch.

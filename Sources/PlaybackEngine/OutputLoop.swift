@@ -115,6 +115,16 @@ struct OutputLoop<Sink: AudioSink> {
                 frames = try sink.write(
                     pending.isEmpty ? region : UnsafeBufferPointer(rebasing: processBuffer[pending]))
                 if frames == 0 {
+                    if !isAudible && sink.reportsStart {
+                        // The device is full and says when it starts: ask it again shortly
+                        // instead of sleeping until it wants data (half a second on a sound
+                        // server).
+                        outputWake.wait(timeoutMilliseconds: Self.startPollMilliseconds)
+                        let delay = sink.delay()
+                        let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+                        noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
+                        continue
+                    }
                     _ = try sink.waitWritable(orWake: outputWake)
                     continue
                 }
@@ -129,7 +139,9 @@ struct OutputLoop<Sink: AudioSink> {
             }
             let delay = sink.delay()
             let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
-            noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
+            // A device that reports its start is asked once it is full (above), not after
+            // each write (each question is a round trip to a sound server).
+            if !sink.reportsStart { noteAudibleIfPlaying(&start, delay: delay, nanos: nanos) }
         }
     }
 
@@ -221,6 +233,9 @@ struct OutputLoop<Sink: AudioSink> {
             outputWake.wait(
                 timeoutMilliseconds: isAudible ? untilLastPeriod : min(untilLastPeriod, Self.startPollMilliseconds))
         }
+        // A device that reports its start and has not yet (a sink playing out what it had
+        // rendered ahead) plays what remains while it drains.
+        if !isAudible && sink.reportsStart { noteAudible() }
         sink.drain()
         end(.finished, delay: 0, drop: false)
     }
@@ -301,10 +316,18 @@ struct OutputLoop<Sink: AudioSink> {
         }
     }
 
+    /// Announces the start once the device's clock runs steadily (`StartDetector`); where the
+    /// device says itself whether it plays, the detector counts only readings taken while it
+    /// does and has played into this pipeline's audio (a stream that plays on holds the audio
+    /// of the pipeline before first).
     private func noteAudibleIfPlaying(_ start: inout StartDetector, delay: Int, nanos: UInt64) {
-        guard !isAudible,
-            start.isPlaying(playedFrames: ring.totalRead / channels - delay, delayFrames: delay, nanos: nanos)
-        else { return }
+        guard !isAudible else { return }
+        let played = ring.totalRead / channels - delay
+        if sink.reportsStart && !(played > 0 && sink.hasStartedPlaying()) {
+            start = StartDetector(sampleRate: sampleRate)
+            return
+        }
+        guard start.isPlaying(playedFrames: played, delayFrames: delay, nanos: nanos) else { return }
         noteAudible()
     }
 

@@ -3,14 +3,19 @@ import Foundation
 import Testing
 
 extension IntegrationSuite {
-    /// Acceptance 3, on a PulseAudio null sink behind ALSA's pulse plugin (real-time pacing,
-    /// real `snd_pcm_delay`). The sleeps here are the wall-clock time being measured.
+    /// Acceptance 3, on a PulseAudio null sink (real-time pacing), through ALSA's pulse plugin
+    /// (real `snd_pcm_delay`) and through the daemon's own stream (libpulse's timing). The
+    /// sleeps here are the wall-clock time being measured.
     @Suite struct RealTime {
+        /// ALSA's pulse plugin, and the daemon's own stream to the server (`default` on a
+        /// desktop).
+        static let soundServerDevices = ["pulse", "pulseaudio"]
+
         @Test(
-            "elapsed follows the wall clock; pause freezes it; a sound server's stream is released at the pause, whatever the hold time, and play resumes there"
-        )
-        func clockPauseReleaseAndResume() throws {
-            let daemon = try DaemonProcess(device: "pulse", arguments: ["--pause-hold", "30"], pulse: true)
+            "elapsed follows the wall clock; pause freezes it; a sound server's stream is released at the pause, whatever the hold time, and play resumes there",
+            arguments: soundServerDevices)
+        func clockPauseReleaseAndResume(device: String) throws {
+            let daemon = try DaemonProcess(device: device, arguments: ["--pause-hold", "30"], pulse: true)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3"])
@@ -55,9 +60,11 @@ extension IntegrationSuite {
             #expect(try PulseProbe.openStreams() == 1)
         }
 
-        @Test("the sound server sees a music player named playbackd (pactl list sink-inputs)")
-        func streamIdentity() throws {
-            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+        @Test(
+            "the sound server sees a music player named playbackd (pactl list sink-inputs)",
+            arguments: soundServerDevices)
+        func streamIdentity(device: String) throws {
+            let daemon = try DaemonProcess(device: device, pulse: true)
             _ = try daemon.enqueue(["long.mp3"], play: true)
             #expect(try PulseProbe.waitForStreams(1, timeout: 10))
             let properties = try PulseProbe.sinkInputProperties()
@@ -114,9 +121,11 @@ extension IntegrationSuite {
                 "clamped to the end")
         }
 
-        @Test("a pause while the last item plays out takes effect where it was asked, not at the end")
-        func pauseDuringPlayOut() throws {
-            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+        @Test(
+            "a pause while the last item plays out takes effect where it was asked, not at the end",
+            arguments: soundServerDevices)
+        func pauseDuringPlayOut(device: String) throws {
+            let daemon = try DaemonProcess(device: device, pulse: true)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3"])
@@ -149,9 +158,10 @@ extension IntegrationSuite {
                 "asked at \(asked) s, paused at \(elapsed) s of \(duration) s")
         }
 
-        @Test("at the end of the queue the state becomes stopped and the device is closed")
-        func queueEndStopsAndClosesDevice() throws {
-            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+        @Test(
+            "at the end of the queue the state becomes stopped and the device is closed", arguments: soundServerDevices)
+        func queueEndStopsAndClosesDevice(device: String) throws {
+            let daemon = try DaemonProcess(device: device, pulse: true)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["three.mp3"], play: true)

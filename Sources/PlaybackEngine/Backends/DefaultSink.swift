@@ -53,6 +53,8 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     public func delay() -> Int { current.delay() }
     public func rewritableFrames() -> Int { current.rewritableFrames() }
     public func rewind(_ frames: Int) -> Int { current.rewind(frames) }
+    public var reportsStart: Bool { current.reportsStart }
+    public func hasStartedPlaying() -> Bool { current.hasStartedPlaying() }
     public func drain() { current.drain() }
     public func drop() { current.drop() }
     public func close() {

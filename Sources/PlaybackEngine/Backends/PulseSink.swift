@@ -26,6 +26,9 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     /// sink's latency and the output thread's wake-ups low (2.1 a second), while the stream
     /// still never holds less than 525 ms.
     public static let periodMicroseconds = 475_000
+    /// What the stream holds before the server starts it (prebuf): not the whole buffer (the
+    /// default), so that an item shorter than a second starts without waiting for its drain.
+    static let startMicroseconds = 100_000
 
     /// Whether `deviceName` names this backend.
     public static func names(_ deviceName: String) -> Bool {
@@ -114,10 +117,10 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         let bytesPerSecond = format.sampleRate * frameBytes
         var attributes = pa_buffer_attr(
             maxlength: UInt32.max, tlength: UInt32(bytesPerSecond * Self.bufferMicroseconds / 1_000_000),
-            prebuf: UInt32.max, minreq: UInt32(bytesPerSecond * Self.periodMicroseconds / 1_000_000),
+            prebuf: UInt32(bytesPerSecond * Self.startMicroseconds / 1_000_000),
+            minreq: UInt32(bytesPerSecond * Self.periodMicroseconds / 1_000_000),
             fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(
-            rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue)
+        let flags = PA_STREAM_AUTO_TIMING_UPDATE
         playbackd_pa_stream_set_underflow_callback(
             stream, { _, me in Unmanaged<PulseSink>.fromOpaque(me!).takeUnretainedValue().countUnderrun() },
             Unmanaged.passUnretained(self).toOpaque())
@@ -178,15 +181,25 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         }
     }
 
+    /// From the server's last timing reply (one comes each second, and with every fresh
+    /// question) and the time since, as libpulse computes a stream's time, but without its
+    /// smoother: that follows a jump (a start after a sink played out what it had rendered
+    /// ahead) over a second or more, and a start anchored on it was measured a second early.
     public func delay() -> Int {
         guard let stream, let format = openFormat else { return 0 }
         try? iterate(blocking: false)
-        var microseconds: pa_usec_t = 0
-        var negative: Int32 = 0
         // Until the server's first timing reply, nothing has been played.
-        guard playbackd_pa_stream_get_latency(stream, &microseconds, &negative) == 0 else { return writtenFrames }
-        guard negative == 0 else { return 0 }
-        return Int(microseconds) * format.sampleRate / 1_000_000
+        guard let timing = playbackd_pa_stream_get_timing_info(stream)?.pointee,
+            timing.write_index_corrupt == 0, timing.read_index_corrupt == 0
+        else { return writtenFrames }
+        var now = timeval()
+        gettimeofday(&now, nil)
+        let sinceReply =
+            timing.playing == 0
+            ? 0 : max(0, (now.tv_sec - timing.timestamp.tv_sec) * 1_000_000 + (now.tv_usec - timing.timestamp.tv_usec))
+        let read = Int(timing.read_index) / frameBytes
+        let heard = read - (Int(timing.sink_usec) - sinceReply) * format.sampleRate / 1_000_000
+        return max(0, Int(timing.write_index) / frameBytes - max(0, heard))
     }
 
     public func rewritableFrames() -> Int {
@@ -210,6 +223,20 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         let sinkStep = Int(timing.configured_sink_usec) * format.sampleRate / 1_000_000
         let slack = 2 * roundTrip / 1000 * format.sampleRate / 1_000_000
         return max(0, Int(timing.write_index - timing.read_index) / frameBytes - sinkStep - slack)
+    }
+
+    public var reportsStart: Bool { openFormat != nil }
+
+    /// The server's own word, from a fresh timing reply (one round trip): it passes the
+    /// stream's data to the sink, and the sink has read some. The latency alone cannot tell: a
+    /// sink that had rendered ahead (a null sink, up to 2 s) takes that back as the stream's
+    /// data arrives, and the shrinking latency looks like progress while nothing plays.
+    public func hasStartedPlaying() -> Bool {
+        guard let stream else { return false }
+        wait(for: playbackd_pa_stream_update_timing_info(stream, nil, nil))
+        guard let timing = playbackd_pa_stream_get_timing_info(stream)?.pointee, timing.read_index_corrupt == 0
+        else { return false }
+        return timing.playing != 0 && timing.read_index > 0
     }
 
     public func rewind(_ frames: Int) -> Int {
