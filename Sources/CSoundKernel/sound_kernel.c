@@ -94,8 +94,8 @@ ALWAYS_INLINE void wavefront_step(
 }
 
 ALWAYS_INLINE void wavefront(
-    const int fused, const int groups, double *signal, size_t frames, const playbackd_biquad *bands, playbackd_biquad_state *states,
-    size_t count, double gain)
+    const int fused, const int groups, double *signal, size_t frames, const playbackd_biquad *bands,
+    playbackd_biquad_state *states, size_t count, double gain)
 {
     v4d b0[MAXIMUM_GROUPS], b1[MAXIMUM_GROUPS], b2[MAXIMUM_GROUPS], na1[MAXIMUM_GROUPS], na2[MAXIMUM_GROUPS];
     v4d z1[MAXIMUM_GROUPS], z2[MAXIMUM_GROUPS], y[MAXIMUM_GROUPS];
@@ -139,8 +139,8 @@ ALWAYS_INLINE void wavefront(
 }
 
 ALWAYS_INLINE void cascade(
-    const int fused, double *signal, size_t frames, const playbackd_biquad *bands, playbackd_biquad_state *states, size_t count,
-    double gain)
+    const int fused, double *signal, size_t frames, const playbackd_biquad *bands, playbackd_biquad_state *states,
+    size_t count, double gain)
 {
     if (frames == 0) return;
     if (count == 0) {
@@ -197,12 +197,15 @@ ALWAYS_INLINE void narrow_four(const double *signal, int channels, v8u *dither, 
     v4d first, second;
     memcpy(&first, signal, sizeof first);
     memcpy(&second, signal + 4, sizeof second);
-    first = first * scale + __builtin_convertvector(__builtin_shufflevector(triangular, triangular, 0, 1, 2, 3), v4d) * unit;
-    second = second * scale + __builtin_convertvector(__builtin_shufflevector(triangular, triangular, 4, 5, 6, 7), v4d) * unit;
+    v4d first_dither = __builtin_convertvector(__builtin_shufflevector(triangular, triangular, 0, 1, 2, 3), v4d);
+    v4d second_dither = __builtin_convertvector(__builtin_shufflevector(triangular, triangular, 4, 5, 6, 7), v4d);
+    first = first * scale + first_dither * unit;
+    second = second * scale + second_dither * unit;
     first = (clamp(first, low, high) + magic) - magic;
     second = (clamp(second, low, high) + magic) - magic;
+    v4i first_integers = __builtin_convertvector(first, v4i), second_integers = __builtin_convertvector(second, v4i);
     v8s samples = __builtin_convertvector(
-        __builtin_shufflevector(__builtin_convertvector(first, v4i), __builtin_convertvector(second, v4i), 0, 1, 2, 3, 4, 5, 6, 7), v8s);
+        __builtin_shufflevector(first_integers, second_integers, 0, 1, 2, 3, 4, 5, 6, 7), v8s);
     if (channels == 2) {
         memcpy(output, &samples, sizeof samples);
     } else {
@@ -244,21 +247,21 @@ playbackd_dither playbackd_dither_seeded(uint64_t seed)
 
 // MARK: - One source, two targets
 
-#define DEFINE_KERNELS(suffix, attributes, fused)                                                                          \
-    attributes static void cascade_##suffix(                                                                       \
-        double *signal, size_t frames, const playbackd_biquad *bands, playbackd_biquad_state *states, size_t count, \
-        double gain)                                                                                                \
-    {                                                                                                               \
-        cascade(fused, signal, frames, bands, states, count, gain);                                                      \
-    }                                                                                                               \
-    attributes static void widen_##suffix(const int16_t *input, size_t frames, int channels, double *signal)       \
-    {                                                                                                               \
-        widen(input, frames, channels, signal);                                                                     \
-    }                                                                                                               \
-    attributes static void narrow_##suffix(                                                                        \
-        const double *signal, size_t frames, int channels, playbackd_dither *dither, int16_t *output)                      \
-    {                                                                                                               \
-        narrow(signal, frames, channels, dither, output);                                                           \
+#define DEFINE_KERNELS(suffix, attributes, fused)                                                                     \
+    attributes static void cascade_##suffix(                                                                          \
+        double *signal, size_t frames, const playbackd_biquad *bands, playbackd_biquad_state *states,                 \
+        size_t count, double gain)                                                                                    \
+    {                                                                                                                 \
+        cascade(fused, signal, frames, bands, states, count, gain);                                                   \
+    }                                                                                                                 \
+    attributes static void widen_##suffix(const int16_t *input, size_t frames, int channels, double *signal)          \
+    {                                                                                                                 \
+        widen(input, frames, channels, signal);                                                                       \
+    }                                                                                                                 \
+    attributes static void narrow_##suffix(                                                                           \
+        const double *signal, size_t frames, int channels, playbackd_dither *dither, int16_t *output)                 \
+    {                                                                                                                 \
+        narrow(signal, frames, channels, dither, output);                                                             \
     }
 
 DEFINE_KERNELS(portable, , 0)
@@ -287,7 +290,8 @@ playbackd_sound_kernel playbackd_sound_kernel_best(void)
 
 int playbackd_sound_kernel_select(playbackd_sound_kernel kernel)
 {
-    if (kernel == PLAYBACKD_SOUND_KERNEL_AVX2 && playbackd_sound_kernel_best() != PLAYBACKD_SOUND_KERNEL_AVX2) return -1;
+    if (kernel == PLAYBACKD_SOUND_KERNEL_AVX2 && playbackd_sound_kernel_best() != PLAYBACKD_SOUND_KERNEL_AVX2)
+        return -1;
     if (kernel != PLAYBACKD_SOUND_KERNEL_PORTABLE && kernel != PLAYBACKD_SOUND_KERNEL_AVX2) return -1;
     atomic_store_explicit(&selected, kernel, memory_order_relaxed);
     return 0;
