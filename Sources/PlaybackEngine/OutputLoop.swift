@@ -118,11 +118,14 @@ struct OutputLoop<Sink: AudioSink> {
                     if !isAudible && sink.reportsStart {
                         // The device is full and says when it starts: ask it again shortly
                         // instead of sleeping until it wants data (half a second on a sound
-                        // server).
+                        // server). Its answer is also the proof that the output lives: the
+                        // clock is published only after it (a frozen server stops both, and
+                        // the watchdog sees the output stall).
                         outputWake.wait(timeoutMilliseconds: Self.startPollMilliseconds)
+                        let playing = sink.hasStartedPlaying()
                         let delay = sink.delay()
                         let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
-                        noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
+                        noteAudibleIfPlaying(&start, delay: delay, nanos: nanos, deviceSaysPlaying: playing)
                         continue
                     }
                     _ = try sink.waitWritable(orWake: outputWake)
@@ -320,10 +323,13 @@ struct OutputLoop<Sink: AudioSink> {
     /// device says itself whether it plays, the detector counts only readings taken while it
     /// does and has played into this pipeline's audio (a stream that plays on holds the audio
     /// of the pipeline before first).
-    private func noteAudibleIfPlaying(_ start: inout StartDetector, delay: Int, nanos: UInt64) {
+    /// `deviceSaysPlaying`: the device's answer, when the caller has just asked it.
+    private func noteAudibleIfPlaying(
+        _ start: inout StartDetector, delay: Int, nanos: UInt64, deviceSaysPlaying: Bool? = nil
+    ) {
         guard !isAudible else { return }
         let played = ring.totalRead / channels - delay
-        if sink.reportsStart && !(played > 0 && sink.hasStartedPlaying()) {
+        if sink.reportsStart && !(played > 0 && (deviceSaysPlaying ?? sink.hasStartedPlaying())) {
             start = StartDetector(sampleRate: sampleRate)
             return
         }

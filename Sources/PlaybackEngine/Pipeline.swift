@@ -29,8 +29,13 @@ final class Pipeline: @unchecked Sendable {
     private let fadeBuffer: UnsafeMutableBufferPointer<Int16>
     /// Preallocated for the output thread's processed samples.
     private let processBuffer: UnsafeMutableBufferPointer<Int16>
-    /// Frames the output thread processes at a time (about 90 ms at 44.1 kHz).
-    static let processFrames = 4096
+    /// What the output thread processes before it writes, at most: one ALSA period (250 ms,
+    /// `ALSASink`), so that the device takes a processed block in one write as it takes the
+    /// ring's samples when nothing is processed (three writes a period cost the pulse plugin's
+    /// path 0.02 s of CPU per audio minute).
+    static let processMilliseconds = Int(ALSASink.periodMicroseconds / 1000)
+    /// Frames the sound chain works on at a time (its scratch space; about 90 ms at 44.1 kHz).
+    static let chainFrames = 4096
     /// Decoded samples on their way to the stretcher (empty at rate 1).
     private let stretchInput: UnsafeMutableBufferPointer<Int16>
     /// Frames decoded at a time for the stretcher (about 23 ms at 44.1 kHz).
@@ -60,8 +65,9 @@ final class Pipeline: @unchecked Sendable {
             openDecoder: openDecoder, outputWake: outputWake,
             decoderWake: decoderWake, parking: parking, stretcher: stretcher, stretchInput: stretchInput)
         fadeBuffer = .allocate(capacity: format.sampleRate * Self.fadeMilliseconds / 1000 * format.channels)
-        processBuffer = .allocate(capacity: max(Self.processFrames, fadeBuffer.count) * format.channels)
-        let soundScratch = SoundScratch(frames: processBuffer.count / format.channels)
+        let processFrames = format.sampleRate * Self.processMilliseconds / 1000
+        processBuffer = .allocate(capacity: max(processFrames * format.channels, fadeBuffer.count))
+        let soundScratch = SoundScratch(frames: Self.chainFrames)
         let output = OutputLoop(
             sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
             state: state, clock: clock, outputWake: outputWake,

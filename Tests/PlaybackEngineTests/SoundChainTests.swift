@@ -105,6 +105,30 @@ import Testing
         #expect(Self.run(&chain, input) != input)
     }
 
+    @Test(
+        "a block longer than the scratch space is processed a scratch at a time, as one block would be; after a crossfade to transparent settings the rest is a plain copy"
+    )
+    func blocksLongerThanTheScratch() {
+        let input = Self.sine(440, sampleRate: 44100, seconds: 0.5)
+        let boosted = Self.parameters(
+            Equalizer(isEnabled: true, bands: [EQBand(type: .parametric, frequency: 440, gain: 6)]))
+        for mono in [false, true] {
+            let channels = mono ? 1 : 2
+            let samples = mono ? stride(from: 0, to: input.count, by: 2).map { input[$0] } : input
+            var whole = SoundChain(channels: channels, sampleRate: 44100, scratch: SoundScratch(frames: 1 << 20))
+            var pieces = SoundChain(channels: channels, sampleRate: 44100, scratch: SoundScratch(frames: 100))
+            whole.apply(boosted)
+            pieces.apply(boosted)
+            #expect(Self.run(&pieces, samples) == Self.run(&whole, samples), "\(channels) channels")
+            // Back to transparent: the 5 ms crossfade (221 frames) ends in the third piece of
+            // 100; from the fourth on, every sample is the input's.
+            pieces.apply(Self.parameters(Equalizer()))
+            let back = Self.run(&pieces, samples)
+            #expect(back[..<(200 * channels)] != samples[..<(200 * channels)])
+            #expect(back[(300 * channels)...] == samples[(300 * channels)...])
+        }
+    }
+
     @Test("the 32 Hz band at its narrowest and +24 dB stays stable and bounded at 44.1 and 48 kHz")
     func lowBandStability() {
         for sampleRate in [44100, 48000] {

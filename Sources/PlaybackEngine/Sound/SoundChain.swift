@@ -56,17 +56,30 @@ struct SoundChain {
         fadeFrame = previous.isIdentity && current.isIdentity ? fadeFrames : 0
     }
 
-    /// Processes `input` (interleaved frames, at most the scratch's capacity) into `output`,
-    /// which holds at least as many samples.
+    /// Processes `input` (interleaved frames) into `output`, which holds at least as many
+    /// samples, the scratch's capacity at a time.
     mutating func process(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) {
-        if isTransparent {
-            _ = output.initialize(from: input)
-            return
+        guard let source = input.baseAddress, let target = output.baseAddress else { return }
+        let total = input.count / channels
+        var done = 0
+        while done < total {
+            let frames = min(total - done, scratch.frames)
+            let offset = done * channels
+            if isTransparent {
+                target.advanced(by: offset).update(from: source.advanced(by: offset), count: frames * channels)
+            } else {
+                processBlock(source.advanced(by: offset), frames: frames, into: target.advanced(by: offset))
+            }
+            done += frames
         }
-        let frames = min(input.count / channels, scratch.frames)
+    }
+
+    private mutating func processBlock(
+        _ input: UnsafePointer<Int16>, frames: Int, into output: UnsafeMutablePointer<Int16>
+    ) {
         let signal = scratch.signal
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
-            playbackd_sound_widen(input.baseAddress, frames, Int32(channels), samples)
+            playbackd_sound_widen(input, frames, Int32(channels), samples)
         }
         let fading = min(frames, fadeFrames - fadeFrame)
         if fading > 0 {
@@ -83,7 +96,7 @@ struct SoundChain {
             current.run(signal, count: frames, &states)
         }
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
-            playbackd_sound_narrow(samples, frames, Int32(channels), &dither, output.baseAddress)
+            playbackd_sound_narrow(samples, frames, Int32(channels), &dither, output)
         }
     }
 }
