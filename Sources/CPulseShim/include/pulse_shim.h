@@ -72,7 +72,6 @@ int playbackd_pulse_load(void);
               (pa_stream * s, const void *data, size_t nbytes, pa_free_cb_t free_cb, int64_t offset,                 \
                pa_seek_mode_t seek),                                                                                 \
               (s, data, nbytes, free_cb, offset, seek))                                                              \
-    RETURNING(int, pa_stream_get_latency, (pa_stream * s, pa_usec_t *usec, int *negative), (s, usec, negative))     \
     RETURNING(pa_operation *, pa_stream_drain, (pa_stream * s, pa_stream_success_cb_t cb, void *userdata),           \
               (s, cb, userdata))                                                                                     \
     RETURNING(pa_operation *, pa_stream_flush, (pa_stream * s, pa_stream_success_cb_t cb, void *userdata),           \
