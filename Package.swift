@@ -77,7 +77,8 @@ let package = Package(
         .executableTarget(
             name: "playbackd-bench",
             dependencies: [
-                "ControlClient", "ControlProtocol", "PlaybackEngine", "PlaybackModel", "SystemSupport", "CSystemd",
+                "ControlClient", "ControlProtocol", "PlaybackDaemon", "PlaybackEngine", "PlaybackModel",
+                "SystemSupport", "CSystemd",
             ]),
 
         // Measurements of captured audio, shared by the engine's and the daemon's tests.

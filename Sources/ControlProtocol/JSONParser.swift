@@ -10,13 +10,25 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible {
 public struct JSONParser {
     public static let maximumDepth = 64
 
-    private let bytes: [UInt8]
+    /// The text, borrowed for the length of `parse`.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0
     private var depth = 0
 
     /// Parses one complete JSON text; trailing non-whitespace is an error.
     public static func parse(_ text: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: Array(text))
+        // Contiguous bytes (an array, a slice of one) are read in place; others are copied once.
+        let parsed = text.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer: buffer) }
+        }
+        if let parsed { return try parsed.get() }
+        return try Array(text).withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer: buffer) }
+        }.get()
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -24,7 +36,7 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func error(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: offset)
@@ -50,8 +62,8 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(JSONParseError) {
-        let expected = Array(literal.utf8)
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard offset + expected.count <= bytes.count,
             bytes[offset..<offset + expected.count].elementsEqual(expected)
         else {
@@ -71,6 +83,8 @@ public struct JSONParser {
         var members: [(String, JSONValue)] = []
         skipWhitespace()
         if peek == UInt8(ascii: "}") { offset += 1; depth -= 1; return .object(members) }
+        // Room for a typical object's members at once, rather than growing through 1, 2, 4, 8.
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -109,28 +123,60 @@ public struct JSONParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = offset
-        if peek == UInt8(ascii: "-") { offset += 1 }
+        let isNegative = peek == UInt8(ascii: "-")
+        if isNegative { offset += 1 }
         guard let first = peek, isDigit(first) else { throw error("expected a digit") }
+        // The digits are gathered as a whole number as they are checked (`significand`, up to
+        // 19 digits), with the power of ten they are scaled by (`scale`).
+        var significand: UInt64 = 0
+        var isExact = true
+        var scale = 0
+        func gather(_ digit: UInt8) {
+            guard significand < 1_000_000_000_000_000_000 else { isExact = false; return }
+            significand = significand * 10 + UInt64(digit - 0x30)
+        }
         offset += 1
-        if first != UInt8(ascii: "0") { skipDigits() }
+        gather(first)
+        if first != UInt8(ascii: "0") {
+            while let b = peek, isDigit(b) { gather(b); offset += 1 }
+        }
         if peek == UInt8(ascii: ".") {
             offset += 1
             guard let d = peek, isDigit(d) else { throw error("expected a digit after '.'") }
-            skipDigits()
+            while let b = peek, isDigit(b) { gather(b); scale -= 1; offset += 1 }
         }
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             offset += 1
+            let isNegativeExponent = peek == UInt8(ascii: "-")
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { offset += 1 }
             guard let d = peek, isDigit(d) else { throw error("expected a digit in exponent") }
-            skipDigits()
+            var exponent = 0
+            while let b = peek, isDigit(b) {
+                exponent = min(exponent * 10 + Int(b - 0x30), 100_000)
+                offset += 1
+            }
+            scale += isNegativeExponent ? -exponent : exponent
+        }
+        // Clinger's fast path: a significand and a power of ten that are both exact doubles give
+        // the correctly rounded value in one multiplication or division, as strtod would.
+        if isExact, significand <= 1 << 53, (-22...22).contains(scale) {
+            let magnitude =
+                scale < 0
+                ? Double(significand) / Self.powersOfTen[-scale] : Double(significand) * Self.powersOfTen[scale]
+            return isNegative ? -magnitude : magnitude
         }
         let text = String(decoding: bytes[start..<offset], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw error("number out of range") }
         return value
     }
 
+    /// 10^0 through 10^22, each exact as a double.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
     private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    private mutating func skipDigits() { while let b = peek, isDigit(b) { offset += 1 } }
 
     private mutating func parseString() throws(JSONParseError) -> String {
         offset += 1
@@ -138,15 +184,28 @@ public struct JSONParser {
         // their bytes (a 1,000-item state file has about 20,000 strings).
         var escaped: String.UnicodeScalarView?
         var runStart = offset
+        /// Any byte of the run from 0x80 up sets this bit.
+        var highBits: UInt8 = 0
         /// Invalid UTF-8 is an error, never silently replaced (a state file written by a broken
         /// disk must be set aside, not read back with U+FFFD in its paths).
         func run(to end: Int) throws(JSONParseError) -> String {
-            guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
+            // ASCII is valid UTF-8 as it is; `String(validating:)` costs the runtime a generic
+            // lookup or two a call, a third of reading a state file when every string took it.
+            if highBits & 0x80 == 0 { return String(decoding: run, as: UTF8.self) }
+            guard let valid = String(validating: run, as: UTF8.self) else {
                 throw JSONParseError(reason: "invalid UTF-8 in string", offset: runStart)
             }
-            return run
+            return valid
         }
         while true {
+            // Most bytes are none of the three kinds that end a run.
+            while offset < bytes.count, bytes[offset] >= 0x20, bytes[offset] != UInt8(ascii: "\""),
+                bytes[offset] != UInt8(ascii: "\\")
+            {
+                highBits |= bytes[offset]
+                offset += 1
+            }
             guard let b = peek else { throw error("unterminated string") }
             switch b {
             case UInt8(ascii: "\""):
@@ -162,10 +221,9 @@ public struct JSONParser {
                 scalars.append(try parseEscape())
                 escaped = scalars
                 runStart = offset
-            case 0..<0x20:
+                highBits = 0
+            default:  // below 0x20
                 throw error("control character in string")
-            default:
-                offset += 1
             }
         }
     }

@@ -42,6 +42,12 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// The members, in order, when this is an object.
+    public var objectMembers: [(String, JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
     public var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil

@@ -57,21 +57,60 @@ extension TrackMetadata {
     }
 
     /// Every field of `object`, under its wire key (or, for the resume state, its state key).
-    /// Throws when a required field is missing or any field has the wrong type.
+    /// Throws when a required field is missing or any field has the wrong type; `context`
+    /// (built only then) says where. Members that are no field are ignored; of a key given twice,
+    /// the first counts.
     public static func decoding(
-        _ object: JSONValue, onWire: Bool, context: String
+        _ object: JSONValue, onWire: Bool, context: @autoclosure () -> String
     ) throws(WireDecodingError) -> TrackMetadata {
         var metadata = TrackMetadata(title: "", duration: 0, sampleRate: 0, channels: 0)
-        for field in TrackField.all {
-            let key = onWire ? field.key : field.stateKey
-            let json = object[key] ?? .null
-            let value = field.decode(json, onWire: onWire)
-            if value == nil && (field.isRequired || json != .null) {
-                throw WireDecodingError("\(context): '\(key)' is \(json == .null ? "missing" : "not valid")")
+        // One pass over the members (a state file holds thousands of items). Written by this
+        // program, they come in the order of `all`, so each key is looked for from where the
+        // last one was found before the dictionary is asked.
+        let fields = TrackField.all
+        let keys = onWire ? TrackField.wireKeys : TrackField.stateKeys
+        var next = 0
+        var found: UInt64 = 0
+        for (key, json) in object.objectMembers ?? [] {
+            var index = next
+            let length = key.utf8.count
+            // Lengths first: most keys passed differ in length, and that is cheaper to see.
+            while index < keys.count && (keys[index].utf8.count != length || keys[index] != key) { index += 1 }
+            if index == keys.count {
+                guard let elsewhere = (onWire ? TrackField.indexByWireKey : TrackField.indexByStateKey)[key] else {
+                    continue
+                }
+                index = elsewhere
             }
-            field.set(value, in: &metadata)
+            next = index + 1
+            guard found & 1 << index == 0 else { continue }
+            found |= 1 << index
+            let value = fields[index].decode(json, onWire: onWire)
+            if value == nil && (TrackField.requiredMask & 1 << index != 0 || json != .null) {
+                throw WireDecodingError("\(context()): '\(key)' is \(json == .null ? "missing" : "not valid")")
+            }
+            fields[index].set(value, in: &metadata)
+        }
+        if found & TrackField.requiredMask != TrackField.requiredMask,
+            let missing = fields.indices.first(where: { TrackField.requiredMask & ~found & 1 << $0 != 0 })
+        {
+            throw WireDecodingError(
+                "\(context()): '\(onWire ? fields[missing].key : fields[missing].stateKey)' is missing")
         }
         return metadata
+    }
+}
+
+extension TrackField {
+    /// The keys of `all`, in order: on the wire and in the resume state.
+    static let wireKeys = all.map(\.key)
+    static let stateKeys = all.map(\.stateKey)
+    /// Each field's place in `all`, by its wire key and by its state key.
+    static let indexByWireKey = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.key, $0) })
+    static let indexByStateKey = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.stateKey, $0) })
+    /// A bit for each required field, by its place in `all` (there are fewer than 64 fields).
+    static let requiredMask = all.indices.reduce(UInt64(0)) { mask, index in
+        all[index].isRequired ? mask | 1 << index : mask
     }
 }
 

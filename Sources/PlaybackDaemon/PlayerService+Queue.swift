@@ -89,20 +89,27 @@ extension PlayerService {
     func remove(at index: Int, count: Int) -> CommandResult {
         guard index < queue.count else { return outOfRange(index) }
         let end = min(queue.count, index + count)
-        let removedCurrent = queue.remove(at: Set(index..<end))
-        noteChange(.queue)
-        if removedCurrent {
-            engine.forgetParkedDecoder()
-            if queue.current == nil {
-                endOfQueue()
-            } else {
-                // The item that would have played next, from its start (playing on if playing).
-                if case .failure(let failure) = startCurrentItem() { return .failure(failure) }
-            }
-        } else {
-            refreshUpcoming()
-        }
+        if let failure = removeItems(at: Set(index..<end)) { return .failure(failure) }
         return .success(.removed(count: end - index, queueCount: queue.count))
+    }
+
+    /// Removes the items at `offsets` (each in range). When the current item goes, the one that
+    /// would have played next takes its place from its start (playing on if playing), or the
+    /// queue ends. Returns why that item cannot play, if it cannot.
+    func removeItems(at offsets: Set<Int>) -> CommandFailure? {
+        let removedCurrent = queue.remove(at: offsets)
+        noteChange(.queue)
+        guard removedCurrent else {
+            refreshUpcoming()
+            return nil
+        }
+        engine.forgetParkedDecoder()
+        guard queue.current != nil else {
+            endOfQueue()
+            return nil
+        }
+        if case .failure(let failure) = startCurrentItem() { return failure }
+        return nil
     }
 
     func move(from: Int, to: Int) -> CommandResult {

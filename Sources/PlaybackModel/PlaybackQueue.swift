@@ -326,8 +326,9 @@ public struct PlaybackQueue: Sendable, Equatable {
         nextCycle = nextCycle?.map(newIndex)
     }
 
-    /// Sets the cover of the items with these ids (others are left alone).
-    public mutating func setArtworkPaths(_ paths: [UInt64: String]) {
+    /// Sets (or, with nil, clears) the cover of the items with these ids (others are left
+    /// alone).
+    public mutating func setArtworkPaths(_ paths: [UInt64: String?]) {
         guard !paths.isEmpty else { return }
         for index in items.indices {
             if let path = paths[items[index].id] { items[index].metadata.artworkPath = path }

@@ -4,7 +4,10 @@
 /// template fields, the tag reader and the docs all follow from `TrackField.all`.
 ///
 /// To add a field: a stored property on `TrackMetadata`, then one entry in `all`.
-public struct TrackField: Sendable {
+///
+/// A class: the codecs walk `all` for every item and every snapshot, and a struct of this size
+/// (strings, closures) was copied and destroyed at each step (a third of reading a state file).
+public final class TrackField: Sendable {
     /// How the field is stored in `TrackMetadata`.
     public enum Storage: Sendable {
         case requiredText(Slot<String>)

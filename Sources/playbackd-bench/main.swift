@@ -1,6 +1,7 @@
 import CSystemd
 import ControlClient
 import ControlProtocol
+import PlaybackDaemon
 @_spi(Benchmark) import PlaybackEngine
 import PlaybackModel
 import SystemSupport
@@ -29,6 +30,9 @@ import SystemSupport
 //                                         off, volume 70 alone, the seed's ten-band curve, the
 //                                         curve with a ReplayGain and volume 70, and sixteen
 //                                         bands; one line each, "KERNEL SETTING SECONDS".
+//   playbackd-bench state-read FILE      reads a resume state file as the daemon does at start
+//                                         (parse and check every item, not the files' existence),
+//                                         30 times; prints "ITEMS items, least MS ms, median MS ms".
 //   playbackd-bench dbus-get NAME PROPERTY TYPE COUNT
 //                                         COUNT `Get` calls of an MPRIS Player property of NAME on
 //                                         the session bus (sd-bus, one at a time); same output.
@@ -165,6 +169,20 @@ func measurePropertyGets(busName: String, property: String, type: String, count:
     return samples.sorted()
 }
 
+func readWholeFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 { return nil }
+        if count == 0 { return bytes }
+        bytes += chunk[..<count]
+    }
+}
+
 func summary(_ samples: [Double]) -> String {
     func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) }
     return "p50 \(percentile(0.50)) µs, p99 \(percentile(0.99)) µs, max \(Int(samples.last!)) µs\n"
@@ -218,11 +236,30 @@ case (2, "sound-chain"):
             Console.out("\(kernel) \(name) \(seconds)\n")
         }
     }
+case (3, "state-read"):
+    guard let bytes = readWholeFile(arguments[2]) else {
+        Console.error("playbackd-bench: cannot read \(arguments[2])\n")
+        exit(1)
+    }
+    var times: [Double] = []
+    var items: Int?
+    for _ in 0..<30 {
+        let start = monotonicMicroseconds()
+        items = StateFileReading.itemCount(bytes)
+        times.append(monotonicMicroseconds() - start)
+    }
+    guard let items else {
+        Console.error("playbackd-bench: the daemon would set \(arguments[2]) aside\n")
+        exit(1)
+    }
+    times.sort()
+    let ms = { (microseconds: Double) in String(Double(Int(microseconds / 10)) / 100) }
+    Console.out("\(items) items, least \(ms(times[0])) ms, median \(ms(times[15])) ms\n")
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
     Console.error(
-        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain\n"
+        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain | state-read FILE\n"
     )
     exit(2)
 }

@@ -58,6 +58,32 @@ import Testing
         #expect(try JSONParser.parse(Array(value.serialized.utf8))["ok"] == .number(1.5))
     }
 
+    @Test("numbers read exactly as strtod reads them, the short ones included")
+    func numbersAsStrtod() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = [
+            "0", "-0", "1", "44100", "1.044898", "0.5", "-6.2", "1e22", "1e23", "9007199254740993", "0.1e-22",
+            "123456789012345678901234567890", "4.9406564584124654e-324", "2.2250738585072014e-308", "1E+2",
+            "0.000001", "17976931348623157e292", "9007199254740992.5", "1.7976931348623157e308",
+        ]
+        for _ in 0..<5_000 {
+            let digits = (0..<Int.random(in: 1...20, using: &generator)).map { _ in
+                String(Int.random(in: 0...9, using: &generator))
+            }.joined()
+            let whole = digits.first == "0" && digits.count > 1 ? "1" + digits : digits
+            let point = Int.random(in: 0...whole.count, using: &generator)
+            var text = point == whole.count ? whole : whole.prefix(point) + "." + whole.dropFirst(point)
+            if text.hasPrefix(".") { text = "0" + text }
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -30...30, using: &generator))" }
+            texts.append(Bool.random(using: &generator) ? "-" + text : text)
+        }
+        for text in texts {
+            let expected = try #require(Double(text), "\(text)")
+            let parsed = try JSONParser.parse(Array(text.utf8)).numberValue
+            #expect(parsed?.bitPattern == expected.bitPattern, "\(text): \(String(describing: parsed)) not \(expected)")
+        }
+    }
+
     @Test("nesting is bounded")
     func depth() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)

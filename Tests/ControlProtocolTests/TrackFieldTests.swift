@@ -69,6 +69,22 @@ import Testing
         #expect(try QueueItem(json: Self.overTheWire(Self.fullItem().json)) == Self.fullItem())
     }
 
+    @Test("fields read the same in any order; unknown keys are ignored; of a key given twice the first counts")
+    func memberOrder() throws {
+        guard case .object(let members) = Self.fullItem().json else { throw ItemIsNotAnObject() }
+        let expected = try QueueItem(json: .object(members))
+        #expect(try QueueItem(json: .object(members.reversed())) == expected)
+        #expect(
+            try QueueItem(json: .object([("surplus", .string("x"))] + members.shuffled() + [("more", .null)]))
+                == expected)
+        let doubled =
+            members.map { $0.0 == "title" ? ($0.0, JSONValue.string("First")) : $0 } + [("title", .string("Second"))]
+        #expect(try QueueItem(json: .object(doubled)).metadata.title == "First")
+        #expect(throws: WireDecodingError.self) { try QueueItem(json: .object(members.filter { $0.0 != "duration" })) }
+    }
+
+    struct ItemIsNotAnObject: Error {}
+
     @Test("a renamed or mistyped key is an error that names it, not a silent gap")
     func decodingErrors() throws {
         let json = NowPlaying(

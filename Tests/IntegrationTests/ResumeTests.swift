@@ -274,5 +274,32 @@ extension IntegrationSuite {
             #expect(second.terminate() == 0)
             #expect(second.stderrText.contains("dropped \(music)/two.mp3: the file is gone"))
         }
+
+        @Test("with the current item there, the others are checked after the first reply and dropped as well")
+        func vanishedFilesBesideTheCurrent() throws {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let music = TestEnvironment.makeTemporaryDirectory()
+            for name in ["one", "two", "three"] {
+                try FileManager.default.copyItem(
+                    atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
+            }
+            do {
+                let first = try daemon(stateHome, device: "null")
+                _ = try first.call(
+                    "enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
+                _ = try first.call("jump", [("index", .number(2))])
+                _ = try first.call("changePlaybackPosition", [("position", .number(0.5))])
+                #expect(first.terminate() == 0)
+            }
+            for name in ["one", "two"] { try FileManager.default.removeItem(atPath: "\(music)/\(name).mp3") }
+            let second = try daemon(stateHome, device: "null")
+            try waitUntil(timeout: 10) { try second.call("queue")["items"]?.arrayValue?.count == 1 }
+            let restored = try second.nowPlaying()
+            #expect(restored["title"]?.stringValue == "Three" && restored["elapsed"]?.numberValue == 0.5)
+            #expect(restored["queueIndex"]?.numberValue == 0 && restored["queueCount"]?.numberValue == 1)
+            #expect(second.terminate() == 0)
+            #expect(second.stderrText.contains("dropped \(music)/one.mp3: the file is gone"))
+            #expect(second.stderrText.contains("dropped \(music)/two.mp3: the file is gone"))
+        }
     }
 }

@@ -94,18 +94,20 @@ extension QueueItem {
     fileprivate var stateJSON: JSONValue { .object([("path", .string(path))] + metadata.stateMembers) }
 
     fileprivate init(stateJSON json: JSONValue, id: UInt64, index: Int) throws(StateFileError) {
-        let context = "item \(index)"
-        let path: String
+        // Made only for an error: a state file holds thousands of items.
+        func context() -> String { "item \(index)" }
+        guard let path = json["path"]?.stringValue else {
+            throw StateFileError("\(context()): 'path' is missing or not a string")
+        }
         let metadata: TrackMetadata
         do {
-            path = try WireReader(object: json, context: context).string("path")
-            metadata = try TrackMetadata.decoding(json, onWire: false, context: context)
+            metadata = try TrackMetadata.decoding(json, onWire: false, context: context())
         } catch {
             throw StateFileError(error.description)
         }
-        guard path.hasPrefix("/") else { throw StateFileError("\(context): path is not absolute") }
+        guard path.hasPrefix("/") else { throw StateFileError("\(context()): path is not absolute") }
         guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
-            throw StateFileError("\(context): bad format")
+            throw StateFileError("\(context()): bad format")
         }
         self.init(id: id, path: path, metadata: metadata)
     }

@@ -1,8 +1,17 @@
 import ControlProtocol
 
 /// The state file's reader as the daemon runs it at start, for the fuzz target
-/// (`playbackd-fuzz state`): bytes in, the verdict out.
+/// (`playbackd-fuzz state`: bytes in, the verdict out) and the benchmark
+/// (`playbackd-bench state-read`: the time it takes).
 public enum StateFileReading {
+    /// The number of items the daemon would resume from the bytes; nil when it would set them
+    /// aside. Parses and checks everything the daemon does at start, except whether the files
+    /// exist.
+    public static func itemCount(_ bytes: some Collection<UInt8>) -> Int? {
+        guard let json = try? JSONParser.parse(bytes), let state = try? ResumeState(json: json) else { return nil }
+        return state.items.count
+    }
+
     /// Nil when the daemon would set the bytes aside (not JSON, or not a state it can use);
     /// otherwise whether the state it reads writes back to a file that reads the same.
     public static func readsBack(_ bytes: some Collection<UInt8>) -> Bool? {
