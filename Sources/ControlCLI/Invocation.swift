@@ -141,8 +141,13 @@ public enum VerbTable {
         CommandCatalog.all.flatMap { spec in spec.verbs.map { (spec, $0) } }
     }
 
+    /// The verb named `word` (or aliased so), with its command. Walks the catalog rather than
+    /// `all`, which builds an array of every pair first.
     public static func find(_ word: String) -> (CommandSpec, CLIVerb)? {
-        all.first { $0.1.name == word || $0.1.aliases.contains(word) }
+        for spec in CommandCatalog.all {
+            for verb in spec.verbs where verb.name == word || verb.aliases.contains(word) { return (spec, verb) }
+        }
+        return nil
     }
 
     /// `seek POSITION`, `enqueue FILE... [--replace] [--play]`, `status [--format TEMPLATE]`;

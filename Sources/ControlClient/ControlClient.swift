@@ -1,5 +1,6 @@
 import CSystemShim
 import ControlProtocol
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -104,7 +105,7 @@ public final class ControlClient {
     /// all. A connection the daemon refuses yields just the refusal.
     public func pipelined(_ requests: [JSONValue]) throws(ClientError) -> [JSONValue] {
         do {
-            try sendRaw(requests.map { $0.serialized + "\n" }.joined())
+            try sendRaw(requests.map { $0.serialized + "\n" }.concatenated())
         } catch {
             // A daemon that refuses a connection (another uid, too many clients) writes the
             // reason and closes at once, so the send can fail with the reason already here.

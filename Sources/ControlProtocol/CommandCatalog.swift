@@ -1,4 +1,5 @@
 import PlaybackModel
+import SystemSupport
 
 /// Every command, declared once. The request parser, the `commands` reply, the
 /// `playbackctl` verbs and `docs/protocol.md` follow from this table; tests fail when one of
@@ -207,7 +208,7 @@ public enum CommandCatalog {
                 ArgumentSpec("q", .number, "Quality factor, 0.025 - 40, instead of bandwidth."),
                 ArgumentSpec(
                     "type", .string,
-                    "The filter: \(EQFilterType.ordered.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))."),
+                    "The filter: \(EQFilterType.ordered.map { "\"\($0.rawValue)\"" }.concatenated(separator: ", "))."),
                 ArgumentSpec("bypass", .boolean, "true to leave the band out."),
             ],
             verbs: [

@@ -66,22 +66,14 @@ extension TrackMetadata {
         var metadata = TrackMetadata(title: "", duration: 0, sampleRate: 0, channels: 0)
         // One pass over the members (a state file holds thousands of items). Written by this
         // program, they come in the order of `all`, so each key is looked for from where the
-        // last one was found before the dictionary is asked.
+        // last one was found, then from the start. (No dictionary: building one costs
+        // `playbackctl status` a runtime conformance lookup, 85,000 instructions.)
         let fields = TrackField.all
         let keys = onWire ? TrackField.wireKeys : TrackField.stateKeys
         var next = 0
         var found: UInt64 = 0
         for (key, json) in object.objectMembers ?? [] {
-            var index = next
-            let length = key.utf8.count
-            // Lengths first: most keys passed differ in length, and that is cheaper to see.
-            while index < keys.count && (keys[index].utf8.count != length || keys[index] != key) { index += 1 }
-            if index == keys.count {
-                guard let elsewhere = (onWire ? TrackField.indexByWireKey : TrackField.indexByStateKey)[key] else {
-                    continue
-                }
-                index = elsewhere
-            }
+            guard let index = TrackField.index(of: key, in: keys, from: next) else { continue }
             next = index + 1
             guard found & 1 << index == 0 else { continue }
             found |= 1 << index
@@ -105,9 +97,23 @@ extension TrackField {
     /// The keys of `all`, in order: on the wire and in the resume state.
     static let wireKeys = all.map(\.key)
     static let stateKeys = all.map(\.stateKey)
-    /// Each field's place in `all`, by its wire key and by its state key.
-    static let indexByWireKey = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.key, $0) })
-    static let indexByStateKey = Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1.stateKey, $0) })
+    /// Where `key` is in `keys`, looking from `start` to the end, then from the beginning.
+    /// Lengths are compared first: most keys passed differ in length, and that is cheaper to see.
+    static func index(of key: String, in keys: [String], from start: Int) -> Int? {
+        let length = key.utf8.count
+        func isKey(_ index: Int) -> Bool { keys[index].utf8.count == length && keys[index] == key }
+        var index = start
+        while index < keys.count {
+            if isKey(index) { return index }
+            index += 1
+        }
+        index = 0
+        while index < min(start, keys.count) {
+            if isKey(index) { return index }
+            index += 1
+        }
+        return nil
+    }
     /// A bit for each required field, by its place in `all` (there are fewer than 64 fields).
     static let requiredMask = all.indices.reduce(UInt64(0)) { mask, index in
         all[index].isRequired ? mask | 1 << index : mask

@@ -1,5 +1,6 @@
 import ControlProtocol
 import PlaybackModel
+import SystemSupport
 
 /// How replies read on a terminal. Pure functions of the reply, so tests compare exact text.
 public enum HumanOutput {
@@ -42,8 +43,8 @@ public enum HumanOutput {
         if nowPlaying.shuffleMode == .items { timing += "  shuffle" }
         lines.append(timing)
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
-        lines[0] = style.stateTag(state) + lines[0].dropFirst(tag.count)
-        return lines.joined(separator: "\n") + "\n" + route
+        lines[0] = style.stateTag(state) + String(lines[0].dropFirst(tag.count))
+        return lines.concatenated(separator: "\n") + "\n" + route
     }
 
     /// `route: Headphones went away` or `route: USB DAC appeared`: the latest route change.
@@ -66,7 +67,7 @@ public enum HumanOutput {
             return "\(sign)\(JSONValue.number(seconds).serialized)s"
         }
         let parts = [interval(.skipBackward, sign: "-"), interval(.skipForward, sign: "+")].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: "/")
+        return parts.isEmpty ? nil : parts.concatenated(separator: "/")
     }
 
     /// `Artist - Title`, or the title alone.
