@@ -31,7 +31,8 @@ extension PlayerService {
         var vanished: Set<Int> = []
         var lostArtwork: [QueueItem] = []
         for index in checkedNow {
-            guard fileExists(items[index].path) else {
+            // When the others are checked later, the one checked now is the current item, found.
+            guard checksLater || fileExists(items[index].path) else {
                 vanished.insert(index)
                 continue
             }

@@ -251,20 +251,7 @@ extension IntegrationSuite {
 
         @Test("files that vanished since are dropped with a log line; the current item gives way to the next")
         func vanishedFiles() throws {
-            let stateHome = TestEnvironment.makeTemporaryDirectory()
-            let music = TestEnvironment.makeTemporaryDirectory()
-            for name in ["one", "two", "three"] {
-                try FileManager.default.copyItem(
-                    atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
-            }
-            do {
-                let first = try daemon(stateHome, device: "null")
-                _ = try first.call(
-                    "enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
-                _ = try first.call("jump", [("index", .number(1))])
-                _ = try first.call("changePlaybackPosition", [("position", .number(1))])
-                #expect(first.terminate() == 0)
-            }
+            let (stateHome, music) = try savedStateOfThreeCopies(currentIndex: 1, position: 1)
             try FileManager.default.removeItem(atPath: music + "/two.mp3")
             let second = try daemon(stateHome, device: "null")
             let titles = try second.call("queue")["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
@@ -277,20 +264,7 @@ extension IntegrationSuite {
 
         @Test("with the current item there, the others are checked after the first reply and dropped as well")
         func vanishedFilesBesideTheCurrent() throws {
-            let stateHome = TestEnvironment.makeTemporaryDirectory()
-            let music = TestEnvironment.makeTemporaryDirectory()
-            for name in ["one", "two", "three"] {
-                try FileManager.default.copyItem(
-                    atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
-            }
-            do {
-                let first = try daemon(stateHome, device: "null")
-                _ = try first.call(
-                    "enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
-                _ = try first.call("jump", [("index", .number(2))])
-                _ = try first.call("changePlaybackPosition", [("position", .number(0.5))])
-                #expect(first.terminate() == 0)
-            }
+            let (stateHome, music) = try savedStateOfThreeCopies(currentIndex: 2, position: 0.5)
             for name in ["one", "two"] { try FileManager.default.removeItem(atPath: "\(music)/\(name).mp3") }
             let second = try daemon(stateHome, device: "null")
             try waitUntil(timeout: 10) { try second.call("queue")["items"]?.arrayValue?.count == 1 }
@@ -300,6 +274,26 @@ extension IntegrationSuite {
             #expect(second.terminate() == 0)
             #expect(second.stderrText.contains("dropped \(music)/one.mp3: the file is gone"))
             #expect(second.stderrText.contains("dropped \(music)/two.mp3: the file is gone"))
+        }
+
+        /// A state saved by a daemon that queued copies of one, two and three (in a directory of
+        /// their own, so a test can remove them), at `currentIndex` and `position`.
+        private func savedStateOfThreeCopies(
+            currentIndex: Int, position: Double
+        ) throws -> (stateHome: String, music: String) {
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let music = TestEnvironment.makeTemporaryDirectory()
+            for name in ["one", "two", "three"] {
+                try FileManager.default.copyItem(
+                    atPath: TestEnvironment.fixture(name + ".mp3"), toPath: "\(music)/\(name).mp3")
+            }
+            let first = try daemon(stateHome, device: "null")
+            _ = try first.call(
+                "enqueue", [("items", .array(["one", "two", "three"].map { .string("\(music)/\($0).mp3") }))])
+            _ = try first.call("jump", [("index", .number(Double(currentIndex)))])
+            _ = try first.call("changePlaybackPosition", [("position", .number(position))])
+            #expect(first.terminate() == 0)
+            return (stateHome, music)
         }
     }
 }
