@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// A block of a documentation file that is generated from code, between two marker lines.
 /// Tests compare the committed block with the generated one and, with
 /// `PLAYBACKD_UPDATE_DOCS=1`, rewrite it.
@@ -14,9 +16,16 @@ public struct GeneratedSection: Sendable {
 
     /// `document` with the block between the markers replaced by `content`; nil without markers.
     public func replacing(in document: String, with content: String) -> String? {
-        guard let begin = document.firstRange(of: beginMarker),
-            let end = document[begin.upperBound...].firstRange(of: endMarker)
+        guard let begin = document.range(ofBytes: beginMarker),
+            let end = document[begin.upperBound...].range(ofBytes: endMarker)
         else { return nil }
         return String(document[..<begin.upperBound]) + "\n" + content + String(document[end.lowerBound...])
+    }
+
+    /// `text` as the cell of a Markdown table: each `|` escaped.
+    public static func tableCell(_ text: String) -> String {
+        var cell = ""
+        for character in text { cell += character == "|" ? "\\|" : String(character) }
+        return cell
     }
 }

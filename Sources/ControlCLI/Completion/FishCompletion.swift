@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The fish completion file: one `complete` line per verb, flag and option.
 enum FishCompletion {
     static func script(_ model: CompletionModel) -> String {
@@ -42,6 +44,6 @@ enum FishCompletion {
     }
 
     private static func quoted(_ text: String) -> String {
-        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+        "'" + text.substituting("\\", with: "\\\\").substituting("'", with: "\\'") + "'"
     }
 }

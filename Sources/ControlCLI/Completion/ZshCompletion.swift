@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The zsh completion function (`_playbackctl` for a directory on `$fpath`), built on
 /// `_arguments` with one state per verb.
 enum ZshCompletion {
@@ -75,6 +77,6 @@ enum ZshCompletion {
     }
 
     private static func quoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: "'\\''") + "'"
+        "'" + text.substituting("'", with: "'\\''") + "'"
     }
 }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// How a bar reads text: as it is, or as Pango markup.
 public enum TextEscaping: Sendable {
     case none
@@ -11,7 +13,7 @@ public enum TextEscaping: Sendable {
         switch self {
         case .none: text
         case .pango: TemplateFilter.pangoEscaped(text)
-        case .polybar: text.replacing("%{", with: "%%{")
+        case .polybar: text.substituting("%{", with: "%%{")
         }
     }
 }

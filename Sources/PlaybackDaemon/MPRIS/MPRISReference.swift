@@ -29,7 +29,7 @@ public enum MPRISReference {
                 }
                 text += "| `\(interface.name)` | `\(member.name)` | \(kind) | "
                 text += (signature.isEmpty ? "-" : "`\(signature)`") + " | \(announced) | "
-                text += member.summary.replacing("|", with: "\\|") + " |\n"
+                text += GeneratedSection.tableCell(member.summary) + " |\n"
             }
         }
         return text

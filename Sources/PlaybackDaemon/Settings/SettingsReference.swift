@@ -8,7 +8,7 @@ public enum SettingsReference {
         var text = "| key / flag | default | reload | meaning |\n|---|---|---|---|\n"
         for spec in SettingsCatalog.all {
             text += "| `\(spec.name)` / `--\(spec.name) \(spec.placeholder)` | `\(spec.defaultText)` | "
-            text += (spec.isReloadable ? "yes" : "at restart") + " | \(spec.summary.replacing("|", with: "\\|")) |\n"
+            text += (spec.isReloadable ? "yes" : "at restart") + " | \(GeneratedSection.tableCell(spec.summary)) |\n"
         }
         return text
     }

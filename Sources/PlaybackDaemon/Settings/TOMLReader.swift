@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// A TOML 1.0 value as the settings see it. Dates and times are recognised but not read: no
 /// setting takes one.
 public enum TOMLValue: Equatable, Sendable {
@@ -428,7 +430,7 @@ public struct TOMLReader {
     /// `text` without its underscores, if it is digits of `radix` with single underscores
     /// only between digits.
     private static func digits(_ text: Substring, radix: Int) -> String? {
-        guard let first = text.first, let last = text.last, first != "_", last != "_", !text.contains("__")
+        guard let first = text.first, let last = text.last, first != "_", last != "_", !text.contains(bytes: "__")
         else { return nil }
         let digits = text.filter { $0 != "_" }
         guard digits.allSatisfy({ $0.isASCII && $0.hexDigitValue.map { $0 < radix } == true }) else { return nil }

@@ -1,4 +1,5 @@
 import PlaybackModel
+import SystemSupport
 
 /// What a sound card's jack controls say, and the route changes that follow from a control's
 /// new value: an output jack unplugged is `oldDeviceUnavailable`, plugged in
@@ -17,10 +18,10 @@ public struct JackStates: Sendable, Equatable {
     public static func isOutputJack(_ name: String, pcmDevice: Int) -> Bool {
         guard name.hasSuffix(" Jack") else { return false }
         let base = String(name.dropLast(" Jack".count))
-        for word in ["Mic", "Phantom", "Line In"] where base.contains(word) { return false }
+        for word in ["Mic", "Phantom", "Line In"] where base.contains(bytes: word) { return false }
         // HDA names a line input's jack `Line` (with a place: `Rear Line`), an output's `Line Out`.
         if base == "Line" || base.hasSuffix(" Line") { return false }
-        if let range = base.firstRange(of: "pcm=") {
+        if let range = base.range(ofBytes: "pcm=") {
             return Int(base[range.upperBound...].prefix { $0.isNumber }) == pcmDevice
         }
         return true
