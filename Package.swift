@@ -20,15 +20,18 @@ let leanC: [CSetting] = [.unsafeFlags(["-ffunction-sections"])]
 /// functions that run listed first (`Scripts/order-functions` records them in
 /// `Sources/PROGRAM/link/hot-functions.txt`), so that the pages the kernel maps around each one
 /// touched hold code that runs rather than code that never does; and with packed relative
-/// relocations (3 KiB instead of 500 KiB read at every start). A function missing from the list
-/// (new or renamed) is only placed among the rest. The same directory is searched for libraries
-/// first: the daemon's holds a script that makes `-lstdc++` the static archive.
+/// relocations (3 KiB instead of 500 KiB read at every start), and without exporting the
+/// program's own symbols (the toolchain asks for `-export-dynamic`; nothing looks them up).
+/// A function missing from the list (new or renamed) is only placed among the rest. The same
+/// directory is searched for libraries first: the daemon's holds a script that makes `-lstdc++`
+/// the static archive.
 func orderedLink(_ program: String) -> [LinkerSetting] {
     let directory = Context.packageDirectory + "/Sources/\(program)/link"
     return [
         .unsafeFlags([
             "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(directory)/hot-functions.txt",
             "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--no-export-dynamic",
             "-L\(directory)",
         ])
     ]
