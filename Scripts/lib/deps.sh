@@ -1,5 +1,5 @@
-# Debian packages playbackd needs, by purpose. Sourced by Scripts/install, Scripts/test
-# and Scripts/bench; `ensure_packages LIST...` installs whatever of them is missing.
+# Debian packages playbackd needs, by purpose. Sourced by Scripts/install, Scripts/test,
+# Scripts/bench and Scripts/order-functions; `ensure_packages LIST...` installs whatever of them is missing.
 RUNTIME_PACKAGES="libasound2 libmpg123-0 libsystemd0 libsonic0 libpulse0"
 BUILD_PACKAGES="pkg-config libstdc++-12-dev libasound2-dev libmpg123-dev libsystemd-dev libsonic-dev libpulse-dev"
 TEST_PACKAGES="binutils lame sox mpg123 alsa-utils pulseaudio pulseaudio-utils libasound2-plugins util-linux systemd systemd-container perl zsh fish groff-base python3 libjpeg-turbo-progs dbus-daemon playerctl i3blocks"

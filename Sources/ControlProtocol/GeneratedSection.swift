@@ -23,9 +23,5 @@ public struct GeneratedSection: Sendable {
     }
 
     /// `text` as the cell of a Markdown table: each `|` escaped.
-    public static func tableCell(_ text: String) -> String {
-        var cell = ""
-        for character in text { cell += character == "|" ? "\\|" : String(character) }
-        return cell
-    }
+    public static func tableCell(_ text: String) -> String { text.substituting("|", with: "\\|") }
 }
