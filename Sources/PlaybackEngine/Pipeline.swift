@@ -6,9 +6,16 @@ import SystemSupport
 /// thread halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
 /// a new one there; the device stays open in between.
 final class Pipeline: @unchecked Sendable {
-    /// About 3 s of 44.1 kHz stereo. Smaller rings cost throughput in thread hand-offs
-    /// (64 Ki samples: 1.4x the time of mpg123 -s; 256 Ki: 1.03-1.09x; 1 Mi: no better).
-    static let ringSamples = 1 << 18
+    /// The decoded audio the ring holds at least: a second of the stream, which `SampleRing`
+    /// rounds up to a power of two (1.49 s of 44.1 kHz stereo in 256 KiB; 1.49 s of a 22.05 kHz
+    /// mono audiobook in 64 KiB). The device's own buffer comes on top. Every page of the ring
+    /// is resident once it has wrapped, so a bigger ring is memory held for nothing: decoding a
+    /// 10-minute file to the null device took the same time with 0.74, 1.49 and 2.97 s rings
+    /// (0.40, 0.40 and 0.41 s, medians of 5; mpg123 -s 0.40).
+    static func ringSamples(_ format: AudioFormat) -> Int {
+        format.sampleRate * format.channels * ringMilliseconds / 1000
+    }
+    static let ringMilliseconds = 1000
 
     let format: AudioFormat
     /// Media seconds per second heard (`PlaybackEngine.playbackRate` when it started).
@@ -51,7 +58,7 @@ final class Pipeline: @unchecked Sendable {
         // read position, to process them again (`RewriteHistory`).
         let rewrites = sink.canRewrite
         ring = SampleRing(
-            capacity: Self.ringSamples,
+            capacity: Self.ringSamples(format),
             reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate) * format.channels : 0)
         // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
         let stretcher =
