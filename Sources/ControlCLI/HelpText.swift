@@ -8,7 +8,8 @@ public enum HelpText {
 
     public static var overview: String {
         var text = """
-            Usage: playbackctl [--socket PATH] [--timeout SECONDS] [--json] COMMAND [ARGUMENTS]
+            Usage: playbackctl [--socket PATH] [--timeout SECONDS] [--json]
+                               COMMAND [ARGUMENTS]
 
             Controls playbackd, the headless audio playback daemon.
 
@@ -56,11 +57,12 @@ public enum HelpText {
         var text = """
             Templates (status --format, watch --format, --tooltip):
 
-              Text is printed as it is; {{field}} prints a value and {{field|filter|filter:ARG}}
-              passes it through filters, left to right. Spaces inside {{ }} are ignored. An
-              argument runs to the next | or }} and is trimmed; quote it to keep spaces or use
-              \\n: {{artist|suffix:" - "}}. A value that is missing (no artist tag, nothing
-              playing) prints as nothing. Newlines in tags print as spaces.
+              Text is printed as it is; {{field}} prints a value and
+              {{field|filter|filter:ARG}} passes it through filters, left to right. Spaces
+              inside {{ }} are ignored. An argument runs to the next | or }} and is trimmed;
+              quote it to keep spaces or use \\n: {{artist|suffix:" - "}}. A value that is
+              missing (no artist tag, nothing playing) prints as nothing. Newlines in tags
+              print as spaces.
 
             Fields:
 
@@ -73,10 +75,11 @@ public enum HelpText {
         text += """
 
             Without a filter, seconds print as whole seconds and numbers without a fraction.
-            --waybar escapes every value for Pango unless its last filter is markup or json; the
-            template's own text is left as markup. --polybar doubles %{ in values. watch prints
-            a line when it changes; when it shows elapsed, remaining or percent it is also
-            printed at each second boundary while playing, and never while paused or stopped.
+            --waybar escapes every value for Pango unless its last filter is markup or json;
+            the template's own text is left as markup. --polybar doubles %{ in values. watch
+            prints a line when it changes; when it shows elapsed, remaining or percent it is
+            also printed at each second boundary while playing, and never while paused or
+            stopped.
 
             Examples:
               {{state|icon}} {{artist|suffix:" - "}}{{title|truncate:40}}
@@ -87,7 +90,8 @@ public enum HelpText {
         return text
     }
 
-    /// `  left   right`, the right column wrapped at 80 columns under itself.
+    /// `  left   right`, the right column wrapped at 80 columns under itself; a left column
+    /// as wide as `width` or wider gets the right one on the lines below it.
     static func row(_ left: String, _ right: String, width: Int = 44) -> String {
         let indent = String(repeating: " ", count: width + 2)
         var lines: [String] = []
@@ -100,6 +104,7 @@ public enum HelpText {
             line += (line.isEmpty ? "" : " ") + word
         }
         lines.append(line)
-        return "  " + left.padding(to: width) + lines.joined(separator: "\n" + indent) + "\n"
+        let head = left.count < width ? "  " + left.padding(to: width) : "  " + left + "\n" + indent
+        return head + lines.joined(separator: "\n" + indent) + "\n"
     }
 }
