@@ -8,10 +8,13 @@ let sanitizing = Context.environment["PLAYBACKD_SANITIZE"] != nil
 /// Every module the two programs are built from: one section per function, so that the linker
 /// can place the functions that run together (below), and no implicit `_StringProcessing`
 /// (regular expressions and their string algorithms, which nothing here uses: linked in, its
-/// metadata kept 140 KiB of the daemon's memory resident).
+/// metadata kept 140 KiB of the daemon's memory resident). A generic type's metadata is reached
+/// through its accessor, not by demangling its name at first use: `playbackctl status` runs
+/// 536,000 instructions instead of 624,000, the daemon's start 31.3 million instead of 32.2.
 let leanSwift: [SwiftSetting] = [
     .unsafeFlags([
         "-Xfrontend", "-function-sections", "-Xfrontend", "-disable-implicit-string-processing-module-import",
+        "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
     ])
 ]
 let leanC: [CSetting] = [.unsafeFlags(["-ffunction-sections"])]
