@@ -57,7 +57,7 @@ struct SettingSpec: Sendable {
     var isReloadable: Bool { keepOnReload == nil }
 
     /// The `keepOnReload` of a setting stored at `keyPath` that applies only at start.
-    static func atRestart<Value: Equatable>(
+    static func atRestart<Value: Equatable & SendableMetatype>(
         _ keyPath: WritableKeyPath<DaemonSettings, Value> & Sendable
     ) -> @Sendable (inout DaemonSettings, DaemonSettings) -> Bool {
         { reloaded, running in
