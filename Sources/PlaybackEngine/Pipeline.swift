@@ -12,10 +12,7 @@ final class Pipeline: @unchecked Sendable {
     /// is resident once it has wrapped, so a bigger ring is memory held for nothing: decoding a
     /// 10-minute file to the null device took the same time with 0.74, 1.49 and 2.97 s rings
     /// (0.40, 0.40 and 0.41 s, medians of 5; mpg123 -s 0.40).
-    static func ringSamples(_ format: AudioFormat) -> Int {
-        format.sampleRate * format.channels * ringMilliseconds / 1000
-    }
-    static let ringMilliseconds = 1000
+    static func ringSamples(_ format: AudioFormat) -> Int { format.sampleRate * format.channels }
 
     let format: AudioFormat
     /// Media seconds per second heard (`PlaybackEngine.playbackRate` when it started).
