@@ -46,13 +46,20 @@ public struct ArgumentSpec: Sendable {
     public let name: String
     public let kind: ArgumentKind
     public let isRequired: Bool
-    public let summary: String
+    /// What the argument means, for help and the protocol reference. Written where it is read:
+    /// a summary built from other declarations (the equalizer's filter types) costs nothing to
+    /// the commands that never show it, which is every request `playbackctl` sends.
+    public var summary: String { describe() }
+    private let describe: @Sendable () -> String
 
-    public init(_ name: String, _ kind: ArgumentKind, required: Bool = false, _ summary: String) {
+    public init(
+        _ name: String, _ kind: ArgumentKind, required: Bool = false,
+        _ summary: @autoclosure @escaping @Sendable () -> String
+    ) {
         self.name = name
         self.kind = kind
         self.isRequired = required
-        self.summary = summary
+        self.describe = summary
     }
 }
 

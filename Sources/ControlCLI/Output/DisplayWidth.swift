@@ -2,7 +2,14 @@
 /// combining marks, one otherwise. Enough to fit a status into 80 columns.
 public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // ASCII, the common case, in bytes: no property lookups (a status line has dozens of
+        // characters), and the same count as below (a control character, "\r\n" too, takes none).
+        var columns = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
+            if byte >= 0x20 { columns += 1 }
+        }
+        return columns
     }
 
     public static func of(_ character: Character) -> Int {
