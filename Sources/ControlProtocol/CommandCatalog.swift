@@ -278,7 +278,9 @@ public enum CommandCatalog {
             switch try args.oneOf(("preset", try args.string("preset")), or: ("file", try args.string("file"))) {
             case .first(let name): return .loadEqualizer(.preset(name))
             case .second(let path):
-                guard path.hasPrefix("/") else { throw RequestError("'file' must be an absolute path, got '\(path)'") }
+                guard path.hasPrefix(bytes: "/") else {
+                    throw RequestError("'file' must be an absolute path, got '\(path)'")
+                }
                 return .loadEqualizer(.file(path))
             }
         },

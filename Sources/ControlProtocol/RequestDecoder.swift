@@ -6,13 +6,26 @@ public enum RequestDecoder {
         public var error: RequestError
     }
 
+    /// Inlinable, like `JSONParser.parse`, so that the daemon reads its line buffer's bytes in
+    /// place rather than through the runtime's generic witnesses.
+    @inlinable
     public static func decode(_ line: some Collection<UInt8>) -> Result<Request, Failure> {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
         } catch {
-            return .failure(Failure(id: nil, error: RequestError(error.description)))
+            return unparsable(error)
         }
+        return decode(value)
+    }
+
+    @usableFromInline
+    static func unparsable(_ error: JSONParseError) -> Result<Request, Failure> {
+        .failure(Failure(id: nil, error: RequestError(error.description)))
+    }
+
+    @usableFromInline
+    static func decode(_ value: JSONValue) -> Result<Request, Failure> {
         guard case .object(let members) = value else {
             return .failure(
                 Failure(id: nil, error: RequestError("a request must be a JSON object, got \(value.typeName)")))

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -22,8 +24,8 @@ public struct UnixSocketAddress {
     /// An address as `$NOTIFY_SOCKET` gives it: a path, or `@name` for the abstract namespace
     /// (a leading NUL, and a length that counts exactly the name). Nil for anything else.
     public init?(notifySocket text: String) {
-        guard text.hasPrefix("@") else {
-            guard text.hasPrefix("/") else { return nil }
+        guard text.hasPrefix(bytes: "@") else {
+            guard text.hasPrefix(bytes: "/") else { return nil }
             self.init(path: text)
             return
         }

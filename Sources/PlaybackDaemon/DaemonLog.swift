@@ -87,15 +87,18 @@ public struct DaemonLog {
     let label: String
     let output: LogOutput
 
-    func log(_ level: Level, _ message: String, event: String? = nil, track: String? = nil) {
+    /// Writes one line if `level` passes the threshold. The message is built only then: a
+    /// debug line costs nothing while debug logging is off.
+    func log(_ level: Level, _ message: @autoclosure () -> String, event: String? = nil, track: String? = nil) {
+        guard level <= output.threshold else { return }
         var fields: [(String, String)] = []
         if let event { fields.append(("PLAYBACKD_EVENT", event)) }
         if let track { fields.append(("PLAYBACKD_TRACK", track)) }
-        output.write(level, label: label, message, fields: fields)
+        output.write(level, label: label, message(), fields: fields)
     }
 
-    func error(_ message: String, event: String? = nil) { log(.error, message, event: event) }
-    func warning(_ message: String, event: String? = nil) { log(.warning, message, event: event) }
-    func notice(_ message: String, event: String? = nil) { log(.notice, message, event: event) }
-    func info(_ message: String, event: String? = nil) { log(.info, message, event: event) }
+    func error(_ message: @autoclosure () -> String, event: String? = nil) { log(.error, message(), event: event) }
+    func warning(_ message: @autoclosure () -> String, event: String? = nil) { log(.warning, message(), event: event) }
+    func notice(_ message: @autoclosure () -> String, event: String? = nil) { log(.notice, message(), event: event) }
+    func info(_ message: @autoclosure () -> String, event: String? = nil) { log(.info, message(), event: event) }
 }

@@ -57,7 +57,7 @@ public struct DaemonOptions: Sendable {
             case "--version": options.showVersion = true
             case "--config": options.configPath = try value()
             default:
-                guard name.hasPrefix("--"), let spec = SettingsCatalog.spec(String(name.dropFirst(2))) else {
+                guard name.hasPrefix(bytes: "--"), let spec = SettingsCatalog.spec(String(name.dropFirst(2))) else {
                     throw OptionsError("unknown option '\(argument)'")
                 }
                 let input = SettingInput.word(try value())
@@ -90,7 +90,7 @@ public struct DaemonOptions: Sendable {
     }
 
     private static func split(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") else { return (argument, nil) }
+        guard argument.hasPrefix(bytes: "--"), let eq = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<eq]), String(argument[argument.index(after: eq)...]))
     }
 }

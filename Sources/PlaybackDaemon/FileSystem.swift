@@ -78,7 +78,7 @@ enum FileSystem {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if let failure = makeDirectories(directory) { return failure }
         // Unique to the thread: two probing threads can store the same picture at once.
-        let temporary = path + ".tmp\(getpid()).\(pthread_self())"
+        let temporary = path + ".tmp\(Int(getpid())).\(Int(bitPattern: pthread_self()))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return "cannot create \(temporary): \(describe(errno))" }
         var written = 0

@@ -23,6 +23,22 @@ extension StringProtocol {
 
     /// Whether `needle` occurs in the string, comparing UTF-8 bytes (see `range(ofBytes:)`).
     public func contains(bytes needle: String) -> Bool { range(ofBytes: needle) != nil }
+
+    /// Whether the string starts with `prefix`, comparing UTF-8 bytes. `hasPrefix(_:)` also
+    /// checks that the prefix ends on a grapheme-cluster boundary, Unicode work that pulls in
+    /// code and tables the daemon otherwise never touches; a path, an option or a protocol
+    /// word means its bytes (`/` followed by a combining mark still starts an absolute path).
+    public func hasPrefix(bytes prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
+
+    /// Whether the string ends with `suffix`, comparing UTF-8 bytes (see `hasPrefix(bytes:)`).
+    public func hasSuffix(bytes suffix: String) -> Bool {
+        let bytes = utf8
+        let length = suffix.utf8.count
+        guard let start = bytes.index(bytes.endIndex, offsetBy: -length, limitedBy: bytes.startIndex) else {
+            return false
+        }
+        return bytes[start...].elementsEqual(suffix.utf8)
+    }
 }
 
 extension String {

@@ -30,4 +30,16 @@ struct StringSearchTests {
         #expect("nothing here".substituting("x", with: "y") == "nothing here")
         #expect("".substituting("x", with: "y") == "")
     }
+
+    @Test("a prefix or suffix is matched by its bytes, with no grapheme-boundary check")
+    func ends() {
+        #expect("/music/a.mp3".hasPrefix(bytes: "/") && "/music/a.mp3".hasSuffix(bytes: ".mp3"))
+        #expect(!"music/a.mp3".hasPrefix(bytes: "/") && !"/music/a.mp3".hasSuffix(bytes: ".MP3"))
+        #expect("/\u{301}x".hasPrefix(bytes: "/"), "a combining mark after the slash")
+        #expect(!"/\u{301}x".hasPrefix("/"), "where hasPrefix(_:) says no")
+        #expect("e\u{301}".hasSuffix(bytes: "\u{301}") && !"e\u{301}".hasSuffix(bytes: "e"))
+        #expect("ab".hasPrefix(bytes: "") && "ab".hasSuffix(bytes: ""))
+        #expect(!"a".hasPrefix(bytes: "ab") && !"b".hasSuffix(bytes: "ab"), "longer than the string")
+        #expect("--volume=5".dropFirst(2).hasPrefix(bytes: "volume"), "a substring's own bytes")
+    }
 }

@@ -9,8 +9,8 @@ enum SessionBusAddress {
         guard let address = environment["DBUS_SESSION_BUS_ADDRESS"] else {
             return environment["XDG_RUNTIME_DIR"].map { $0 + "/bus" }
         }
-        for entry in address.split(separator: ";") where entry.hasPrefix("unix:") {
-            for pair in entry.dropFirst(5).split(separator: ",") where pair.hasPrefix("path=") {
+        for entry in address.split(separator: ";") where entry.hasPrefix(bytes: "unix:") {
+            for pair in entry.dropFirst(5).split(separator: ",") where pair.hasPrefix(bytes: "path=") {
                 return FileURL.percentDecoded(pair.dropFirst(5))  // values escape bytes as %XX
             }
         }

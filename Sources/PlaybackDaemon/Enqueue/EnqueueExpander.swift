@@ -1,4 +1,5 @@
 import PlaybackModel
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -48,7 +49,7 @@ struct EnqueueExpander {
     func expand(_ paths: [String]) -> (candidates: [EnqueueCandidate], rejected: [Rejection]) {
         var walk = Walk()
         for path in paths {
-            guard path.hasPrefix("/") else {
+            guard path.hasPrefix(bytes: "/") else {
                 walk.rejected.append(Rejection(path: path, reason: "path must be absolute"))
                 continue
             }
@@ -104,11 +105,11 @@ struct EnqueueExpander {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
-            if !name.hasPrefix(".") { names.append((name, entry.pointee.d_type)) }
+            if !name.hasPrefix(bytes: ".") { names.append((name, entry.pointee.d_type)) }
         }
         closedir(directory)
         for (name, type) in NaturalOrder.sorted(names, by: \.name) {
-            let child = path.hasSuffix("/") ? path + name : path + "/" + name
+            let child = path.hasSuffix(bytes: "/") ? path + name : path + "/" + name
             switch Self.kind(of: child, type: type) {
             case S_IFDIR:
                 add(child, title: nil, depth: depth + 1, explicit: false, into: &walk)

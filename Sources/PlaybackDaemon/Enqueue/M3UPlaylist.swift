@@ -1,4 +1,5 @@
 import PlaybackModel
+import SystemSupport
 
 /// An M3U or M3U8 playlist's entries, read from its bytes: UTF-8 (a byte-order mark is
 /// dropped), else Latin-1 as old `.m3u` files are; one entry per line that is not blank or a
@@ -24,8 +25,8 @@ public struct M3UPlaylist: Equatable, Sendable {
         for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
             let line = rawLine.trimmingSpaces
             if line.isEmpty { continue }
-            if line.hasPrefix("#") {
-                if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
+            if line.hasPrefix(bytes: "#") {
+                if line.hasPrefix(bytes: "#EXTINF:"), let comma = line.firstIndex(of: ",") {
                     let name = line[line.index(after: comma)...].trimmingSpaces
                     title = name.isEmpty ? nil : name
                 }
@@ -39,13 +40,13 @@ public struct M3UPlaylist: Equatable, Sendable {
     /// An entry as an absolute path: `file://` URLs decoded, relative paths against `base`,
     /// the playlist's directory. Nil for other URLs (streams), which only a network player plays.
     public static func path(of location: String, base: String) -> String? {
-        if location.hasPrefix("file://") { return FileURL.path(fromURL: location) }
+        if location.hasPrefix(bytes: "file://") { return FileURL.path(fromURL: location) }
         if let colon = location.firstIndex(of: ":"), location[..<colon].allSatisfy({ $0.isLetter }),
-            location[colon...].hasPrefix("://")
+            location[colon...].hasPrefix(bytes: "://")
         {
             return nil
         }
-        return location.hasPrefix("/") ? location : base + "/" + location
+        return location.hasPrefix(bytes: "/") ? location : base + "/" + location
     }
 }
 

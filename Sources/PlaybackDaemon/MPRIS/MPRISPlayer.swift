@@ -1,5 +1,6 @@
 import ControlProtocol
 import PlaybackModel
+import SystemSupport
 
 /// `org.mpris.MediaPlayer2.Player`: transport, modes, metadata and position. Each method and
 /// each writable property becomes one of the protocol's commands; every value comes from the
@@ -42,7 +43,7 @@ extension MPRIS {
                 input: [BusArgument("Uri", "s")]
             ) { arguments, _ throws(BusCallError) in
                 let uri = try arguments.text()
-                guard uri.hasPrefix("file://") else {
+                guard uri.hasPrefix(bytes: "file://") else {
                     throw .invalidArguments("only file:// URIs can be opened, not '\(uri)'")
                 }
                 guard let path = FileURL.path(fromURL: uri), !path.isEmpty else {

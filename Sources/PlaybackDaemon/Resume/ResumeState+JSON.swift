@@ -1,5 +1,6 @@
 import ControlProtocol
 import PlaybackModel
+import SystemSupport
 
 /// Why a state file could not be read back.
 struct StateFileError: Error, Equatable, CustomStringConvertible {
@@ -105,7 +106,7 @@ extension QueueItem {
         } catch {
             throw StateFileError(error.description)
         }
-        guard path.hasPrefix("/") else { throw StateFileError("\(context()): path is not absolute") }
+        guard path.hasPrefix(bytes: "/") else { throw StateFileError("\(context()): path is not absolute") }
         guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
             throw StateFileError("\(context()): bad format")
         }

@@ -107,13 +107,15 @@ final class StatePersister {
         return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
     }
 
+    private static func cost(_ milliseconds: Double?) -> String {
+        milliseconds.map { " in \(($0 * 10).rounded() / 10) ms" } ?? ""
+    }
+
     /// Failures are said once each (a full disk would otherwise be logged every 5 s);
     /// successful saves at debug level, with their cost.
     private func report(_ failure: String?, items: Int, bytes: Int, milliseconds: Double?) {
         if failure == nil {
-            let took = milliseconds.map { " in \(($0 * 10).rounded() / 10) ms" } ?? ""
-
-            log.log(.debug, "saved the resume state (\(items) items, \(bytes) bytes)\(took)")
+            log.log(.debug, "saved the resume state (\(items) items, \(bytes) bytes)\(Self.cost(milliseconds))")
         }
         guard failure != lastFailure else { return }
         lastFailure = failure

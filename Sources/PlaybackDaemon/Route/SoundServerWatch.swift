@@ -17,7 +17,7 @@ final class SoundServerWatch {
     private var routes = SoundServerRoutes()
     /// Sinks of the first listing, until it ends.
     private var listing: [SoundServerRoutes.Sink] = []
-    private let processID = String(getpid())
+    private let processID = String(Int(getpid()))
     /// Tears down a failed context outside libpulse's own callback.
     private let teardown: OneShotTimer
     private let onChange: (RouteChange) -> Void

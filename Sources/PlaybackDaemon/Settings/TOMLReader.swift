@@ -379,7 +379,7 @@ public struct TOMLReader {
 
     static func integer(_ token: String) -> Int64? {
         var text = Substring(token)
-        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where text.hasPrefix(prefix) {
+        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where text.hasPrefix(bytes: prefix) {
             text = text.dropFirst(2)
             guard let digits = Self.digits(text, radix: radix) else { return nil }
             return Int64(digits, radix: radix)
@@ -389,7 +389,9 @@ public struct TOMLReader {
             sign = first == "-" ? "-" : ""
             text = text.dropFirst()
         }
-        guard let digits = Self.digits(text, radix: 10), digits == "0" || !digits.hasPrefix("0") else { return nil }
+        guard let digits = Self.digits(text, radix: 10), digits == "0" || !digits.hasPrefix(bytes: "0") else {
+            return nil
+        }
         return Int64(sign + digits)
     }
 
@@ -406,7 +408,7 @@ public struct TOMLReader {
         let exponentStart = text.firstIndex { $0 == "e" || $0 == "E" }
         let mantissa = text[..<(exponentStart ?? text.endIndex)]
         let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = digits(parts[0], radix: 10), whole == "0" || !whole.hasPrefix("0") else { return nil }
+        guard let whole = digits(parts[0], radix: 10), whole == "0" || !whole.hasPrefix(bytes: "0") else { return nil }
         var normal = whole
         if parts.count == 2 {
             guard let fraction = digits(parts[1], radix: 10) else { return nil }

@@ -17,7 +17,7 @@ struct EqualizerPresets {
     /// Every preset's name, sorted.
     func names() -> [String] {
         let saved = directory.map { FileSystem.names(in: $0) } ?? []
-        let savedNames = saved.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
+        let savedNames = saved.filter { $0.hasSuffix(bytes: ".txt") }.map { String($0.dropLast(4)) }
             .filter { EqualizerPreset.problem(withName: $0) == nil }
         return Set(EqualizerPreset.builtIn.map(\.name) + savedNames).sorted()
     }

@@ -1,5 +1,6 @@
 import CMPG123
 import PlaybackModel
+import SystemSupport
 
 /// Reads the tags libmpg123 parsed (ID3v2.2 to 2.4, preferred, else ID3v1). libmpg123
 /// converts every ID3v2 text encoding (Latin-1, UTF-16 with BOM, UTF-16BE, UTF-8) to UTF-8 and
@@ -117,7 +118,7 @@ enum ID3Reader {
     static func replayGainValue(_ text: String) -> Double? {
         var number = Substring(text).drop { $0 == " " }
         while number.last == " " { number = number.dropLast() }
-        if number.lowercased().hasSuffix("db") { number = number.dropLast(2) }
+        if number.lowercased().hasSuffix(bytes: "db") { number = number.dropLast(2) }
         while number.last == " " { number = number.dropLast() }
         guard let value = Double(number), value.isFinite else { return nil }
         return value

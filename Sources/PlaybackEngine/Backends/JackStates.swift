@@ -16,11 +16,11 @@ public struct JackStates: Sendable, Equatable {
     /// `Front Headphone Jack`, `Line Out Jack`, `Speaker Jack`, `HDMI/DP,pcm=3 Jack` (its `pcm`
     /// matching), not a microphone's or line input's, and not a phantom jack (always present).
     public static func isOutputJack(_ name: String, pcmDevice: Int) -> Bool {
-        guard name.hasSuffix(" Jack") else { return false }
+        guard name.hasSuffix(bytes: " Jack") else { return false }
         let base = String(name.dropLast(" Jack".count))
         for word in ["Mic", "Phantom", "Line In"] where base.contains(bytes: word) { return false }
         // HDA names a line input's jack `Line` (with a place: `Rear Line`), an output's `Line Out`.
-        if base == "Line" || base.hasSuffix(" Line") { return false }
+        if base == "Line" || base.hasSuffix(bytes: " Line") { return false }
         if let range = base.range(ofBytes: "pcm=") {
             return Int(base[range.upperBound...].prefix { $0.isNumber }) == pcmDevice
         }

@@ -32,7 +32,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
 
     /// Whether `deviceName` names this backend.
     public static func names(_ deviceName: String) -> Bool {
-        deviceName == scheme || deviceName.hasPrefix(scheme + ":")
+        deviceName == scheme || deviceName.hasPrefix(bytes: scheme + ":")
     }
 
     public let deviceName: String
