@@ -36,8 +36,11 @@ public final class LogOutput {
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }()
 
+    /// Whether a line at `level` is written: asked before the line is built.
+    func accepts(_ level: DaemonLog.Level) -> Bool { level <= threshold }
+
+    /// Writes a line the caller has checked with `accepts(_:)`.
     func write(_ level: DaemonLog.Level, label: String, _ message: String, fields: [(String, String)]) {
-        guard level <= threshold else { return }
         if usesJournal && sendToJournal(level, label: label, message, fields: fields) { return }
         let line = "<\(level.rawValue)>\(label): \(message)\n"
         _ = line.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
@@ -90,7 +93,7 @@ public struct DaemonLog {
     /// Writes one line if `level` passes the threshold. The message is built only then: a
     /// debug line costs nothing while debug logging is off.
     func log(_ level: Level, _ message: @autoclosure () -> String, event: String? = nil, track: String? = nil) {
-        guard level <= output.threshold else { return }
+        guard output.accepts(level) else { return }
         var fields: [(String, String)] = []
         if let event { fields.append(("PLAYBACKD_EVENT", event)) }
         if let track { fields.append(("PLAYBACKD_TRACK", track)) }

@@ -24,7 +24,7 @@ public enum XDGDirectories {
     }
 
     private static func absolute(_ path: String?) -> String? {
-        guard let path, path.utf8.first == UInt8(ascii: "/") else { return nil }
+        guard let path, path.hasPrefix(bytes: "/") else { return nil }
         return path
     }
 }
