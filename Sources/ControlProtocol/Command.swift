@@ -106,7 +106,7 @@ public enum Command: Sendable, Equatable {
     /// Sets every band's gain, one value per band.
     case setEqualizerGains([Double])
     case setEqualizerGlobalGain(Double)
-    /// The seed's ten flat bands, no preamp, no global gain; on or off as before.
+    /// Ten flat one-octave bands (32 Hz - 16 kHz), no preamp, no global gain; on or off as before.
     case resetEqualizer
     case loadEqualizer(EqualizerSource)
     case saveEqualizer(name: String)

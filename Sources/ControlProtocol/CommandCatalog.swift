@@ -21,8 +21,8 @@ public enum CommandCatalog {
     /// The rates `changePlaybackRate` accepts.
     public static let playbackRateRange = 0.5...3.0
 
-    /// Looked up on every request, twice: a scan of `all` copied every spec it passed
-    /// (12,600 instructions of a `nowPlaying`'s 78,000).
+    /// Looked up on every request, twice: a dictionary, since a scan of `all` copies every
+    /// spec it passes.
     private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     static let transport: [CommandSpec] = [

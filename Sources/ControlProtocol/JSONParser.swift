@@ -18,13 +18,12 @@ public struct JSONParser {
     /// Parses one complete JSON text; trailing non-whitespace is an error.
     ///
     /// Inlinable, so that each caller gets it for its own type: called generically, reaching
-    /// the bytes of a `String.UTF8View` went through the runtime (58,000 instructions the first
-    /// time, in every `playbackctl`).
+    /// the bytes of a `String.UTF8View` goes through the runtime's generic witnesses.
     @inlinable
     public static func parse(_ text: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         // Contiguous bytes (an array, a slice of one) are read in place; others are copied once.
-        // (The error is carried out in a variable: a `Result` here costs `playbackctl` a runtime
-        // conformance lookup, 85,000 instructions.)
+        // (The error is carried out in a variable: a `Result` here needs a runtime conformance
+        // lookup, the costliest step of a short command.)
         var failure: JSONParseError?
         func parseCatching(_ buffer: UnsafeBufferPointer<UInt8>) -> JSONValue? {
             do { return try parse(buffer: buffer) } catch {

@@ -47,5 +47,5 @@ final class AnchorDriftMonitor {
 }
 
 extension AnchorDriftMonitor: Subsystem {
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) { pushed(snapshot) }
+    func publish(_ view: PlayerView, changes: ChangeSet) { pushed(view.nowPlaying) }
 }

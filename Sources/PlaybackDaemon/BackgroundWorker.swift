@@ -90,10 +90,3 @@ final class BackgroundWorker: @unchecked Sendable {
         }
     }
 }
-
-/// Hands a value to another thread that the type system cannot prove safe to send; the
-/// code using it guarantees the access is serialized.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -11,7 +11,7 @@ import PlaybackModel
 /// subsystems (the socket and MPRIS front ends, the route watch, resume, systemd's status line and
 /// watchdog, the anchor check, the idle exit) that start in order, see every published change and every reload,
 /// and stop in reverse order. Signals arrive on the control loop. The composition root passes
-/// in the concrete audio backends.
+/// in the concrete audio backends: the sink, the decoders and the jack monitor.
 public final class Daemon {
     private let options: DaemonOptions
     private var settings: DaemonSettings
@@ -21,54 +21,49 @@ public final class Daemon {
     private let notifier = SystemdNotifier()
     private let engine: PlaybackEngine
     private let service: PlayerService
+    private let openJackMonitor: JackMonitorFactory
     private let status: SystemdStatus
     /// Every subsystem, in start order; they stop in reverse order. Adding one is one entry.
     private var subsystems: [any Subsystem] = []
 
-    /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures.
+    /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures;
+    /// `openJackMonitor` watches a card's jacks.
     public init(
         options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink,
-        openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory
+        openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory,
+        openJackMonitor: @escaping JackMonitorFactory
     ) {
+        self.openJackMonitor = openJackMonitor
         self.options = options
         self.settings = settings
         logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
         log = DaemonLog(label: "playbackd", output: logOutput)
         engine = PlaybackEngine(sink: sink, openDecoder: openDecoder, realtime: settings.realtime)
-        let availability = CommandAvailability(
-            disabled: settings.disabled,
-            skipForwardIntervals: [settings.skipForwardInterval],
-            skipBackwardIntervals: [settings.skipBackwardInterval])
+        let engineLog = DaemonLog(label: "playbackd.engine", output: logOutput)
         service = PlayerService(
-            engine: engine,
+            state: PlayerState(settings: settings),
+            driver: EngineDriver(engine: engine, pauseHoldSeconds: settings.pauseHoldSeconds, loop: loop, log: engineLog),
             prober: ItemProber(
                 openDecoder: probeDecoder,
                 artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process))),
-            availability: availability, pauseHoldSeconds: settings.pauseHoldSeconds,
-            loop: loop, log: DaemonLog(label: "playbackd.engine", output: logOutput))
-        status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput)) {
-            [unowned service] in service.snapshot()
-        }
-        service.presets = EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process))
-        service.setEqualizer(settings.equalizer)
-        service.setVolume(settings.volume)
-        service.onRouteLost = settings.onRouteLost
-        service.onRouteBack = settings.onRouteBack
-        service.rateMinimumSeconds = settings.rateMinimumSeconds
-        service.setReplayGain(settings.replayGain)
-        service.publishChanges()  // the starting sound settings are no change anyone is told about
+            presets: EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process)),
+            loop: loop, log: engineLog)
+        status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput))
         subsystems = makeSubsystems()
     }
 
     /// The subsystems in start order. The socket starts first (a client can connect while the
     /// rest starts; it is answered once the loop runs) and closes last.
     private func makeSubsystems() -> [any Subsystem] {
+        let handle = { [unowned service] (command: Command, reply: @escaping (CommandResult) -> Void) in
+            service.handle(command, reply: reply)
+        }
         let socket = SocketFrontEnd(
             path: SocketPath.resolve(explicit: settings.socket, environment: .process), device: settings.device,
-            loop: loop, service: service, log: log, control: DaemonLog(label: "playbackd.control", output: logOutput))
+            loop: loop, log: log, control: DaemonLog(label: "playbackd.control", output: logOutput), perform: handle)
         let idleExit = IdleExit(
             loop: loop, seconds: settings.idleExitSeconds, log: log,
-            isIdle: { [unowned self, unowned socket] in service.isIdle && socket.clientCount == 0 },
+            isBusy: { [unowned socket] in socket.clientCount > 0 },
             exit: { [unowned self] in beginStopping() })
         socket.onClientCountChanged = { [unowned idleExit] in idleExit.evaluate() }
         let watchdog = HealthWatchdog(
@@ -82,20 +77,24 @@ public final class Daemon {
                         + "withholding the watchdog ping", event: "stalled")
             })
         let drift = AnchorDriftMonitor(
-            loop: loop, measure: { [unowned self] in service.snapshot() },
-            republish: { [unowned self] in publish(.position) })
+            loop: loop, measure: { [unowned service] in service.view().nowPlaying },
+            republish: { [unowned service] in service.republishPosition() })
         let mpris = MPRISFrontEnd(
-            enabled: settings.mpris, loop: loop, service: service, environment: .process,
-            log: DaemonLog(label: "playbackd.mpris", output: logOutput), quit: { [unowned self] in beginStopping() })
+            enabled: settings.mpris, loop: loop, environment: .process,
+            log: DaemonLog(label: "playbackd.mpris", output: logOutput), handle: handle,
+            current: { [unowned service] in service.view() }, quit: { [unowned self] in beginStopping() })
         let route = RouteWatch(
-            loop: loop, engine: engine, log: DaemonLog(label: "playbackd.route", output: logOutput),
-            onChange: { [unowned self] change in service.routeChanged(change) })
-        service.onEngineStarted = { [unowned route] in route.watchOpenDevice() }
+            loop: loop, openJackMonitor: openJackMonitor, log: DaemonLog(label: "playbackd.route", output: logOutput),
+            onChange: { [unowned service] change in service.routeChanged(change) })
+        service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
         return [
             socket, mpris, EngineDevice(engine: engine), route,
             ResumePersistence(
-                service: service, path: StateFile.defaultPath(environment: .process), mode: settings.resume,
-                loop: loop, log: log),
+                path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
+                restore: { [unowned service, mode = settings.resume] saved in
+                    service.restore(saved, fileExists: { access($0, F_OK) == 0 }, play: mode == .playing)
+                    return service.view()
+                }),
             status, watchdog, drift, idleExit,
         ]
     }
@@ -106,7 +105,9 @@ public final class Daemon {
         // signalfd is how they arrive. Blocking here again covers an embedder that did not.
         let signals = playbackd_signalfd()
         loop.watch(signals) { [unowned self] _ in handleSignal(playbackd_signalfd_read(signals)) }
-        service.onChanges = { [unowned self] changes in publish(changes) }
+        service.onPublish = { [unowned self] view, changes in
+            for subsystem in subsystems { subsystem.publish(view, changes: changes) }
+        }
         for subsystem in subsystems {
             do throws(SubsystemError) {
                 try subsystem.start()
@@ -115,18 +116,14 @@ public final class Daemon {
                 return 1
             }
         }
-        notifier.ready(status: status.line)
-        let snapshot = service.snapshot()
-        for subsystem in subsystems { subsystem.ready(snapshot) }
+        let view = service.view()
+        notifier.ready(status: SystemdNotifier.summary(view.nowPlaying))
+        for subsystem in subsystems { subsystem.ready(view) }
         loop.run()
-        for subsystem in subsystems.reversed() { subsystem.stop() }
+        let last = service.view()
+        for subsystem in subsystems.reversed() { subsystem.stop(last) }
         log.notice("stopped", event: "stopped")
         return 0
-    }
-
-    private func publish(_ changes: ChangeSet) {
-        let snapshot = service.snapshot()
-        for subsystem in subsystems { subsystem.publish(snapshot, changes: changes) }
     }
 
     private func handleSignal(_ signal: Int32) {
@@ -145,7 +142,7 @@ public final class Daemon {
         notifier.stopping()
         for subsystem in subsystems.reversed() { subsystem.beginStopping() }
         // The position saved is the last one heard, after the fade.
-        service.holdPosition(engine.fadeOut())
+        service.fadeOutForExit()
         loop.stop()
     }
 
@@ -180,5 +177,5 @@ public final class Daemon {
 private final class EngineDevice: Subsystem {
     private let engine: PlaybackEngine
     init(engine: PlaybackEngine) { self.engine = engine }
-    func stop() { engine.releaseDevice() }
+    func stop(_ last: PlayerView) { engine.releaseAll() }
 }

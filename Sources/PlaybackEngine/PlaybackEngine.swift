@@ -40,7 +40,7 @@ public final class PlaybackEngine {
         SoundChain.warmUp()
     }
 
-    deinit { releaseDevice() }
+    deinit { releaseAll() }
 
     public var isRunning: Bool { pipeline != nil }
     public var isDeviceOpen: Bool { sink.openFormat != nil }
@@ -148,11 +148,22 @@ public final class PlaybackEngine {
     }
 
     /// Halts and closes the device, so other programs can use it. The parked decoder stays,
-    /// so `play` after the hold time resumes without rescanning the file.
+    /// so `play` resumes without opening and rescanning the file.
     public func releaseDevice() {
         halt()
         sink.close()
     }
+
+    /// Halts, closes the device and closes the parked decoder's file: afterwards the engine
+    /// holds nothing open, so the disk the music came from can be unmounted. For stop, the end
+    /// of the queue, and the end of the hold time while paused.
+    public func releaseAll() {
+        releaseDevice()
+        parked = nil
+    }
+
+    /// Whether a decoder is kept for the next `start` of the item it played (its file open).
+    public var holdsDecoder: Bool { parked != nil }
 
     /// Forgets the parked decoder (its file may have changed or the queue was cleared).
     public func forgetParkedDecoder() {

@@ -75,7 +75,7 @@ public struct EQBand: Sendable, Equatable {
 /// The equalizer: up to 16 bands and a global gain (`AVAudioUnitEQ.globalGain`).
 public struct Equalizer: Sendable, Equatable {
     public static let maximumBands = 16
-    /// The seed's ten octave bands.
+    /// Ten one-octave bands, 32 Hz to 16 kHz.
     public static let tenBandFrequencies: [Double] = [32, 64, 128, 256, 500, 1000, 2000, 4000, 8000, 16000]
 
     public var isEnabled: Bool

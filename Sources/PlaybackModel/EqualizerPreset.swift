@@ -2,7 +2,7 @@
 /// text (`NAME.txt` under `$XDG_CONFIG_HOME/playbackd/eq/`), which win over a built-in of the
 /// same name.
 public enum EqualizerPreset {
-    /// The built-in curves, on the seed's ten one-octave bands.
+    /// The built-in curves, on the ten one-octave bands (32 Hz - 16 kHz).
     public static let builtIn: [(name: String, equalizer: Equalizer)] = [
         ("flat", tenBand([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])),
         ("bass-boost", tenBand([6, 5, 4, 2, 0, 0, 0, 0, 0, 0])),
@@ -29,7 +29,7 @@ public enum EqualizerPreset {
         return nil
     }
 
-    /// Ten parametric one-octave bands at the seed's frequencies with these gains.
+    /// Ten parametric one-octave bands (32 Hz - 16 kHz) with these gains.
     public static func tenBand(_ gains: [Double]) -> Equalizer {
         Equalizer(
             isEnabled: true,

@@ -58,4 +58,7 @@ extension TrackMetadata {
         let rate = Double(sampleRate)
         return min(max(0, Int((seconds * rate).rounded())), Int((duration * rate).rounded()))
     }
+
+    /// Seconds into the item at `frame`: the one place frames become seconds.
+    public func seconds(atFrame frame: Int) -> Double { Double(frame) / Double(sampleRate) }
 }

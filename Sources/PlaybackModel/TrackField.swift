@@ -20,8 +20,8 @@ public final class TrackField: Sendable {
     }
 
     /// Where a field lives in `TrackMetadata`: a reader and a writer. Not a key path: the
-    /// Swift runtime builds each key path object at its first use, and building the 19 cost
-    /// `playbackctl status` a third of its instructions (0.5 million of 1.6 million).
+    /// Swift runtime builds each key path object at its first use, which costs a short-lived
+    /// command such as `playbackctl status` more than the rest of its work.
     public struct Slot<Value>: Sendable {
         let get: @Sendable (TrackMetadata) -> Value
         let set: @Sendable (inout TrackMetadata, Value) -> Void

@@ -51,5 +51,6 @@ let sink: any AudioSink =
 let daemon = Daemon(
     options: options, settings: settings, sink: sink,
     openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) },
-    probeDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) })
+    probeDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) },
+    openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })
 exit(daemon.run())

@@ -19,11 +19,26 @@ import Testing
         let prober = ItemProber(
             openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) },
             artwork: ArtworkStore(directory: NSTemporaryDirectory() + "playbackd-service-tests-artwork"))
+        let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
         service = PlayerService(
-            engine: engine, prober: prober,
-            availability: CommandAvailability(disabled: [], skipForwardIntervals: [15], skipBackwardIntervals: [15]),
-            pauseHoldSeconds: 10, loop: loop,
-            log: DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr)))
+            state: PlayerState(settings: DaemonSettings()),
+            driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, loop: loop, log: log),
+            prober: prober, presets: EqualizerPresets(directory: nil), loop: loop, log: log)
+    }
+
+    /// Reloads the default settings changed by `change`, as SIGHUP does.
+    private func reload(_ change: (inout DaemonSettings) -> Void) {
+        var new = DaemonSettings()
+        change(&new)
+        service.apply(new, replacing: DaemonSettings())
+    }
+
+    private var playback: PlaybackState { service.state.transport }
+
+    /// The items the engine would be handed now.
+    private var engineItems: (current: EngineItem, upcoming: [EngineItem])? {
+        var state = service.state
+        return state.engineItems()
     }
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -51,10 +66,10 @@ import Testing
         }
         #expect(outcome.added.count == 2 && outcome.rejected.isEmpty && outcome.queueCount == 2)
         #expect(send(.play) == .success(.done))
-        #expect(service.state == .playing)
+        #expect(playback == .playing)
         #expect(send(.changePlaybackPosition(position: 12.5)) == .success(.position(12.5)))
         #expect(send(.pause) == .success(.done))
-        #expect(service.state == .paused)
+        #expect(playback == .paused)
         // The fake device took at most one second of audio after the seek.
         guard case .success(.nowPlaying(let paused)) = send(.nowPlaying) else {
             Issue.record("no snapshot")
@@ -88,7 +103,7 @@ import Testing
             return
         }
         #expect(play.status == .deviceNotFound)
-        #expect(service.state == .interrupted, "the position is kept for a retry")
+        #expect(playback == .interrupted, "the position is kept for a retry")
     }
 
     @Test("an enqueue of nothing playable fails and still reports what it turned away")
@@ -116,55 +131,55 @@ import Testing
         let new = RouteChange(reason: .newDeviceAvailable, device: "Speakers", timestamp: 2)
         #expect(send(.changePlaybackPosition(position: 5)) == .success(.position(5)))
         service.routeChanged(lost)
-        #expect(service.state == .paused)
-        #expect(service.snapshot().routeChange == lost)
-        #expect(abs(service.snapshot().elapsed - 5) < 1.1, "paused where it was heard (the fake device holds 1 s)")
+        #expect(playback == .paused)
+        #expect(service.view().nowPlaying.routeChange == lost)
+        #expect(abs(service.view().nowPlaying.elapsed - 5) < 1.1, "paused where it was heard (the fake device holds 1 s)")
         service.routeChanged(new)
-        #expect(service.state == .paused, "on-route-back = stay-paused (the default)")
+        #expect(playback == .paused, "on-route-back = stay-paused (the default)")
 
-        service.onRouteBack = .resume
+        reload { $0.onRouteBack = .resume }
         #expect(send(.play) == .success(.done))
         service.routeChanged(lost)
         service.routeChanged(new)
-        #expect(service.state == .playing, "resumed: the pause was the lost device's")
-        #expect(service.snapshot().routeChange == new)
+        #expect(playback == .playing, "resumed: the pause was the lost device's")
+        #expect(service.view().nowPlaying.routeChange == new)
 
         service.routeChanged(lost)
         #expect(send(.pause) == .success(.done))
         #expect(send(.play) == .success(.done))
         #expect(send(.pause) == .success(.done))
         service.routeChanged(new)
-        #expect(service.state == .paused, "a pause asked for after the loss is not resumed by a device")
+        #expect(playback == .paused, "a pause asked for after the loss is not resumed by a device")
 
-        service.onRouteLost = .continue
+        reload { $0.onRouteLost = .continue }
         #expect(send(.play) == .success(.done))
         service.routeChanged(lost)
-        #expect(service.state == .playing, "on-route-lost = continue")
+        #expect(playback == .playing, "on-route-lost = continue")
     }
 
     @Test(
         "with rate-min-length, short items (songs) play at 1 and long ones at the chosen rate, each in its own pipeline"
     )
     func rateByLength() {
-        service.rateMinimumSeconds = 30  // long.mp3 is 40 s, one.mp3 and two.mp3 about 1 s
+        reload { $0.rateMinimumSeconds = 30 }  // long.mp3 is 40 s, one.mp3 and two.mp3 about 1 s
         guard case .success = enqueue(["one.mp3", "two.mp3", "long.mp3"], play: true) else {
             Issue.record("enqueue failed")
             return
         }
         #expect(send(.changePlaybackRate(.to(1.5))) == .success(.done))
-        #expect(service.snapshot().defaultRate == 1.5)
+        #expect(service.view().nowPlaying.defaultRate == 1.5)
         #expect(service.engine.runningRate == 1, "a 1 s item plays at 1")
         #expect(
-            service.engineItems()?.upcoming.map { $0.path.hasSuffix("/two.mp3") } == [true],
+            engineItems?.upcoming.map { $0.path.hasSuffix("/two.mp3") } == [true],
             "the pipeline stops before the long item")
         #expect(send(.jump(index: 2)) == .success(.done))
         #expect(service.engine.runningRate == 1.5, "the 40 s item takes the chosen rate")
-        service.setRateMinimum(60)
+        reload { $0.rateMinimumSeconds = 60 }
         #expect(service.engine.runningRate == 1, "a longer minimum: the playing item goes back to 1 at once")
-        service.setRateMinimum(0)
+        reload { $0.rateMinimumSeconds = 0 }
         #expect(service.engine.runningRate == 1.5)
         #expect(send(.jump(index: 0)) == .success(.done))
         #expect(service.engine.runningRate == 1.5, "0: every item takes the rate")
-        #expect(service.engineItems()?.upcoming.count == 2)
+        #expect(engineItems?.upcoming.count == 2)
     }
 }

@@ -9,13 +9,6 @@ struct BusInterface: Sendable {
         self.members = members
     }
 
-    /// The names of its properties that are announced in `PropertiesChanged`.
-    var emittedProperties: [String] {
-        members.compactMap { member in
-            if case .property(_, _, .change) = member.kind { return member.name }
-            return nil
-        }
-    }
 }
 
 /// A named, typed argument of a method or signal.

@@ -53,9 +53,6 @@ final class SessionBusWatch {
         }
     }
 
-    /// Whether it is waiting on inotify (and not on a timer) right now.
-    var isSleeping: Bool { attempt != nil && !timer.isArmed }
-
     private var socketExists: Bool {
         var info = stat()
         return socketPath.map { stat($0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK } ?? false

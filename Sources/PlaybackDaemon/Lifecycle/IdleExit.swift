@@ -5,21 +5,24 @@ import PlaybackModel
 final class IdleExit: Subsystem {
     private let timer: OneShotTimer
     private var seconds: Double
-    private let isIdle: () -> Bool
+    /// Whether anything besides the player keeps the daemon busy (a connected client).
+    private let isBusy: () -> Bool
+    /// Whether the last published view was stopped with nothing queued.
+    private var isPlayerIdle = false
     private let exit: () -> Void
     private let log: DaemonLog
 
-    init(loop: ControlLoop, seconds: Double, log: DaemonLog, isIdle: @escaping () -> Bool, exit: @escaping () -> Void) {
+    init(loop: ControlLoop, seconds: Double, log: DaemonLog, isBusy: @escaping () -> Bool, exit: @escaping () -> Void) {
         timer = OneShotTimer(loop: loop, accuracy: 0.25)
         self.seconds = seconds
         self.log = log
-        self.isIdle = isIdle
+        self.isBusy = isBusy
         self.exit = exit
     }
 
     /// Arms the timer when idle, disarms it when not.
     func evaluate() {
-        guard seconds > 0 && isIdle() else { return timer.cancel() }
+        guard seconds > 0 && isPlayerIdle && !isBusy() else { return timer.cancel() }
         guard !timer.isArmed else { return }
         timer.arm(after: seconds) { [unowned self] in
             log.notice("idle for \(seconds) s with nothing queued: exiting", event: "idle-exit")
@@ -27,9 +30,15 @@ final class IdleExit: Subsystem {
         }
     }
 
-    func ready(_ snapshot: NowPlaying) { evaluate() }
+    func ready(_ view: PlayerView) {
+        isPlayerIdle = view.isIdle
+        evaluate()
+    }
 
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) { evaluate() }
+    func publish(_ view: PlayerView, changes: ChangeSet) {
+        isPlayerIdle = view.isIdle
+        evaluate()
+    }
 
     func reload(_ settings: DaemonSettings) {
         seconds = settings.idleExitSeconds

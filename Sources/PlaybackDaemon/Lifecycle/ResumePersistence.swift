@@ -1,32 +1,40 @@
 import PlaybackModel
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Resume as a subsystem: at start it reads the state file (when there is one) and hands it to
-/// the service; after every meaningful change, and every few seconds while playing, it saves;
-/// at the end it writes the last state, the position heard after the fade.
+/// the player; after every meaningful change, and every few seconds while playing, it saves
+/// what the published view says; at the end it writes the last state, the position heard after
+/// the fade.
 final class ResumePersistence: Subsystem {
-    private let service: PlayerService
     private let loop: ControlLoop
     private let log: DaemonLog
     private let mode: ResumeMode
     private let path: String?
     private var persister: StatePersister?
+    /// Hands a saved state to the player (`PlayerService.restore`); returns the view after it.
+    private let restore: (ResumeState) -> PlayerView
+    /// The last published view: what the next save writes.
+    private var latest: PlayerView?
     /// Saves the position every `StatePersister.playingInterval` while playing.
     private let saveTimer: OneShotTimer
 
-    init(service: PlayerService, path: String?, mode: ResumeMode, loop: ControlLoop, log: DaemonLog) {
-        self.service = service
+    init(
+        path: String?, mode: ResumeMode, loop: ControlLoop, log: DaemonLog,
+        restore: @escaping (ResumeState) -> PlayerView
+    ) {
         self.path = path
         self.mode = mode
         self.loop = loop
         self.log = log
+        self.restore = restore
         saveTimer = OneShotTimer(loop: loop, accuracy: 0.25)
     }
 
-    /// Reads the state file and hands it to the service. A file that cannot be read as a state
+    /// Reads the state file and hands it to the player. A file that cannot be read as a state
     /// is set aside with a warning; the daemon starts empty.
     func start() throws(SubsystemError) {
         guard let path else {
@@ -44,22 +52,27 @@ final class ResumePersistence: Subsystem {
                     + (aside.map { "moved it to \($0)" } ?? "could not move it aside") + "; starting empty",
                 event: "state-corrupt")
         case .state(let saved):
-            service.restore(saved, fileExists: { access($0, F_OK) == 0 }, play: mode == .playing)
+            let snapshot = restore(saved).nowPlaying
             log.info(
-                "resumed \(service.queue.count) items from \(path)"
-                    + (service.queue.currentIndex.map { ", at item \($0)" } ?? ""), event: "resumed")
+                "resumed \(snapshot.queueCount) items from \(path)"
+                    + (snapshot.queueIndex.map { ", at item \($0)" } ?? ""), event: "resumed")
         }
     }
 
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
-        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate]) { persist() }
+    func ready(_ view: PlayerView) { latest = view }
+
+    func publish(_ view: PlayerView, changes: ChangeSet) {
+        latest = view
+        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate]) {
+            persist()
+        }
     }
 
     /// Saves on the worker; while playing, again every few seconds.
     private func persist() {
-        guard let persister else { return }
-        persister.save(service.resumeState())
-        if service.state == .playing {
+        guard let persister, let latest else { return }
+        persister.save(latest.resumeState(at: WallClock.now()))
+        if latest.nowPlaying.state == .playing {
             if !saveTimer.isArmed {
                 saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist() }
             }
@@ -68,8 +81,8 @@ final class ResumePersistence: Subsystem {
         }
     }
 
-    func stop() {
+    func stop(_ last: PlayerView) {
         saveTimer.cancel()
-        persister?.saveNow(service.resumeState())
+        persister?.saveNow(last.resumeState(at: WallClock.now()))
     }
 }

@@ -12,16 +12,20 @@ final class SocketFrontEnd: Subsystem {
     private let control: DaemonLog
     /// The output device, named in the start-up line.
     private let device: String
-    private let service: PlayerService
+    /// Carries out a command and replies (the player service's `handle`).
+    private let perform: (Command, @escaping (CommandResult) -> Void) -> Void
     private(set) var server: ControlServer?
     /// Called when a client connects or goes (the idle exit counts them).
     var onClientCountChanged: () -> Void = {}
 
-    init(path: String, device: String, loop: ControlLoop, service: PlayerService, log: DaemonLog, control: DaemonLog) {
+    init(
+        path: String, device: String, loop: ControlLoop, log: DaemonLog, control: DaemonLog,
+        perform: @escaping (Command, @escaping (CommandResult) -> Void) -> Void
+    ) {
         self.path = path
         self.device = device
         self.loop = loop
-        self.service = service
+        self.perform = perform
         self.log = log
         self.control = control
     }
@@ -36,7 +40,7 @@ final class SocketFrontEnd: Subsystem {
             throw SubsystemError(error.description)
         }
         let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request, reply in
-            service.handle(request.command) { reply(Response($0)) }
+            perform(request.command) { reply(Response($0)) }
         }
         server.onClientCountChanged = { [unowned self] _ in onClientCountChanged() }
         self.server = server
@@ -44,11 +48,11 @@ final class SocketFrontEnd: Subsystem {
             "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(device)'", event: "started")
     }
 
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet) {
         server?.broadcast(
             Event(
-                changes: changes, nowPlaying: snapshot,
-                equalizer: changes.contains(.equalizer) ? service.equalizer : nil))
+                changes: changes, nowPlaying: view.nowPlaying,
+                equalizer: changes.contains(.equalizer) ? view.equalizer : nil))
     }
 
     /// SIGHUP also brings the socket back when its file (or the runtime directory) was removed,
@@ -66,5 +70,5 @@ final class SocketFrontEnd: Subsystem {
 
     func beginStopping() { server?.stopAccepting() }
 
-    func stop() { server?.shutdown() }
+    func stop(_ last: PlayerView) { server?.shutdown() }
 }

@@ -5,20 +5,19 @@ import PlaybackModel
 final class SystemdStatus: Subsystem {
     private let notifier: SystemdNotifier
     private let log: DaemonLog
-    private let snapshot: () -> NowPlaying
     /// The line systemd shows now.
     private(set) var line = ""
 
-    init(notifier: SystemdNotifier, log: DaemonLog, snapshot: @escaping () -> NowPlaying) {
+    init(notifier: SystemdNotifier, log: DaemonLog) {
         self.notifier = notifier
         self.log = log
-        self.snapshot = snapshot
     }
 
     /// The first line, for `READY=1`: after the resume state, which may have restored an item.
-    func start() throws(SubsystemError) { line = SystemdNotifier.summary(snapshot()) }
+    func ready(_ view: PlayerView) { line = SystemdNotifier.summary(view.nowPlaying) }
 
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet) {
+        let snapshot = view.nowPlaying
         let status = SystemdNotifier.summary(snapshot)
         if status != line {
             line = status

@@ -15,7 +15,10 @@ import SystemSupport
 /// away it waits again. Control thread only.
 final class MPRISFrontEnd: Subsystem, BusObject {
     private let loop: ControlLoop
-    private let service: PlayerService
+    /// Carries out a command and replies (the player service's `handle`).
+    private let handle: (Command, @escaping (CommandResult) -> Void) -> Void
+    /// The player's view now, for property reads (`PlayerService.view`).
+    private let current: () -> PlayerView
     private let log: DaemonLog
     private let quit: () -> Void
     private var isEnabled: Bool
@@ -32,12 +35,14 @@ final class MPRISFrontEnd: Subsystem, BusObject {
     private(set) var busName: String?
 
     init(
-        enabled: Bool, loop: ControlLoop, service: PlayerService, environment: Environment, log: DaemonLog,
-        quit: @escaping () -> Void
+        enabled: Bool, loop: ControlLoop, environment: Environment, log: DaemonLog,
+        handle: @escaping (Command, @escaping (CommandResult) -> Void) -> Void,
+        current: @escaping () -> PlayerView, quit: @escaping () -> Void
     ) {
         isEnabled = enabled
         self.loop = loop
-        self.service = service
+        self.handle = handle
+        self.current = current
         self.log = log
         self.quit = quit
         watch = SessionBusWatch(loop: loop, socketPath: SessionBusAddress.socketPath(environment: environment))
@@ -45,17 +50,18 @@ final class MPRISFrontEnd: Subsystem, BusObject {
         published = MPRISView(
             snapshot: NowPlaying(
                 state: .stopped, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0),
-            availability: service.availability)
+            availability: CommandAvailability(disabled: [], skipForwardIntervals: [], skipBackwardIntervals: []))
     }
 
-    func ready(_ snapshot: NowPlaying) {
-        published = MPRISView(snapshot: snapshot, availability: service.availability)
+    func ready(_ view: PlayerView) {
+        published = MPRISView(snapshot: view.nowPlaying, availability: view.availability)
         if isEnabled { joinOrWait() }
     }
 
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet) {
         let previous = published.snapshot
-        published = MPRISView(snapshot: snapshot, availability: service.availability)
+        let snapshot = view.nowPlaying
+        published = MPRISView(snapshot: snapshot, availability: view.availability)
         guard let connection else { return }
         for interface in MPRIS.interfaces {
             connection.emitPropertiesChanged(
@@ -71,7 +77,8 @@ final class MPRISFrontEnd: Subsystem, BusObject {
     /// socket's `nowPlaying` reports it (a change may wait to be announced until the device
     /// plays), with the position extrapolated from it.
     private var currentView: MPRISView {
-        MPRISView(snapshot: service.snapshot(), availability: service.availability)
+        let view = current()
+        return MPRISView(snapshot: view.nowPlaying, availability: view.availability)
     }
 
     func reload(_ settings: DaemonSettings) {
@@ -85,7 +92,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
         }
     }
 
-    func stop() { leave() }
+    func stop(_ last: PlayerView) { leave() }
 
     // MARK: Joining and leaving the bus
 
@@ -206,7 +213,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
             log.notice("asked to quit over MPRIS", event: "stopping")
             quit()
         case .command(let command):
-            service.handle(command) { result in
+            handle(command) { result in
                 done(
                     result.map { _ in () }.mapError {
                         BusCallError(name: MPRIS.errorName($0.status), message: $0.message)

@@ -2,39 +2,41 @@ import PlaybackEngine
 import PlaybackModel
 
 /// Watches the output route where it can change, chosen by what the device turned out to be
-/// when playback opened it (`watchOpenDevice`, called as a pipeline starts: the connection to a
-/// sound server is made while the stream starts up, not once it plays): a sound server's
-/// stream is watched through the server (`SoundServerWatch`), a card's own PCM through its
-/// jack controls (`ALSAJackMonitor`), and anything else (a file, a null device) not at all.
-/// Both sleep on descriptors in the control loop: no thread, no timer. Each change goes to
-/// the player service, which pauses or resumes.
+/// when playback opened it (`watch`, called by the engine driver as a pipeline starts: the
+/// connection to a sound server is made while the stream starts up, not once it plays): a
+/// sound server's stream is watched through the server (`SoundServerWatch`), a card's own PCM
+/// through its jack controls (a `JackMonitor`), and anything else (a file, a null device) not
+/// at all. Both sleep on descriptors in the control loop: no thread, no timer. Each change goes
+/// one way, to the player service, which pauses or resumes.
 final class RouteWatch: Subsystem {
     private let loop: ControlLoop
-    private let engine: PlaybackEngine
+    private let openJackMonitor: JackMonitorFactory
     private let log: DaemonLog
     private let onChange: (RouteChange) -> Void
     private var soundServer: SoundServerWatch?
-    private var jacks: ALSAJackMonitor?
+    private var jacks: (any JackMonitor)?
     /// False once libpulse turned out not to load: said once, not at every play.
     private var canWatchServer = true
 
-    init(loop: ControlLoop, engine: PlaybackEngine, log: DaemonLog, onChange: @escaping (RouteChange) -> Void) {
+    init(
+        loop: ControlLoop, openJackMonitor: @escaping JackMonitorFactory, log: DaemonLog,
+        onChange: @escaping (RouteChange) -> Void
+    ) {
         self.loop = loop
-        self.engine = engine
+        self.openJackMonitor = openJackMonitor
         self.log = log
         self.onChange = onChange
     }
 
-    func stop() {
+    func stop(_ last: PlayerView) {
         soundServer?.disconnect()
         soundServer = nil
         closeJacks()
     }
 
-    /// Starts the watcher the open device needs, once.
-    func watchOpenDevice() {
-        guard engine.isDeviceOpen else { return }
-        if engine.isServerStream {
+    /// Starts the watcher `device` needs, once.
+    func watch(_ device: OpenDevice) {
+        if device.isServerStream {
             guard canWatchServer else { return }
             guard SoundServerWatch.libraryLoads() else {
                 canWatchServer = false
@@ -51,10 +53,10 @@ final class RouteWatch: Subsystem {
                 soundServer?.connect()
                 log.log(.debug, "watching the sound server for route changes")
             }
-        } else if let device = engine.hardwareDevice, jacks?.device != device {
+        } else if let device = device.hardware, jacks?.device != device {
             closeJacks()
             do throws(SinkError) {
-                let monitor = try ALSAJackMonitor(device: device)
+                let monitor = try openJackMonitor(device)
                 jacks = monitor
                 for descriptor in monitor.fileDescriptors {
                     loop.watch(descriptor) { [unowned self] _ in readJacks() }

@@ -2,7 +2,7 @@ import ControlProtocol
 import PlaybackModel
 
 /// What a command did, in domain terms. `PlayerService` answers every command with one; each
-/// front end (the socket's JSON replies now, D-Bus next) writes it in its own form.
+/// front end (the socket's JSON replies, MPRIS's D-Bus replies) writes it in its own form.
 enum CommandOutcome: Equatable {
     /// Carried out; nothing to report.
     case done

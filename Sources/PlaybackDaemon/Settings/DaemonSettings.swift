@@ -39,7 +39,7 @@ public struct DaemonSettings: Sendable, Equatable {
 
 /// What playback does when its output device goes away (`on-route-lost`).
 public enum RouteLostAction: String, Sendable, CaseIterable {
-    /// Pause, keeping the position: the seed's answer to headphones that drop on a train.
+    /// Pause, keeping the position: what iOS does when headphones are pulled out.
     case pause
     /// Play on wherever the system sends the stream.
     case `continue`

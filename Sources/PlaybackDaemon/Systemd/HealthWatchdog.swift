@@ -80,7 +80,7 @@ final class HealthWatchdog {
 }
 
 extension HealthWatchdog: Subsystem {
-    func ready(_ snapshot: NowPlaying) { start(isPlaying: snapshot.state == .playing) }
+    func ready(_ view: PlayerView) { start(isPlaying: view.nowPlaying.state == .playing) }
 
-    func publish(_ snapshot: NowPlaying, changes: ChangeSet) { update(isPlaying: snapshot.state == .playing) }
+    func publish(_ view: PlayerView, changes: ChangeSet) { update(isPlaying: view.nowPlaying.state == .playing) }
 }

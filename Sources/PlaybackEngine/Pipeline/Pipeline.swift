@@ -9,9 +9,8 @@ final class Pipeline: @unchecked Sendable {
     /// The decoded audio the ring holds at least: a second of the stream, which `SampleRing`
     /// rounds up to a power of two (1.49 s of 44.1 kHz stereo in 256 KiB; 1.49 s of a 22.05 kHz
     /// mono audiobook in 64 KiB). The device's own buffer comes on top. Every page of the ring
-    /// is resident once it has wrapped, so a bigger ring is memory held for nothing: decoding a
-    /// 10-minute file to the null device took the same time with 0.74, 1.49 and 2.97 s rings
-    /// (0.40, 0.40 and 0.41 s, medians of 5; mpg123 -s 0.40).
+    /// is resident once it has wrapped, and a bigger ring decodes no faster (docs/performance.md),
+    /// so more would be memory held for nothing.
     static func ringSamples(_ format: AudioFormat) -> Int { format.sampleRate * format.channels }
 
     let format: AudioFormat
@@ -33,11 +32,11 @@ final class Pipeline: @unchecked Sendable {
     private let fadeBuffer: UnsafeMutableBufferPointer<Int16>
     /// Preallocated for the output thread's processed samples.
     private let processBuffer: UnsafeMutableBufferPointer<Int16>
-    /// What the output thread processes before it writes, at most: one ALSA period (250 ms,
-    /// `ALSASink`), so that the device takes a processed block in one write as it takes the
-    /// ring's samples when nothing is processed (three writes a period cost the pulse plugin's
-    /// path 0.02 s of CPU per audio minute).
-    static let processMilliseconds = Int(ALSASink.periodMicroseconds / 1000)
+    /// What the output thread processes before it writes, at most: a quarter second, the ALSA
+    /// sink's period, so that the device takes a processed block in one write as it takes the
+    /// ring's samples when nothing is processed (a write a period costs a sound server's plugin
+    /// the least CPU).
+    static let processMilliseconds = 250
     /// Frames the sound chain works on at a time (its scratch space; about 90 ms at 44.1 kHz).
     static let chainFrames = 4096
     /// Decoded samples on their way to the stretcher (empty at rate 1).
@@ -56,7 +55,7 @@ final class Pipeline: @unchecked Sendable {
         let rewrites = sink.canRewrite
         ring = SampleRing(
             capacity: Self.ringSamples(format),
-            reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate) * format.channels : 0)
+            reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) * format.channels : 0)
         // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
         let stretcher =
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
@@ -80,11 +79,11 @@ final class Pipeline: @unchecked Sendable {
             fadeInFrames: fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0,
             history: rewrites
                 ? RewriteHistory(
-                    capacity: Self.rewriteReserveFrames(format.sampleRate) / RewriteHistory.blockFrames + 8,
+                    capacity: Self.rewriteReserveFrames(format.sampleRate, sink) / RewriteHistory.blockFrames + 8,
                     chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
                 : nil)
-        let decoderWork = UncheckedBox((decoding, decoder))
-        let outputWork = UncheckedBox(output)
+        let decoderWork = UncheckedSendable((decoding, decoder))
+        let outputWork = UncheckedSendable(output)
         threads.append(
             NamedThread(name: "pbd-decoder") {
                 decoderWork.value.0.run(
@@ -107,9 +106,9 @@ final class Pipeline: @unchecked Sendable {
     static let fadeInMilliseconds = 5
     /// How much played audio the ring keeps for a device that can replace what it holds, and
     /// how far back the chain's history goes: a quarter more than the device's buffer
-    /// (`PulseSink.bufferMicroseconds`). About 150 KB of history at 44.1 kHz.
-    static func rewriteReserveFrames(_ sampleRate: Int) -> Int {
-        sampleRate * PulseSink.bufferMicroseconds * 5 / 4 / 1_000_000
+    /// (`AudioSink.rewindableMicroseconds`). About 150 KB of history at 44.1 kHz for 1 s.
+    static func rewriteReserveFrames(_ sampleRate: Int, _ sink: some AudioSink) -> Int {
+        sampleRate * sink.rewindableMicroseconds * 5 / 4 / 1_000_000
     }
 
     /// Ends without a click: the output thread writes a linear fade of the next
@@ -163,10 +162,4 @@ final class Pipeline: @unchecked Sendable {
         let mediaFrames = rate == 1 ? outputFrames : Int((Double(outputFrames) * rate).rounded(.down))
         return (index, segment.itemID, segment.firstFrame + mediaFrames)
     }
-}
-
-/// Carries a value that is handed from one thread to another exactly once.
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

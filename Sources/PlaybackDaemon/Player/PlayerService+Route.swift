@@ -5,28 +5,28 @@ extension PlayerService {
     /// device pauses playback (`on-route-lost`), and a new one resumes what a lost one paused
     /// when `on-route-back` says so. Control loop only.
     func routeChanged(_ change: RouteChange) {
-        routeChange = change
-        noteChange(.route)
+        note(state.noteRoute(change))
         switch change.reason {
         case .oldDeviceUnavailable:
             var outcome = ""
-            if state == .playing || state == .interrupted {
-                if onRouteLost == .pause {
-                    _ = pause()
-                    isPausedByRouteLoss = true
+            if state.transport == .playing || state.transport == .interrupted {
+                if state.onRouteLost == .pause {
+                    if state.transport == .playing { holdPosition(engine.halt()) }
+                    note(state.pauseForLostRoute())
+                    driver.transportChanged(to: .paused)
                     outcome = ": paused (on-route-lost = pause)"
                 } else {
-                    let goingOn = state == .playing ? "playing on" : "still interrupted"
+                    let goingOn = state.transport == .playing ? "playing on" : "still interrupted"
                     outcome = ": \(goingOn) (on-route-lost = continue)"
                 }
             }
             log.notice("the output device '\(change.device)' went away\(outcome)", event: "route-lost")
         case .newDeviceAvailable:
-            guard isPausedByRouteLoss, state == .paused, onRouteBack == .resume else {
+            guard state.isPausedByRouteLoss, state.transport == .paused, state.onRouteBack == .resume else {
                 log.info("a new output device appeared: '\(change.device)'", event: "route-new")
                 break
             }
-            if let failure = startEngine(atFrame: heldFrame) {
+            if let failure = startEngine(atFrame: state.heldFrame) {
                 log.error("cannot resume on the new output device '\(change.device)': \(failure.message)")
             } else {
                 log.notice(

@@ -11,7 +11,7 @@ import SystemSupport
 /// a direct hardware device has route changes too. The owner polls `fileDescriptors` for
 /// input (it sleeps there: no timer, no thread) and calls `readEvents` when they are ready.
 /// One thread at a time.
-public final class ALSAJackMonitor {
+public final class ALSAJackMonitor: JackMonitor {
     public let device: HardwareDevice
     /// What the owner polls for input.
     public private(set) var fileDescriptors: [Int32] = []

@@ -2,6 +2,8 @@ import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
 
+/// The queue commands: enqueue (probed on the prober thread), remove, move, clear, and
+/// enabling commands.
 extension PlayerService {
     /// Expands and probes on the prober thread, then adds on the control loop and replies.
     /// Enqueues are applied in the order they arrived.
@@ -25,7 +27,7 @@ extension PlayerService {
     ) -> CommandResult {
         var rejected = rejected
         var items = probed
-        let room = replace ? PlaybackQueue.maximumCount : queue.remainingCapacity
+        let room = replace ? PlaybackQueue.maximumCount : state.queue.remainingCapacity
         if items.count > room {
             rejected += items[room...].map {
                 Rejection(path: $0.path, reason: "the queue is full (\(PlaybackQueue.maximumCount) items)")
@@ -39,47 +41,32 @@ extension PlayerService {
             return .failure(
                 CommandFailure(.noSuchContent, "nothing playable: \(reasons)\(more)", outcome: .enqueued(outcome)))
         }
-        if case .index(let index) = placement, !replace, index > queue.count {
+        let count = state.queue.count
+        if case .index(let index) = placement, !replace, index > count {
             return .failure(
                 CommandFailure(
                     .noSuchContent,
-                    "index \(index) is past the end of the queue: it has \(queue.count) items (insert at 0 to \(queue.count))",
+                    "index \(index) is past the end of the queue: it has \(count) items (insert at 0 to \(count))",
                     outcome: .enqueued(EnqueueOutcome(added: [], rejected: []))))
         }
-        if let failure = add(items, placement: replace ? .end : placement, replace: replace, play: play) {
+        if let failure = add(items, placement: placement, replace: replace, play: play) {
             return .failure(CommandFailure(failure.status, failure.message, outcome: .enqueued(outcome)))
         }
-        outcome.queueCount = queue.count
+        outcome.queueCount = state.queue.count
         return .success(.enqueued(outcome))
     }
 
     /// Adds probed items; returns a failure when starting playback failed.
-    private func add(
-        _ items: [QueueItem], placement: EnqueuePlacement, replace: Bool, play: Bool
-    ) -> CommandFailure? {
-        let wasPlaying = state == .playing
+    private func add(_ items: [QueueItem], placement: EnqueuePlacement, replace: Bool, play: Bool) -> CommandFailure? {
+        let wasPlaying = state.transport == .playing
         if replace {
             engine.halt()
             engine.forgetParkedDecoder()
-            queue.removeAll()
         }
-        let hadCurrent = queue.current != nil
-        let firstNew: Int
-        switch placement {
-        case .end: firstNew = queue.count
-        case .next: firstNew = queue.currentIndex.map { $0 + 1 } ?? queue.count
-        case .index(let index): firstNew = index
-        }
-        queue.insert(items, at: firstNew, playNext: placement == .next)
-        noteChange(.queue)
-        if !hadCurrent {
-            heldFrame = 0
-            noteChange(.item)
-        }
+        let (changes, firstNew) = state.insert(items, placement: placement, replace: replace)
+        note(changes)
         if play || (replace && wasPlaying) {
-            queue.select(firstNew)
-            heldFrame = 0
-            noteChange([.item, .position])
+            note(state.select(firstNew))
             return startEngine(atFrame: 0)
         }
         refreshUpcoming()
@@ -87,74 +74,60 @@ extension PlayerService {
     }
 
     func remove(at index: Int, count: Int) -> CommandResult {
-        guard index < queue.count else { return outOfRange(index) }
-        let end = min(queue.count, index + count)
+        guard index < state.queue.count else { return outOfRange(index) }
+        let end = min(state.queue.count, index + count)
         if let failure = removeItems(at: Set(index..<end)) { return .failure(failure) }
-        return .success(.removed(count: end - index, queueCount: queue.count))
+        return .success(.removed(count: end - index, queueCount: state.queue.count))
     }
 
     /// Removes the items at `offsets` (each in range). When the current item goes, the one that
     /// would have played next takes its place from its start (playing on if playing), or the
     /// queue ends. Returns why that item cannot play, if it cannot.
     func removeItems(at offsets: Set<Int>) -> CommandFailure? {
-        let removedCurrent = queue.remove(at: offsets)
-        noteChange(.queue)
+        let (changes, removedCurrent) = state.remove(at: offsets)
         guard removedCurrent else {
+            note(changes)
             refreshUpcoming()
             return nil
         }
         engine.forgetParkedDecoder()
-        guard queue.current != nil else {
+        guard state.queue.current != nil else {
+            note(.queue)
             endOfQueue()
             return nil
         }
-        if case .failure(let failure) = startCurrentItem() { return failure }
+        if case .failure(let failure) = startCurrentItem(changes) { return failure }
         return nil
     }
 
     func move(from: Int, to: Int) -> CommandResult {
-        guard from < queue.count else { return outOfRange(from) }
-        guard to < queue.count else { return outOfRange(to) }
-        queue.move(from: from, to: to)
-        noteChange(.queue)
+        guard from < state.queue.count else { return outOfRange(from) }
+        guard to < state.queue.count else { return outOfRange(to) }
+        note(state.move(from: from, to: to))
         refreshUpcoming()
         return .success(.done)
     }
 
-    func jump(to index: Int) -> CommandResult {
-        guard index < queue.count else { return outOfRange(index) }
-        queue.select(index)
-        return startCurrentItem()
-    }
-
-    func queuePage(offset: Int, limit: Int) -> CommandResult {
-        .success(
-            .queuePage(
-                QueuePage(
-                    currentIndex: queue.currentIndex, count: queue.count, offset: offset,
-                    repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
-                    items: Array(queue.items.dropFirst(offset).prefix(limit)))))
-    }
-
-    private func outOfRange(_ index: Int) -> CommandResult {
-        let extent =
-            queue.isEmpty
-            ? "the queue is empty" : "the queue has \(queue.count) items (indexes 0 to \(queue.count - 1))"
-        return .failure(CommandFailure(.noSuchContent, "no item at index \(index): \(extent)"))
-    }
-
     func clear() -> CommandResult {
-        engine.releaseDevice()
-        engine.forgetParkedDecoder()
-        if !queue.isEmpty { noteChange([.queue, .item]) }
-        queue.removeAll()
-        heldFrame = 0
-        setState(.stopped)
+        releaseAndStop { $0.clear() }
+        return .success(.done)
+    }
+
+    /// A new repeat or shuffle mode changes what plays next.
+    func changeModes(_ changes: ChangeSet) -> CommandResult {
+        note(changes)
+        if !changes.isEmpty { refreshUpcoming() }
         return .success(.done)
     }
 
     func setEnabled(_ name: CommandName, _ enabled: Bool) -> CommandResult {
-        if availability.set(name, enabled: enabled) { noteChange(.commands) }
-        return .success(.commands(availability))
+        note(state.setEnabled(name, enabled))
+        return .success(.commands(state.availability))
+    }
+
+    func outOfRange(_ index: Int) -> CommandResult {
+        let count = state.queue.count
+        let extent = count == 0 ? "the queue is empty" : "the queue has \(count) items (indexes 0 to \(count - 1))"
+        return .failure(CommandFailure(.noSuchContent, "no item at index \(index): \(extent)"))
     }
 }

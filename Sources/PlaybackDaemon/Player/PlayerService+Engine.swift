@@ -6,25 +6,25 @@ import SystemSupport
     import Glibc
 #endif
 
+/// What the engine reports, taken into the state: item boundaries, the end of what was
+/// decoded, a device failure; and the queue changes the engine must follow.
 extension PlayerService {
-    /// Reacts to what the engine reported: item boundaries, the end of what was decoded, a
-    /// device failure. Runs on the control loop when the engine's event descriptor fires.
+    /// Runs on the control loop when the engine's event descriptor fires.
     func handleEngineEvents() {
         for event in engine.takeEvents() {
             log.log(.debug, "engine event: \(event)")
             switch event {
             case .audible:
-                audibleStartTimer.cancel()
                 // If the start was already announced (the device was slow), re-anchor clients.
-                if !releaseDeferredChanges() { noteChange(.position) }
+                if !releaseDeferredChanges() { note(.position) }
             case .itemStarted(let id, let segment, let audibleIn):
-                scheduleItemChange(id, segment: segment, after: audibleIn)
+                driver.scheduleBoundary(id, segment: segment, after: audibleIn)
             case .finished(let last, let next):
                 holdPosition(last)
                 continueAfterPipeline(next: next)
             case .deviceFailed(let error, let position):
                 holdPosition(position)
-                setState(.interrupted)
+                setTransport(.interrupted)
                 log.error("audio device '\(engine.deviceName)' failed: \(error)")
                 // The device itself vanished (a USB card unplugged): a route change as well.
                 if error.code == -ENODEV {
@@ -47,29 +47,49 @@ extension PlayerService {
     /// A pipeline played out: start what follows (the item whose format differs, items
     /// enqueued after the decoder ran out, the next pass of a repeat), or stop at the end.
     private func continueAfterPipeline(next: UInt64?) {
-        guard state == .playing else { return endOfQueue() }
-        let moved = next.map { queue.follow(toItem: $0) } ?? queue.advance(automatic: true)
-        guard moved, queue.current != nil else { return endOfQueue() }
-        heldFrame = 0
-        noteChange([.item, .position])
+        guard state.transport == .playing,
+            let changes = next.map({ state.advance(toItem: $0) }) ?? state.advance(automatic: true)
+        else { return endOfQueue() }
+        note(changes)
         if let failure = startEngine(atFrame: 0) {
-            log.error("cannot continue with item \(queue.currentIndex ?? -1): \(failure.message)")
+            log.error("cannot continue with item \(state.queue.currentIndex ?? -1): \(failure.message)")
             if failure.status == .noSuchContent { endOfQueue() }
         }
+    }
+
+    /// The start of the pipeline's `segment` (playing `id`) became audible: an item change, or
+    /// a new pass of the same item (repeat-one), which restarts the position.
+    func boundaryHeard(_ id: UInt64, segment: Int, _ heard: EnginePosition) {
+        guard state.transport == .playing else { return }
+        if state.queue.current?.id == id && heard.segment == segment {
+            note(.position)
+        } else {
+            note(state.follow(toItem: heard.itemID))
+        }
+        refreshUpcoming()
+        publishChanges()
     }
 
     /// Hands the engine the items that now follow the one heard. When the decoder is already
     /// decoding an item that no longer comes next, the pipeline restarts at the heard frame:
     /// the only way to honour the change (the device's buffer is played again from there).
     func refreshUpcoming() {
-        guard state == .playing, engine.isRunning, let position = engine.currentPosition() else { return }
-        sync(toItem: position.itemID)
-        let items = engineItems()?.upcoming ?? []
+        guard state.transport == .playing, engine.isRunning, let position = engine.currentPosition() else { return }
+        note(state.follow(toItem: position.itemID))
+        let items = state.engineItems()?.upcoming ?? []
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
-            holdPosition(engine.halt())
-            if let failure = startEngine(atFrame: heldFrame) {
-                log.error("cannot restart after a queue change: \(failure.message)")
-            }
+            restartAtHeardFrame(for: "after a queue change", fadingIn: false)
+        }
+    }
+
+    /// Restarts a running pipeline at the frame heard, so that a change made where the decoder
+    /// works is heard at once. With `fadingIn`, on a device that can replace what it holds, the
+    /// old audio fades out a few milliseconds ahead and the new fades in after it (no cut).
+    func restartAtHeardFrame(for reason: String, fadingIn: Bool) {
+        guard state.transport == .playing, engine.isRunning else { return }
+        holdPosition(fadingIn ? engine.splice() : engine.halt())
+        if let failure = startEngine(atFrame: state.heldFrame, fadingIn: fadingIn) {
+            log.error("cannot restart \(reason): \(failure.message)")
         }
     }
 }

@@ -41,6 +41,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     public var isServerStream: Bool { openFormat != nil }
     public var hardwareDevice: HardwareDevice? { nil }
     public var canRewrite: Bool { openFormat != nil }
+    public var rewindableMicroseconds: Int { Self.bufferMicroseconds }
     public var recoveredXruns: Int { underruns.load(ordering: .relaxed) }
 
     /// The sink to play on; nil for the server's default.

@@ -1,21 +1,9 @@
 import ControlProtocol
 import PlaybackModel
 
+/// Resume: taking over a saved state at start, and the checks of its files and covers that
+/// run on the prober thread.
 extension PlayerService {
-    /// What to save: the queue, the position heard now, the state and modes, and the
-    /// commands disabled.
-    func resumeState() -> ResumeState {
-        let frame = playedFrame()
-        let rate = queue.current.map { Double($0.metadata.sampleRate) } ?? 1
-        return ResumeState(
-            items: queue.items, currentIndex: queue.currentIndex, position: Double(frame) / rate, state: state,
-            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
-            shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
-            disabledCommands: availability.disabled, volume: volume, equalizer: equalizer,
-            playbackRate: playbackRate,
-            itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
-    }
-
     /// Takes over a saved state at start: items whose file is gone are dropped (each is
     /// logged); a vanished current item gives way to the next one, from its start. The state
     /// comes back paused (stopped if it was), or playing when `play` and it was playing.
@@ -43,26 +31,17 @@ extension PlayerService {
             }
         }
         logDropped(vanished.sorted().map { items[$0].path })
-        queueGeneration += 1
-        queue = PlaybackQueue.restored(
-            items: items, currentIndex: saved.currentIndex, repeatMode: saved.repeatMode,
-            shuffleMode: saved.shuffleMode, shuffledOrder: saved.shuffledOrder)
-        // The queue's own removal gives a vanished current item's place to the one after it.
-        let position = queue.remove(at: vanished) ? 0 : saved.position
+        let changes = note(state.restore(saved, items: items, vanished: vanished))
+        soundChanged(changes.intersection([.volume, .equalizer]))
+        driver.transportChanged(to: state.transport)
         itemIDs.skip(past: UInt64(saved.items.count))
         recoverArtwork(of: lostArtwork)
         if checksLater {
             checkFiles(of: items.indices.filter { $0 != saved.currentIndex }.map { items[$0] }, fileExists)
         }
-        for name in saved.disabledCommands { _ = availability.set(name, enabled: false) }
-        if let volume = saved.volume { setVolume(volume) }
-        if let rate = saved.playbackRate { setPlaybackRate(rate) }
-        if let equalizer = saved.equalizer { setEqualizer(equalizer) }
-        guard let item = queue.current else { return }
-        heldFrame = item.metadata.frame(at: position)
-        if saved.state == .stopped { return }
-        setState(.paused)
-        if play && saved.state == .playing, let failure = startEngine(atFrame: heldFrame) {
+        if play && saved.state == .playing && state.queue.current != nil,
+            let failure = startEngine(atFrame: state.heldFrame)
+        {
             log.error("resume: cannot play on: \(failure.message)")
         }
         publishChanges()
@@ -85,16 +64,16 @@ extension PlayerService {
             }
             return { [unowned self] in
                 let goneIDs = Set(gone.map(\.id))
-                let offsets = queue.items.indices.filter { goneIDs.contains(queue.items[$0].id) }
-                logDropped(offsets.map { queue.items[$0].path })
+                let queued = state.queue.items
+                let offsets = queued.indices.filter { goneIDs.contains(queued[$0].id) }
+                logDropped(offsets.map { queued[$0].path })
                 if !offsets.isEmpty, let failure = removeItems(at: Set(offsets)) {
                     log.error("resume: cannot play on: \(failure.message)")
                 }
-                let queued = Dictionary(queue.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-                let unchanged = lostArtwork.filter { queued[$0.id] == $0 }
+                let byID = Dictionary(state.queue.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                let unchanged = lostArtwork.filter { byID[$0.id] == $0 }
                 if !unchanged.isEmpty {
-                    queue.setArtworkPaths(Dictionary(uniqueKeysWithValues: unchanged.map { ($0.id, nil) }))
-                    noteChange(.queue)
+                    note(state.setArtworkPaths(Dictionary(uniqueKeysWithValues: unchanged.map { ($0.id, nil) })))
                     recoverArtwork(of: unchanged)
                 }
                 publishChanges()
@@ -108,9 +87,7 @@ extension PlayerService {
         for path in paths.prefix(10) { log.warning("resume: dropped \(path): the file is gone") }
         if paths.count > 10 { log.warning("resume: dropped \(paths.count - 10) more items whose files are gone") }
     }
-}
 
-extension PlayerService {
     /// Extracts again, on the prober thread, the covers a reboot removed, and gives them back
     /// to the items (a `queue` change; an `item` change when the current one got its cover).
     func recoverArtwork(of items: [QueueItem]) {
@@ -126,10 +103,7 @@ extension PlayerService {
                 if let artwork { found[id] = artwork }
             }
             return { [unowned self] in
-                guard !found.isEmpty else { return }
-                queue.setArtworkPaths(found)
-                noteChange(.queue)
-                if let current = queue.current?.id, found[current] != nil { noteChange(.item) }
+                note(state.setArtworkPaths(found))
                 publishChanges()
             }
         }

@@ -59,6 +59,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// Whether audio written but not heard yet can be replaced (`rewind`): then a change of
     /// the sound settings is heard at once, not after the buffer.
     var canRewrite: Bool { get }
+    /// The most audio the open device holds, in microseconds: how much played audio a
+    /// pipeline keeps to process again after a `rewind`. 0 when the device cannot rewind.
+    var rewindableMicroseconds: Int { get }
     /// The frames written that the device has not taken to play yet, asked of it now: how far
     /// `rewind` may go back. 0 when the device cannot replace audio. Output thread only.
     func rewritableFrames() -> Int
@@ -76,6 +79,7 @@ public protocol AudioSink: AnyObject, SendableMetatype {
 
 extension AudioSink {
     public var canRewrite: Bool { false }
+    public var rewindableMicroseconds: Int { 0 }
     public func rewritableFrames() -> Int { 0 }
     public func rewind(_ frames: Int) -> Int { 0 }
     public var reportsStart: Bool { false }

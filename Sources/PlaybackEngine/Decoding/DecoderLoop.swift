@@ -79,9 +79,8 @@ struct DecoderLoop {
         var ending: PipelineState.DecoderEnd?
         while !state.isHaltRequested {
             // Whole batches only, until the end, and a larger first one: Sonic gives back a few
-            // hundred frames per block, and a device started on one of them underran (31 times
-            // in a start at 2x on PulseAudio; once with 4,096-frame batches from the start)
-            // while the next came through a thread hand-off.
+            // hundred frames per block, and a device started on so little underruns while the
+            // next block comes through a thread hand-off.
             let available = stretcher.availableSamples
             let batch = ring.totalWritten == 0 ? Self.firstStretchBatchFrames : Self.stretchBatchFrames
             if available >= batch * stretcher.channels || (ending != nil && available > 0) {

@@ -1,0 +1,96 @@
+import PlaybackEngine
+import PlaybackModel
+
+/// What the state shows: the snapshot, the page of the queue, what to save, and what the
+/// engine is to play. None of these changes the state (`engineItems` may decide the next
+/// shuffle cycle, as the queue's `upcoming` does, and is mutating for that).
+extension PlayerState {
+    /// Items the engine is told about ahead of the current one. The decoder runs at most the
+    /// ring plus the device buffer (about 4 s) ahead, and the list is topped up at every item
+    /// start, so only items shorter than about 60 ms each could exhaust it (then the next one
+    /// starts a new pipeline).
+    static let engineLookahead = 64
+
+    /// The now-playing snapshot at `frame` of the current item, measured at `timestamp`,
+    /// advancing at `rate` (0 when it does not advance).
+    func snapshot(frame: Int, timestamp: Double, rate: Double) -> NowPlaying {
+        let item = queue.current
+        return NowPlaying(
+            state: transport, item: item, elapsed: item?.metadata.seconds(atFrame: frame) ?? 0,
+            rate: rate, timestamp: timestamp, queueIndex: queue.currentIndex, queueCount: queue.count,
+            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume,
+            defaultRate: playbackRate, replayGain: currentReplayGain(), routeChange: routeChange)
+    }
+
+    /// One page of the queue, in its own order.
+    func queuePage(offset: Int, limit: Int) -> QueuePage {
+        QueuePage(
+            currentIndex: queue.currentIndex, count: queue.count, offset: offset,
+            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
+            items: Array(queue.items.dropFirst(offset).prefix(limit)))
+    }
+
+    /// What to save, with `frame` the position heard in the current item.
+    func resumeState(frame: Int) -> ResumeState {
+        ResumeState(
+            items: queue.items, currentIndex: queue.currentIndex,
+            position: queue.current?.metadata.seconds(atFrame: frame) ?? 0, state: transport,
+            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
+            shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
+            disabledCommands: availability.disabled, volume: volume, equalizer: equalizer,
+            playbackRate: playbackRate,
+            itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
+    }
+
+    /// The equalizer and volume, as the engine takes them.
+    var soundSettings: SoundSettings { SoundSettings(equalizer: equalizer, volume: volume / 100) }
+
+    /// The rate `item` plays at: the chosen one, or 1 when it is shorter than the minimum.
+    func rate(of item: QueueItem) -> Double {
+        rateMinimumSeconds == 0 || item.metadata.duration >= rateMinimumSeconds ? playbackRate : 1
+    }
+
+    /// The current item and those that play after it (at most `engineLookahead`) at the same
+    /// rate, as the engine takes them: each with its ReplayGain factor. An item with another
+    /// rate starts a new pipeline: the stretcher is one for all it plays.
+    mutating func engineItems() -> (current: EngineItem, upcoming: [EngineItem])? {
+        guard let current = queue.current else { return nil }
+        let rate = rate(of: current)
+        let sequence = [current] + upcoming(limit: Self.engineLookahead).prefix { self.rate(of: $0) == rate }
+        let items = sequence.indices.map { index in
+            let item = sequence[index]
+            let gain = replayGain(
+                of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
+                after: index + 1 < sequence.count ? sequence[index + 1] : nil)
+            return EngineItem(id: item.id, path: item.path, gain: gain?.factor ?? 1)
+        }
+        return (items[0], Array(items.dropFirst()))
+    }
+
+    /// The ReplayGain applied to the current item; nil when ReplayGain is off.
+    func currentReplayGain() -> AppliedReplayGain? {
+        guard replayGainSettings.mode != .off, let current = queue.current else { return nil }
+        var after: QueueItem?
+        if replayGainSettings.mode == .auto && queue.shuffleMode == .off {
+            var walker = queue  // in order, `upcoming` decides nothing; a copy keeps this a read
+            after = walker.upcoming(limit: 1).first
+        }
+        return replayGain(of: current, before: previousInOrder, after: after)
+    }
+
+    /// `auto` takes the album gain when the queue plays in order and an item next to this one
+    /// shares its album; shuffled, every item is on its own (MPD does the same).
+    private func replayGain(of item: QueueItem, before: QueueItem?, after: QueueItem?) -> AppliedReplayGain? {
+        let inAlbum =
+            queue.shuffleMode == .off
+            && [before, after].contains { $0.map { $0.metadata.isSameAlbum(as: item.metadata) } ?? false }
+        return replayGainSettings.gain(for: item.metadata, inAlbum: inAlbum)
+    }
+
+    /// The item played before the current one in queue order; nil when shuffled (no order to
+    /// speak of) or at the first item.
+    private var previousInOrder: QueueItem? {
+        guard queue.shuffleMode == .off, let index = queue.currentIndex, index > 0 else { return nil }
+        return queue.items[index - 1]
+    }
+}

@@ -1,0 +1,170 @@
+import ControlProtocol
+import PlaybackModel
+import Testing
+
+@testable import PlaybackDaemon
+
+/// The player's rules on the state value alone: no engine, no loop, no clock. Each operation's
+/// `ChangeSet` is what subscribers are told, so every test asserts it.
+@Suite struct PlayerStateTests {
+    /// Items of 60 s at 44.1 kHz, named by their index.
+    static func items(_ count: Int, firstID: UInt64 = 1, album: String = "A") -> [QueueItem] {
+        (0..<count).map {
+            var metadata = TrackMetadata(title: "t\($0)", duration: 60, sampleRate: 44100, channels: 2)
+            metadata.album = album
+            return QueueItem(id: firstID + UInt64($0), path: "/music/\($0).mp3", metadata: metadata)
+        }
+    }
+
+    /// A state with `count` items queued, the first current.
+    static func queued(_ count: Int) -> PlayerState {
+        var state = PlayerState(settings: DaemonSettings())
+        _ = state.insert(items(count), placement: .end, replace: false)
+        return state
+    }
+
+    @Test("enqueueing into an empty queue makes the first item current; later items change only the queue")
+    func insert() {
+        var state = PlayerState(settings: DaemonSettings())
+        let first = state.insert(Self.items(2), placement: .end, replace: false)
+        #expect(first.changes == [.queue, .item] && first.firstNew == 0)
+        #expect(state.queue.currentIndex == 0)
+        let next = state.insert(Self.items(1, firstID: 10), placement: .next, replace: false)
+        #expect(next.changes == .queue && next.firstNew == 1)
+        #expect(state.queue.items.map(\.id) == [1, 10, 2])
+        let replaced = state.insert(Self.items(1, firstID: 20), placement: .next, replace: true)
+        #expect(replaced.changes == [.queue, .item] && replaced.firstNew == 0)
+        #expect(state.queue.items.map(\.id) == [20])
+    }
+
+    @Test("previousTrack goes back an item within 3 s of the start, restarts the item after, and at the first item")
+    func previousTrackRule() {
+        var state = Self.queued(3)
+        #expect(state.select(1) == [.item, .position])
+        #expect(state.retreat(elapsed: 3.5) == nil, "past the threshold: the item restarts")
+        #expect(state.queue.currentIndex == 1)
+        #expect(state.retreat(elapsed: 2.9) == [.item, .position])
+        #expect(state.queue.currentIndex == 0 && state.heldFrame == 0)
+        #expect(state.retreat(elapsed: 0) == nil, "the first item: nothing before it")
+    }
+
+    @Test("next past the last item is the end; playOut clears now-playing and stops")
+    func advanceAndPlayOut() {
+        var state = Self.queued(2)
+        #expect(state.advance() == [.item, .position])
+        #expect(state.advance() == nil)
+        #expect(state.setTransport(.playing) == .state)
+        #expect(state.playOut() == [.item, .state])
+        #expect(state.queue.current == nil && state.transport == .stopped)
+        #expect(state.queue.count == 2, "the queue is kept")
+    }
+
+    @Test("stop keeps the queue and the item, back at the start; a position change only when it moved")
+    func stop() {
+        var state = Self.queued(2)
+        _ = state.setTransport(.paused)
+        #expect(state.moveHeld(to: 44100) == .position)
+        #expect(state.stop() == [.position, .state])
+        #expect(state.heldFrame == 0 && state.queue.currentIndex == 0)
+        _ = state.setTransport(.paused)
+        #expect(state.stop() == .state, "already at the start")
+        #expect(state.stop() == [], "stopped already")
+    }
+
+    @Test("removing the current item moves to the next from its start; removing another changes only the queue")
+    func remove() {
+        var state = Self.queued(4)
+        _ = state.select(1)
+        state.hold(1000)
+        let other = state.remove(at: [3])
+        #expect(other.changes == .queue && !other.removedCurrent && state.heldFrame == 1000)
+        let current = state.remove(at: [1])
+        #expect(current.changes == [.queue, .item, .position] && current.removedCurrent)
+        #expect(state.queue.current?.id == 3 && state.heldFrame == 0)
+        #expect(state.move(from: 0, to: 1) == .queue)
+        #expect(state.clear() == [.queue, .item])
+        #expect(state.clear() == [], "nothing left to clear")
+    }
+
+    @Test("modes and commands change only when they differ")
+    func modesAndCommands() {
+        var state = Self.queued(3)
+        #expect(state.setRepeat(.all) == .modes)
+        #expect(state.setRepeat(.all) == [])
+        #expect(state.setShuffle(.items) == .modes)
+        #expect(state.setShuffle(.items) == [])
+        #expect(state.setEnabled(.nextTrack, false) == .commands)
+        #expect(state.setEnabled(.nextTrack, false) == [])
+        #expect(!state.availability.isEnabled(.nextTrack))
+    }
+
+    @Test("the volume is clamped, the rate clamped and rounded to a thousandth; equal values change nothing")
+    func sound() {
+        var state = PlayerState(settings: DaemonSettings())
+        #expect(state.setVolume(50) == .volume && state.volume == 50)
+        #expect(state.setVolume(150) == .volume && state.volume == 100)
+        #expect(state.setVolume(-5) == .volume && state.volume == 0)
+        #expect(state.setVolume(0) == [])
+        #expect(state.setPlaybackRate(1.23456) == .rate && state.playbackRate == 1.235)
+        #expect(state.setPlaybackRate(99) == .rate && state.playbackRate == CommandCatalog.playbackRateRange.upperBound)
+        #expect(state.setRateMinimum(600) && !state.setRateMinimum(600))
+        let long = Self.items(1)[0]
+        #expect(state.rate(of: long) == 1, "a 60 s item is shorter than the 10-minute minimum")
+    }
+
+    @Test("a reload takes the route policy and skip intervals; the volume only where the file changed it")
+    func reload() {
+        var old = DaemonSettings()
+        var state = PlayerState(settings: old)
+        #expect(state.setVolume(40) == .volume, "a client's change")
+        var new = old
+        new.onRouteBack = .resume
+        new.skipForwardInterval = 30
+        new.disabled = [.stop]
+        #expect(state.apply(new, replacing: old) == .commands)
+        #expect(state.volume == 40, "the file did not change the volume: the client's stays")
+        #expect(state.onRouteBack == .resume && state.availability.skipForwardIntervals == [30])
+        #expect(!state.availability.isEnabled(.stop))
+        old = new
+        new.volume = 70
+        new.disabled = []
+        #expect(state.apply(new, replacing: old) == [.volume, .commands])
+        #expect(state.volume == 70 && state.availability.isEnabled(.stop))
+    }
+
+    @Test("restoring drops vanished items; a vanished current item gives way to the next from its start, paused")
+    func restore() {
+        let items = Self.items(3)
+        let saved = ResumeState(
+            items: items, currentIndex: 1, position: 30, state: .playing, repeatMode: .all, shuffleMode: .off,
+            shuffledOrder: nil, disabledCommands: [.nextTrack], volume: 55)
+        var kept = PlayerState(settings: DaemonSettings())
+        let changes = kept.restore(saved, items: items, vanished: [])
+        #expect(changes.isSuperset(of: [.queue, .item, .state, .commands, .volume]))
+        #expect(kept.transport == .paused && kept.heldFrame == 30 * 44100 && kept.queue.repeatMode == .all)
+        #expect(kept.resumeState(frame: kept.heldFrame).position == 30)
+        var moved = PlayerState(settings: DaemonSettings())
+        _ = moved.restore(saved, items: items, vanished: [1])
+        #expect(moved.queue.current?.id == 3 && moved.heldFrame == 0 && moved.queue.count == 2)
+        var stopped = PlayerState(settings: DaemonSettings())
+        var savedStopped = saved
+        savedStopped.state = .stopped
+        #expect(!stopped.restore(savedStopped, items: items, vanished: []).contains(.state))
+        #expect(stopped.transport == .stopped)
+    }
+
+    @Test("the snapshot shows the held position in seconds and the applied ReplayGain of an album in order")
+    func snapshot() {
+        var settings = DaemonSettings()
+        settings.replayGain.mode = .auto
+        var state = PlayerState(settings: settings)
+        var items = Self.items(2)
+        items[0].metadata.replayGainAlbumGain = -6
+        items[0].metadata.replayGainTrackGain = -3
+        _ = state.insert(items, placement: .end, replace: false)
+        let snapshot = state.snapshot(frame: 22050, timestamp: 100, rate: 0)
+        #expect(snapshot.elapsed == 0.5 && snapshot.timestamp == 100 && snapshot.queueCount == 2)
+        #expect(snapshot.replayGain?.gain == -6, "the next item shares the album: the album gain")
+        #expect(state.queuePage(offset: 1, limit: 5).items.map(\.id) == [2])
+    }
+}
