@@ -11,7 +11,8 @@ public struct Invocation: Equatable {
         case version
         case completionScript(shell: String)
         case manual
-        case request(verb: String, JSONValue, OutputOptions)
+        /// A request of `command`, made by the verb named `verb`.
+        case request(CommandName, verb: String, JSONValue, OutputOptions)
     }
 
     public var socket: String?
@@ -20,9 +21,9 @@ public struct Invocation: Equatable {
     public var timeout: Double?
     public var action: Action
 
-    /// How long to wait for the reply to `verb`'s request.
-    public func replyTimeout(for verb: String) -> Double {
-        timeout ?? Double(verb == "enqueue" ? CLIOptions.enqueueReplyTimeout : CLIOptions.replyTimeout)
+    /// How long to wait for the reply to a request of `command`.
+    public func replyTimeout(for command: CommandName) -> Double {
+        timeout ?? Double(command == .enqueue ? CLIOptions.enqueueReplyTimeout : CLIOptions.replyTimeout)
     }
 }
 
@@ -113,9 +114,9 @@ extension Invocation {
         if help { return Invocation(socket: socket, json: json, timeout: timeout, action: .help(verb: verb.name)) }
         let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd)
             .build(Array(words.dropFirst()), operandsFrom: max(0, operandsFrom - 1))
-        let output = try OutputOptions(verb: verb.name, options: verbOptions, json: json)
+        let output = try OutputOptions(options: verbOptions, json: json)
         return Invocation(
-            socket: socket, json: json, timeout: timeout, action: .request(verb: verb.name, request, output))
+            socket: socket, json: json, timeout: timeout, action: .request(spec.name, verb: verb.name, request, output))
     }
 
     private static var allVerbOptions: [CLIOption] {

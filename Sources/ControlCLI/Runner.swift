@@ -35,28 +35,28 @@ public enum Runner {
             }
             Console.out(text)
             return ExitCode.success
-        case .request(let verb, let request, let output):
+        case .request(let command, _, let request, let output):
             let path = SocketPath.resolve(explicit: invocation.socket, environment: environment)
-            if verb == "watch" {
+            if command == .subscribe {
                 return WatchSession(
                     path: path, format: output.format, maxWidth: output.maxWidth, offlineText: output.offlineText
                 ).run()
             }
             do {
                 let client = try ControlClient(path: path)
-                client.replyTimeout = invocation.replyTimeout(for: verb)
-                if verb == "status" && output.format == .human && !invocation.json {
+                client.replyTimeout = invocation.replyTimeout(for: command)
+                if command == .nowPlaying && output.format == .human && !invocation.json {
                     return try status(client, request, style: .standardOutput(environment: environment))
                 }
                 let reply = try client.request(request)
-                if verb == "status", case .template = output.format, reply.isSuccess {
+                if command == .nowPlaying, case .template = output.format, reply.isSuccess {
                     let view = try decoded { () throws(WireDecodingError) in
                         try SnapshotView(reply["nowPlaying"] ?? .null, now: WallClock.now())
                     }
                     Console.out(output.format.line(view, maxWidth: output.maxWidth) + "\n")
                     return ExitCode.success
                 }
-                return try report(verb: verb, reply: reply, json: invocation.json)
+                return try report(command, reply: reply, json: invocation.json)
             } catch {
                 Console.error("playbackctl: \(error)\n")
                 switch error {
@@ -75,12 +75,15 @@ public enum Runner {
     ) throws(ClientError) -> Int32 {
         let replies = try client.pipelined([request, .object([("command", .string(CommandName.commands.rawValue))])])
         guard let reply = replies.first, reply.isSuccess else {
-            return try report(verb: "status", reply: replies.first ?? .object([]), json: false)
+            return try report(.nowPlaying, reply: replies.first ?? .object([]), json: false)
         }
         let nowPlaying = try decoded { () throws(WireDecodingError) in
             try NowPlaying(json: reply["nowPlaying"] ?? .null)
         }
-        let commands = replies.count > 1 && replies[1].isSuccess ? replies[1] : nil
+        var commands: CommandAvailability?
+        if replies.count > 1, replies[1].isSuccess, case .commands(let availability)? = try? outcome(.commands, replies[1]) {
+            commands = availability
+        }
         Console.out(HumanOutput.status(nowPlaying, commands: commands, now: WallClock.now(), style: style))
         return ExitCode.success
     }
@@ -90,7 +93,14 @@ public enum Runner {
         do { return try body() } catch { throw .malformedReply(error.description) }
     }
 
-    private static func report(verb: String, reply: JSONValue, json: Bool) throws(ClientError) -> Int32 {
+    /// The successful reply to a request of `command`, as the type the catalog says it is.
+    private static func outcome(_ command: CommandName, _ reply: JSONValue) throws(ClientError) -> CommandOutcome {
+        try decoded { () throws(WireDecodingError) in
+            try CommandOutcome(json: reply, kind: CommandCatalog.spec(command).replies)
+        }
+    }
+
+    private static func report(_ command: CommandName, reply: JSONValue, json: Bool) throws(ClientError) -> Int32 {
         guard let statusText = reply["status"]?.stringValue, let status = CommandStatus(rawValue: statusText) else {
             Console.error("playbackctl: malformed reply: \(reply.serialized)\n")
             return ExitCode.protocolError
@@ -98,13 +108,11 @@ public enum Runner {
         if json {
             Console.out(reply.serialized + "\n")
         } else {
-            if status == .success {
-                let text = try decoded { () throws(WireDecodingError) in
-                    try HumanOutput.render(verb: verb, reply: reply, now: WallClock.now())
-                }
-                Console.out(text)
+            if status == .success { Console.out(HumanOutput.render(try outcome(command, reply))) }
+            if command == .enqueue {
+                let enqueued = try decoded { () throws(WireDecodingError) in try EnqueueOutcome(json: reply) }
+                Console.error(HumanOutput.rejections(enqueued))
             }
-            Console.error(HumanOutput.rejections(reply))
             if status != .success {
                 Console.error("playbackctl: \(reply["message"]?.stringValue ?? statusText) (\(statusText))\n")
             }

@@ -64,7 +64,8 @@ public enum CommandCatalog {
             ]
         ) { _ in .previousTrack },
         CommandSpec(
-            .skipForward, "Move forward by an interval, clamped to the end of the item.", remote: true,
+            .skipForward, "Move forward by an interval, clamped to the end of the item.",
+            remote: true, replies: .position,
             arguments: [ArgumentSpec("interval", .number, "Seconds, > 0; default: the preferred interval.")],
             verbs: [
                 CLIVerb(
@@ -76,7 +77,8 @@ public enum CommandCatalog {
             .skipForward(interval: try args.positiveNumber("interval"))
         },
         CommandSpec(
-            .skipBackward, "Move backward by an interval, clamped to the start of the item.", remote: true,
+            .skipBackward, "Move backward by an interval, clamped to the start of the item.",
+            remote: true, replies: .position,
             arguments: [ArgumentSpec("interval", .number, "Seconds, > 0; default: the preferred interval.")],
             verbs: [
                 CLIVerb(
@@ -89,7 +91,7 @@ public enum CommandCatalog {
         },
         CommandSpec(
             .changePlaybackPosition, "Seek to an absolute position in the current item, sample-accurately.",
-            remote: true,
+            remote: true, replies: .position,
             arguments: [ArgumentSpec("position", .number, required: true, "Seconds from the start of the item, >= 0.")],
             verbs: [
                 CLIVerb(
@@ -184,12 +186,12 @@ public enum CommandCatalog {
         CommandSpec(
             .equalizer,
             "Return the equalizer (on or off, preamp, global gain, bands, the preset it came from) and the preset names.",
-            remote: false,
+            remote: false, replies: .equalizer,
             verbs: [CLIVerb("eq", "Show the equalizer's bands and the presets.", examples: ["eq", "--json eq"])]
         ) { _ in .equalizer },
         CommandSpec(
             .setEqualizerEnabled, "Switch the equalizer on or off; off (or flat) leaves the samples untouched.",
-            remote: false,
+            remote: false, replies: .equalizer,
             arguments: [ArgumentSpec("enabled", .boolean, required: true, "true to apply the equalizer.")],
             verbs: [
                 CLIVerb("eq-on", "Switch the equalizer on.", presets: [("enabled", .bool(true))], examples: ["eq on"]),
@@ -199,7 +201,7 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in .setEqualizerEnabled(try args.bool("enabled")!) },
         CommandSpec(
             .setEqualizerBand, "Change one band: any of its type, frequency, width (bandwidth or q), gain and bypass.",
-            remote: false,
+            remote: false, replies: .equalizer,
             arguments: [
                 ArgumentSpec("band", .number, required: true, "The band's index (0-based)."),
                 ArgumentSpec("gain", .number, "dB, -96 - 24 (peaking and shelving filters)."),
@@ -235,7 +237,8 @@ public enum CommandCatalog {
             return .setEqualizerBand(index: try args.index("band")!, change)
         },
         CommandSpec(
-            .setEqualizerGains, "Set every band's gain at once, one value per band, in order.", remote: false,
+            .setEqualizerGains, "Set every band's gain at once, one value per band, in order.",
+            remote: false, replies: .equalizer,
             arguments: [ArgumentSpec("gains", .numberList, required: true, "dB per band, each -96 - 24.")],
             verbs: [
                 CLIVerb(
@@ -246,7 +249,7 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in .setEqualizerGains(try args.numberList("gains", in: EQBand.gainRange)!) },
         CommandSpec(
             .setEqualizerGlobalGain, "Set the gain applied after the bands (AVAudioUnitEQ's globalGain).",
-            remote: false,
+            remote: false, replies: .equalizer,
             arguments: [ArgumentSpec("gain", .number, required: true, "dB, -96 - 24.")],
             verbs: [
                 CLIVerb(
@@ -257,13 +260,13 @@ public enum CommandCatalog {
         CommandSpec(
             .resetEqualizer,
             "Return to the ten flat one-octave bands, no preamp and no global gain; on or off as before.",
-            remote: false,
+            remote: false, replies: .equalizer,
             verbs: [CLIVerb("eq-reset", "Flatten the equalizer.", examples: ["eq reset"])]
         ) { _ in .resetEqualizer },
         CommandSpec(
             .loadEqualizer,
             "Load a preset by name (built-in or saved), or a parametric EQ text file such as AutoEq's ParametricEQ.txt, and switch the equalizer on.",
-            remote: false,
+            remote: false, replies: .equalizer,
             arguments: [
                 ArgumentSpec("preset", .string, "A preset's name."),
                 ArgumentSpec("file", .string, "The absolute path of a parametric EQ text file; instead of preset."),
@@ -287,7 +290,7 @@ public enum CommandCatalog {
         CommandSpec(
             .saveEqualizer,
             "Save the current curve as a named preset (parametric EQ text under the configuration directory's eq/).",
-            remote: false,
+            remote: false, replies: .equalizer,
             arguments: [
                 ArgumentSpec("name", .string, required: true, "The preset's name: letters, digits, '-', '_', '.'.")
             ],
@@ -307,7 +310,7 @@ public enum CommandCatalog {
         CommandSpec(
             .enqueue,
             "Add files, directories (recursively, in natural order) and M3U/M3U8 playlists to the queue; unplayable entries are rejected one by one with the reason.",
-            remote: false,
+            remote: false, replies: .enqueued,
             arguments: [
                 ArgumentSpec(
                     "items", .stringList, required: true, "Absolute paths of files, directories or playlists."),
@@ -345,7 +348,7 @@ public enum CommandCatalog {
         },
         CommandSpec(
             .remove, "Remove items from the queue; removing the current item moves on to the one that would play next.",
-            remote: false,
+            remote: false, replies: .removed,
             arguments: [
                 ArgumentSpec("index", .number, required: true, "Queue index (0-based) of the first item to remove."),
                 ArgumentSpec("count", .number, "How many items, >= 1; default 1."),
@@ -402,7 +405,7 @@ public enum CommandCatalog {
     static let queries: [CommandSpec] = [
         CommandSpec(
             .queue, "List a page of the queue (with metadata), the current index, the total count and the play modes.",
-            remote: false,
+            remote: false, replies: .queuePage,
             arguments: [
                 ArgumentSpec("offset", .number, "Index (0-based) of the first item listed; default 0."),
                 ArgumentSpec(
@@ -419,7 +422,7 @@ public enum CommandCatalog {
             return .queue(offset: try args.index("offset") ?? 0, limit: limit)
         },
         CommandSpec(
-            .nowPlaying, "Return the now-playing snapshot.", remote: false,
+            .nowPlaying, "Return the now-playing snapshot.", remote: false, replies: .nowPlaying,
             verbs: [
                 CLIVerb(
                     "status", "Show what is playing.",
@@ -433,14 +436,15 @@ public enum CommandCatalog {
         CommandSpec(
             .commands,
             "List the remote commands, whether each is enabled, the skip intervals and the supported playback rates.",
-            remote: false,
+            remote: false, replies: .commands,
             verbs: [
                 CLIVerb(
                     "commands", "List the commands and whether they are enabled.", examples: ["commands"])
             ]
         ) { _ in .commands },
         CommandSpec(
-            .subscribe, "Reply with a snapshot, then push one event line per change.", remote: false,
+            .subscribe, "Reply with a snapshot, then push one event line per change.",
+            remote: false, replies: .nowPlaying,
             verbs: [
                 CLIVerb(
                     "watch",
@@ -454,7 +458,7 @@ public enum CommandCatalog {
             ]
         ) { _ in .subscribe },
         CommandSpec(
-            .setCommandEnabled, "Enable or disable a remote command.", remote: false,
+            .setCommandEnabled, "Enable or disable a remote command.", remote: false, replies: .commands,
             arguments: [
                 ArgumentSpec("name", .commandName, required: true, "The remote command's wire name."),
                 ArgumentSpec("enabled", .boolean, required: true, "true to enable, false to disable."),

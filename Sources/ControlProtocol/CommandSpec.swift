@@ -121,15 +121,18 @@ public struct CommandSpec: Sendable {
     /// An MPRemoteCommand-style command: it can be disabled, and `commands` lists it.
     public let isRemoteCommand: Bool
     public let verbs: [CLIVerb]
+    /// What a successful reply carries (`CommandOutcome(json:kind:)` reads it).
+    public let replies: CommandOutcome.Kind
     let build: @Sendable (ArgumentValues) throws(RequestError) -> Command
 
     init(
-        _ name: CommandName, _ summary: String, remote: Bool, arguments: [ArgumentSpec] = [],
-        verbs: [CLIVerb],
+        _ name: CommandName, _ summary: String, remote: Bool, replies: CommandOutcome.Kind = .done,
+        arguments: [ArgumentSpec] = [], verbs: [CLIVerb],
         build: @escaping @Sendable (ArgumentValues) throws(RequestError) -> Command
     ) {
         self.name = name
         self.summary = summary
+        self.replies = replies
         self.isRemoteCommand = remote
         self.arguments = arguments
         self.verbs = verbs

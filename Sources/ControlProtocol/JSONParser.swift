@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Why a JSON text could not be parsed, with the byte offset where parsing stopped.
 public struct JSONParseError: Error, Equatable, CustomStringConvertible {
     public var reason: String
@@ -242,15 +244,9 @@ public struct JSONParser {
     private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
         guard let b = peek else { throw error("unterminated escape") }
         offset += 1
+        if let scalar = CharacterEscape.scalar(for: b) { return scalar }
         switch b {
-        case UInt8(ascii: "\""): return "\""
-        case UInt8(ascii: "\\"): return "\\"
         case UInt8(ascii: "/"): return "/"
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"): return try parseUnicodeEscape()
         default: throw error("invalid escape '\\\(Unicode.Scalar(b))'")
         }

@@ -20,6 +20,7 @@ public enum ProtocolReference {
                 }
                 text += "\n"
             }
+            text += "Reply: \(spec.replies.summary)\n\n"
             let verbs = spec.verbs.map { "`playbackctl \($0.name)`" }.joined(separator: ", ")
             text += "CLI: \(verbs).\n\n"
         }

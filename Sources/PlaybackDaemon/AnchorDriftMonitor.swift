@@ -15,7 +15,7 @@ final class AnchorDriftMonitor {
     private let measure: () -> NowPlaying
     private let republish: () -> Void
 
-    init(loop: ControlLoop, measure: @escaping () -> NowPlaying, republish: @escaping () -> Void) {
+    init(loop: EventLoop, measure: @escaping () -> NowPlaying, republish: @escaping () -> Void) {
         timer = OneShotTimer(loop: loop)
         self.measure = measure
         self.republish = republish

@@ -2,13 +2,13 @@ import CSystemShim
 import PlaybackEngine
 import SystemSupport
 
-/// A thread for slow work the control loop must not wait for: probing files to enqueue,
+/// A thread for slow work the event loop must not wait for: probing files to enqueue,
 /// writing the state file. Jobs run one at a time, in order. A job returns a completion,
-/// which runs on the control loop when the job is done, so the result is applied by the one
+/// which runs on the event loop when the job is done, so the result is applied by the one
 /// owner of the state. The thread runs as background work (`SCHED_BATCH`, nice 10), so a
-/// long enqueue does not compete with the control loop for the CPU.
+/// long enqueue does not compete with the event loop for the CPU.
 final class BackgroundWorker: @unchecked Sendable {
-    /// Runs on the worker; returns what the control loop then does.
+    /// Runs on the worker; returns what the event loop then does.
     typealias Job = () -> (() -> Void)
 
     private struct Queue {
@@ -23,7 +23,7 @@ final class BackgroundWorker: @unchecked Sendable {
     private let finished = EventSignal()
     private var thread: NamedThread?
 
-    init(name: String, loop: ControlLoop) {
+    init(name: String, loop: EventLoop) {
         loop.watch(finished.fileDescriptor) { [unowned self] _ in
             finished.reset()
             runCompletions()
@@ -42,7 +42,7 @@ final class BackgroundWorker: @unchecked Sendable {
     /// Whether no job is queued or running.
     var isIdle: Bool { queue.withLock { $0.jobs.isEmpty && !$0.isBusy } }
 
-    /// Waits until every queued job ran, then runs their completions (control loop only).
+    /// Waits until every queued job ran, then runs their completions (event loop only).
     func drain() {
         while !isIdle { finished.wait(timeoutMilliseconds: 10) }
         runCompletions()

@@ -8,13 +8,13 @@ import PlaybackModel
 
 /// Accepts clients on the control socket, frames their lines, hands each request to the
 /// player service and writes replies in order; fans pushed events out to subscribers.
-/// Runs on the control loop. Every per-client resource is bounded (`ProtocolLimits`).
+/// Runs on the event loop. Every per-client resource is bounded (`ProtocolLimits`).
 final class ControlServer {
     /// Answers one request by calling the reply closure, at once or later (a successful
     /// `subscribe` also subscribes the connection).
     typealias Handler = (Request, @escaping (Response) -> Void) -> Void
 
-    private let loop: ControlLoop
+    private let loop: EventLoop
     private(set) var listener: UnixListener
     private let handle: Handler
     private let log: DaemonLog
@@ -27,7 +27,7 @@ final class ControlServer {
 
     var clientCount: Int { clients.count }
 
-    init(loop: ControlLoop, listener: UnixListener, log: DaemonLog, handle: @escaping Handler) {
+    init(loop: EventLoop, listener: UnixListener, log: DaemonLog, handle: @escaping Handler) {
         self.loop = loop
         self.listener = listener
         self.handle = handle

@@ -10,12 +10,12 @@ import PlaybackModel
 /// The running daemon: the player service and the engine, and around them an ordered list of
 /// subsystems (the socket and MPRIS front ends, the route watch, resume, systemd's status line and
 /// watchdog, the anchor check, the idle exit) that start in order, see every published change and every reload,
-/// and stop in reverse order. Signals arrive on the control loop. The composition root passes
+/// and stop in reverse order. Signals arrive on the event loop. The composition root passes
 /// in the concrete audio backends: the sink, the decoders and the jack monitor.
 public final class Daemon {
     private let options: DaemonOptions
     private var settings: DaemonSettings
-    private let loop = ControlLoop()
+    private let loop = EventLoop()
     private let logOutput: LogOutput
     private let log: DaemonLog
     private let notifier = SystemdNotifier()
@@ -158,12 +158,8 @@ public final class Daemon {
             log.error("reload: \(error); keeping the current configuration", event: "reload-failed")
             return
         }
-        var applied = new
-        for spec in SettingsCatalog.all {
-            if let keep = spec.keepOnReload, keep(&applied, settings) {
-                log.warning("reload: \(spec.name) changes take effect when playbackd restarts")
-            }
-        }
+        let (applied, kept) = new.reloaded(over: settings)
+        for name in kept { log.warning("reload: \(name) changes take effect when playbackd restarts") }
         logOutput.threshold = applied.logLevel
         logOutput.target = applied.logTarget
         service.apply(applied, replacing: settings)

@@ -8,7 +8,7 @@ import SystemSupport
 /// joins threads that stop promptly (they wait in `poll` with a wake-up descriptor), except
 /// while the last item's tail is being drained.
 public final class PlaybackEngine {
-    /// Readable when the engine has something to report; add it to the control loop's poll set
+    /// Readable when the engine has something to report; add it to the event loop's poll set
     /// and call `takeEvents()`.
     public let events = EventSignal()
     private let sink: any AudioSink

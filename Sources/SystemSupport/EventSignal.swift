@@ -6,7 +6,7 @@ import CSystemShim
 
 /// A wake-up edge between threads, built on an `eventfd`: `signal()` never blocks or
 /// allocates (safe from the real-time thread), `wait()` sleeps in `poll` with no timeout,
-/// and the descriptor can join a `poll` set (the control loop's, or with ALSA's).
+/// and the descriptor can join a `poll` set (the event loop's, or with ALSA's).
 public final class EventSignal: @unchecked Sendable {
     /// The eventfd; readable while signalled.
     public let fileDescriptor: Int32

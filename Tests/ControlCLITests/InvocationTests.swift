@@ -5,7 +5,7 @@ import Testing
 @Suite struct InvocationTests {
     private func request(_ arguments: [String]) throws -> String {
         let invocation = try Invocation.parse(arguments, cwd: "/nonexistent-dir")
-        guard case .request(_, let json, _) = invocation.action else { return "not a request" }
+        guard case .request(_, _, let json, _) = invocation.action else { return "not a request" }
         return json.serialized
     }
 
@@ -62,12 +62,12 @@ import Testing
 
     @Test("the reply timeout: 5 s by default, 60 s for enqueue (it probes every file), or --timeout")
     func replyTimeout() throws {
-        #expect(try Invocation.parse(["status"], cwd: "/").replyTimeout(for: "status") == 5)
-        #expect(try Invocation.parse(["enqueue", "/a.mp3"], cwd: "/").replyTimeout(for: "enqueue") == 60)
+        #expect(try Invocation.parse(["status"], cwd: "/").replyTimeout(for: .nowPlaying) == 5)
+        #expect(try Invocation.parse(["enqueue", "/a.mp3"], cwd: "/").replyTimeout(for: .enqueue) == 60)
         let given = try Invocation.parse(["toggle", "--timeout=0.25"], cwd: "/")
-        #expect(given.replyTimeout(for: "toggle") == 0.25)
+        #expect(given.replyTimeout(for: .togglePlayPause) == 0.25)
         #expect(
-            try Invocation.parse(["--timeout", "90", "enqueue", "/a"], cwd: "/").replyTimeout(for: "enqueue") == 90)
+            try Invocation.parse(["--timeout", "90", "enqueue", "/a"], cwd: "/").replyTimeout(for: .enqueue) == 90)
     }
 }
 

@@ -8,7 +8,7 @@ struct NotARequest: Error {}
 @Suite struct SnapshotFormatTests {
     private func options(_ arguments: [String]) throws -> OutputOptions {
         let invocation = try Invocation.parse(["watch"] + arguments, cwd: "/")
-        guard case .request(_, _, let output) = invocation.action else { throw NotARequest() }
+        guard case .request(_, _, _, let output) = invocation.action else { throw NotARequest() }
         return output
     }
 
@@ -101,7 +101,7 @@ struct NotARequest: Error {}
         #expect(throws: UsageError.self) { try Invocation.parse(["--format", "x", "status"], cwd: "/") }
         let status = try Invocation.parse(["status", "--format={{title}}", "--socket", "/s"], cwd: "/")
         #expect(status.socket == "/s")
-        guard case .request("status", _, let output) = status.action else { Issue.record("not a request"); return }
+        guard case .request(.nowPlaying, "status", _, let output) = status.action else { Issue.record("not a request"); return }
         #expect(output.format == .template(try Template("{{title}}")))
     }
 }

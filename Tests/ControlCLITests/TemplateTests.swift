@@ -147,7 +147,7 @@ enum Snapshots {
         for (_, verb) in VerbTable.all {
             for example in verb.examples {
                 let invocation = try Invocation.parse(ShellWords.split(example), cwd: "/")
-                guard case .request(let name, _, _) = invocation.action else {
+                guard case .request(_, let name, _, _) = invocation.action else {
                     Issue.record("'\(example)' is not a request")
                     continue
                 }

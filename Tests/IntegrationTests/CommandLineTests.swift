@@ -4,7 +4,7 @@ import PlaybackModel
 import SystemSupport
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// Acceptance 6: the built `playbackctl`, its exact output and exit codes.
     @Suite struct CommandLine {
         @Test("status prints state, artist - title, album, time and queue position")

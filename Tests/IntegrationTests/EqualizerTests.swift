@@ -6,7 +6,7 @@ import Testing
 
 @testable import PlaybackEngine
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// The equalizer's commands through the daemon: each change is pushed once with the curve,
     /// malformed requests change nothing, presets load and save as parametric EQ text, an
     /// AutoEq file's response is the cookbook's, and the curve survives a restart.

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// Issue 14, point 4: faults of the machine around the daemon. Disks that fill or turn
     /// read-only are real filesystems in a private mount namespace of the daemon (a 16 KiB
     /// tmpfs; a read-only bind mount), since root, which runs these tests, ignores permissions.

@@ -3,7 +3,7 @@ import Foundation
 import PlaybackModel
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// Broken and hostile audio files, generated here from the fixtures: each is played as far
     /// as it is playable or rejected with a reason, and the daemon keeps answering throughout.
     @Suite struct HostileFiles {

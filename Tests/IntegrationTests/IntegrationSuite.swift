@@ -1,6 +1,10 @@
 import Testing
 
-/// Every test that starts a daemon runs inside this suite, one at a time: the real-time tests
-/// measure wall-clock pacing and must not compete with each other for the two cores.
-@Suite(.serialized)
-struct IntegrationSuite {}
+/// Tests that share what only one test at a time may use: the PulseAudio server's streams
+/// (counted, killed, unloaded), pacing measured against the wall clock, a container's systemd.
+/// They run one at a time, in a phase of their own after everything else (`Scripts/test`).
+@Suite(.serialized) struct IntegrationSuite {}
+
+/// Tests whose daemons each have their own socket, state, bus and capture file (a paced one
+/// only adds a stream to the null sink): they run alongside each other and the unit tests.
+@Suite struct ConcurrentIntegrationSuite {}

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// MPRIS2 on a private session bus, driven by the real `playerctl` and `busctl`, checked
     /// against the daemon's own socket.
     @Suite struct MPRIS {
@@ -29,9 +29,7 @@ extension IntegrationSuite {
             let position = Double(
                 try bus.playerctl(["position"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             let ours = try daemon.nowPlaying()
-            let oursNow =
-                (ours.number("elapsed") ?? 0) + (ours.number("rate") ?? 0)
-                * (Date().timeIntervalSince1970 - (ours.number("timestamp") ?? 0))
+            let oursNow = extrapolated(ours)
             #expect(position.map { abs($0 - oursNow) < 0.5 } == true, "playerctl \(position ?? -1), socket \(oursNow)")
 
             #expect(try bus.playerctl(["play-pause"]).status == 0)

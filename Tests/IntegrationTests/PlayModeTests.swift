@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// Issue 5, acceptance 3 and 4 through the live daemon: seamless loops, the shuffled order,
     /// and queue edits while playing.
     @Suite struct PlayModes {

@@ -118,7 +118,7 @@ extension IntegrationSuite {
                     // rate since the new stream started, which was before the push.
                     Thread.sleep(forTimeInterval: 1.5)
                     let settled = try daemon.nowPlaying()
-                    let held = extrapolatedElapsed(before, at: requested)
+                    let held = extrapolated(before, at: requested)
                     let measuredAt = settled.number("timestamp")!
                     let lowest = held + rate * (measuredAt - pushed.number("timestamp")!) - 0.25
                     let highest = held + rate * (measuredAt - requested.timeIntervalSince1970) + 0.25

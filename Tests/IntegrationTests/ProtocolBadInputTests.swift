@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// Acceptance 4, part 2: malformed input gets a clear badRequest (or a disconnect), and
     /// nothing else is affected: the queue and the position survive all of it.
     @Suite struct ProtocolBadInput {

@@ -3,7 +3,7 @@ import Foundation
 import PlaybackModel
 import Testing
 
-extension IntegrationSuite {
+extension ConcurrentIntegrationSuite {
     /// Acceptance 4, part 1: every command and every status over the real socket.
     @Suite struct ProtocolStatuses {
         /// A valid request for every command; the test fails when a command is missing here.
@@ -25,7 +25,7 @@ extension IntegrationSuite {
             .loadEqualizer: [("preset", .string("warm"))], .saveEqualizer: [("name", .string("saved"))],
         ]
 
-        @Test("every command answers success over the socket, echoing the id")
+        @Test("every command answers success over the socket, echoing the id, with the reply its catalog entry declares")
         func everyCommandSucceeds() throws {
             // Real-time pacing: on the unpaced file device `play` would finish the item at once.
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
@@ -45,6 +45,13 @@ extension IntegrationSuite {
                 let reply = try daemon.call(name.rawValue, Self.validRequests[name]!, id: .number(Double(index)))
                 #expect(reply["status"]?.stringValue == "success", "\(name): \(reply.serialized)")
                 #expect(reply["id"] == .number(Double(index)))
+                // What playbackctl decodes: the members of the kind the catalog declares.
+                let kind = CommandCatalog.spec(name).replies
+                let outcome = try CommandOutcome(json: reply, kind: kind)
+                #expect(outcome.kind == kind)
+                if kind == .done {
+                    #expect(reply.objectMembers?.count == 2, "\(name) declares no members: \(reply.serialized)")
+                }
             }
         }
 

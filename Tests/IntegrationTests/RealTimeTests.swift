@@ -56,7 +56,7 @@ extension IntegrationSuite {
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
             let resumed = try daemon.nowPlaying()
             let pausedAt = try #require(paused.number("elapsed"))
-            #expect(abs(extrapolatedElapsed(resumed) - pausedAt) < 0.05)
+            #expect(abs(extrapolated(resumed) - pausedAt) < 0.05)
             #expect(try PulseProbe.openStreams() == 1)
         }
 
@@ -108,7 +108,7 @@ extension IntegrationSuite {
             _ = try daemon.call("previousTrack")
             let restarted = try daemon.nowPlaying()
             #expect(restarted.number("queueIndex") == 1, "more than 3 s in: restart the item")
-            #expect(extrapolatedElapsed(restarted) < 0.1)
+            #expect(extrapolated(restarted) < 0.1)
             _ = try daemon.call("previousTrack")
             let previous = try daemon.nowPlaying()
             #expect(previous.number("queueIndex") == 0, "at the start: go back one item")
@@ -146,7 +146,7 @@ extension IntegrationSuite {
             Thread.sleep(until: Date(timeIntervalSince1970: anchor + pauseAt - startElapsed))
             // Where the device is now, by its own clock: PulseAudio's reported position can stall
             // for a while in the first seconds, so the start's anchor alone may run ahead of it.
-            let asked = extrapolatedElapsed(try daemon.nowPlaying())
+            let asked = extrapolated(try daemon.nowPlaying())
             try #require(
                 asked < duration - 0.4, "the device was at \(asked) s when the pause was sent, too late to test")
             #expect(try daemon.call("pause")["status"]?.stringValue == "success")

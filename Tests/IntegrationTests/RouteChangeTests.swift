@@ -35,7 +35,7 @@ extension IntegrationSuite {
             #expect(paused["routeChange"]?["reason"]?.stringValue == "oldDeviceUnavailable")
             #expect(paused["routeChange"]?["device"]?.stringValue == "Headphones-A")
             let kept = try #require(paused.number("elapsed"))
-            let heard = extrapolatedElapsed(before, at: unloaded)
+            let heard = extrapolated(before, at: unloaded)
             // Until the pause the stream plays on from the sink the server moved it to; the
             // margin is ten times the 57 ms seen here.
             #expect(
@@ -132,7 +132,7 @@ extension IntegrationSuite {
             Thread.sleep(forTimeInterval: 0.5)
             let before = (try threadWakeups(daemon.pid), try threadWakeups(file.pid))
             Thread.sleep(forTimeInterval: 3)
-            #expect(try threadWakeups(daemon.pid) - before.0 == 0, "the watch sleeps in the control loop")
+            #expect(try threadWakeups(daemon.pid) - before.0 == 0, "the watch sleeps in the event loop")
             #expect(try threadWakeups(file.pid) - before.1 == 0, "nothing watches a file device")
             #expect(try server.clients(of: file.pid) == 0)
         }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension IntegrationSuite {
-    /// Issue 10: SIGTERM, SIGINT and SIGHUP reach the control loop and nothing else, whichever
+    /// Issue 10: SIGTERM, SIGINT and SIGHUP reach the event loop and nothing else, whichever
     /// threads exist when they arrive: every thread has them blocked (`SigBlk`), SIGHUP reloads
     /// and SIGTERM stops cleanly with exit 0, never the signal's default action.
     @Suite struct SignalDelivery {

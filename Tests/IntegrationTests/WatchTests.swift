@@ -55,15 +55,13 @@ extension IntegrationSuite {
             // Ticks are checked once the device has settled: a fresh PulseAudio stream can stall
             // after it started, and the daemon then re-anchors the position (docs/protocol.md).
             _ = try watch.waitFor { $0 == "playing Long 3" }
+            // The anchor before the ticks: the model extrapolates forward only.
+            let anchor = try daemon.nowPlaying()
             var ticks: [(line: String, time: Double)] = []
             for _ in 0..<4 { if let tick = try watch.lines.nextTimed(timeout: 2) { ticks.append(tick) } }
-            let anchor = try daemon.nowPlaying()
             #expect(ticks.map(\.line) == ["playing Long 4", "playing Long 5", "playing Long 6", "playing Long 7"])
             for (index, tick) in ticks.enumerated() {
-                let position =
-                    try #require(anchor["elapsed"]?.numberValue)
-                    + (tick.time - (try #require(anchor["timestamp"]?.numberValue)))
-                let pastBoundary = position - Double(index + 4)
+                let pastBoundary = extrapolated(anchor, at: tick.time) - Double(index + 4)
                 #expect(
                     // Within 50 ms of the boundary either way (the acceptance): the daemon
                     // re-anchors only when its pushed anchor is more than 20 ms off.

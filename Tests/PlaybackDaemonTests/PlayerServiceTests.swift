@@ -10,7 +10,7 @@ import Testing
 /// its answers are domain results (`CommandResult`), the same for every front end.
 @Suite(.serialized) struct PlayerServiceTests {
     let sink = FakeAudioSink()
-    let loop = ControlLoop()
+    let loop = EventLoop()
     let service: PlayerService
 
     init() {

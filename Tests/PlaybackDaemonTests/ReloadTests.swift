@@ -10,12 +10,12 @@ import Testing
         var running = DaemonSettings()
         running.device = "hw:0"
         running.socket = "/run/a.sock"
-        var reloaded = running
-        reloaded.device = "pulse"
-        reloaded.realtime = false
-        reloaded.pauseHoldSeconds = 3
-        reloaded.logLevel = .debug
-        let changed = SettingsCatalog.all.filter { spec in spec.keepOnReload?(&reloaded, running) ?? false }.map(\.name)
+        var read = running
+        read.device = "pulse"
+        read.realtime = false
+        read.pauseHoldSeconds = 3
+        read.logLevel = .debug
+        let (reloaded, changed) = read.reloaded(over: running)
         #expect(changed == ["device", "realtime"])
         #expect(reloaded.device == "hw:0" && reloaded.realtime && reloaded.socket == "/run/a.sock")
         #expect(reloaded.pauseHoldSeconds == 3 && reloaded.logLevel == .debug, "reloadable settings are applied")

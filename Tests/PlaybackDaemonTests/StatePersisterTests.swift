@@ -20,7 +20,7 @@ import Testing
 
     @Test("a save asked for while a write is in flight is written after it; a burst collapses into one write")
     func saveDuringWrite() throws {
-        let loop = ControlLoop()
+        let loop = EventLoop()
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
         let written = Mutex<[Double]>([])
@@ -39,8 +39,14 @@ import Testing
         entered.wait()  // the worker is inside the first write
         for position in 2...50 { persister.save(state(position: Double(position))) }
         gate.signal()
-        let stop = OneShotTimer(loop: loop)
-        stop.arm(after: 0.8) { loop.stop() }
+        // Run the loop until the second write has happened (a generous bound, never reached).
+        let poll = OneShotTimer(loop: loop)
+        let deadline = Date().addingTimeInterval(20)
+        func check() {
+            if written.withLock({ $0.count >= 2 }) || Date() > deadline { return loop.stop() }
+            poll.arm(after: 0.01, check)
+        }
+        poll.arm(after: 0.01, check)
         loop.run()
         #expect(written.withLock { $0 } == [1, 50], "the first write, then one with the latest state")
     }

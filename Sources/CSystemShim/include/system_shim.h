@@ -24,7 +24,7 @@ int playbackd_signalfd_read(int fd);
 void playbackd_name_this_thread(const char *name);
 
 /// Makes the calling thread background work: SCHED_BATCH at nice `nice_value` (Linux sets
-/// the nice value per thread), so it yields to the control loop and to the rest of the system.
+/// the nice value per thread), so it yields to the event loop and to the rest of the system.
 /// Returns 0 on success, -1 when either part was refused.
 int playbackd_make_this_thread_background(int nice_value);
 

@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// What a shell may complete for an option's value.
 public enum ValueCompletion: Sendable, Equatable {
     case none
@@ -72,12 +74,16 @@ public enum CLIOptions {
     public static let offline = CLIOption(
         "offline", value: "TEXT", "What to show while playbackd is not running (default: empty)")
 
-    /// The options of one verb.
-    public static func of(verb: String) -> [CLIOption] {
-        switch verb {
-        case "status": [format, maxWidth]
-        case "watch": [format, waybar, i3blocks, polybar, tooltip, maxWidth, offline]
+    /// The options of the verbs of `command`: `status` (`nowPlaying`) and `watch`
+    /// (`subscribe`) print snapshots in a format of the user's.
+    public static func of(_ command: CommandName) -> [CLIOption] {
+        switch command {
+        case .nowPlaying: [format, maxWidth]
+        case .subscribe: [format, waybar, i3blocks, polybar, tooltip, maxWidth, offline]
         default: []
         }
     }
+
+    /// The options of the verb named `verb` (or aliased so); none for an unknown word.
+    public static func of(verb: String) -> [CLIOption] { VerbTable.find(verb).map { of($0.0.name) } ?? [] }
 }

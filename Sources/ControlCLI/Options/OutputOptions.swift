@@ -11,7 +11,7 @@ public struct OutputOptions: Equatable {
     }
 
     /// Checks the combination and parses the templates; errors name the option.
-    init(verb: String, options: [(CLIOption, String)], json: Bool) throws(UsageError) {
+    init(options: [(CLIOption, String)], json: Bool) throws(UsageError) {
         var formatSource: String?
         var tooltipSource: String?
         var bar: CLIOption?

@@ -6,14 +6,12 @@ extension HumanOutput {
     static let barHalfWidth = 12
     static let barStep = 1.5
 
-    /// The `equalizer` reply (or a changed curve) as a table: the state, then one line per
-    /// band with its gain as a bar around 0 dB, then the presets when listed.
+    /// The equalizer (the `equalizer` reply, or a changed curve) as a table: the state, then one
+    /// line per band with its gain as a bar around 0 dB, then the presets when listed.
     ///
     ///     equalizer on  preamp 0 dB  global 0 dB  preset warm
     ///      1  parametric          32 Hz  1 oct     +3.0 dB             |##
-    static func equalizer(_ reply: JSONValue) throws(WireDecodingError) -> String {
-        guard let json = reply["equalizer"] else { throw WireDecodingError("reply: 'equalizer' is missing") }
-        let equalizer = try Equalizer(json: json)
+    static func equalizer(_ equalizer: Equalizer, presets: [String]?) -> String {
         var header = "equalizer \(equalizer.isEnabled ? "on" : "off")  preamp \(decibels(equalizer.preamp))"
         header += "  global \(decibels(equalizer.globalGain))"
         if let preset = equalizer.preset { header += "  preset \(preset)" }
@@ -27,7 +25,7 @@ extension HumanOutput {
             line += band.bypass ? "(bypassed)" : band.type.usesGain ? bar(band.gain) : ""
             lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
         }
-        if let presets = reply["presets"]?.arrayValue?.compactMap(\.stringValue) {
+        if let presets {
             lines.append("presets: " + presets.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -4,16 +4,15 @@ import SystemSupport
 
 /// How replies read on a terminal. Pure functions of the reply, so tests compare exact text.
 public enum HumanOutput {
-    /// Text for a successful reply to `verb`; empty for commands that need no answer.
-    public static func render(verb: String, reply: JSONValue, now: Double) throws(WireDecodingError) -> String {
-        switch verb {
-        case "queue": try queue(reply)
-        case "commands", "enable", "disable": commands(reply)
-        case "enqueue": enqueued(reply)
-        case _ where reply["equalizer"] != nil: try equalizer(reply)
-        case "seek", "skip-forward", "skip-backward":
-            reply["position"]?.numberValue.map { "position \(TimeText.format($0))\n" } ?? ""
-        default: ""
+    /// Text for a command's successful outcome; empty for commands that need no answer.
+    public static func render(_ outcome: CommandOutcome) -> String {
+        switch outcome {
+        case .queuePage(let page): queue(page)
+        case .commands(let availability): commands(availability)
+        case .enqueued(let outcome): enqueued(outcome)
+        case .equalizer(let curve, let presets): equalizer(curve, presets: presets)
+        case .position(let seconds): "position \(TimeText.format(seconds))\n"
+        case .done, .nowPlaying, .removed: ""
         }
     }
 
@@ -21,10 +20,10 @@ public enum HumanOutput {
     public static let columns = 80
 
     /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)` and the
-    /// skip intervals when `commands` (the `commands` reply) has them, and the latest route
+    /// skip intervals when `commands` is known and a skip is enabled, and the latest route
     /// change when there was one; each line fits 80 columns.
     public static func status(
-        _ nowPlaying: NowPlaying, commands: JSONValue? = nil, now: Double, style: TerminalStyle = .plain
+        _ nowPlaying: NowPlaying, commands: CommandAvailability? = nil, now: Double, style: TerminalStyle = .plain
     ) -> String {
         let state = nowPlaying.state.rawValue
         let tag = "[\(state)]"
@@ -55,15 +54,12 @@ public enum HumanOutput {
         }
     }
 
-    /// `-15s/+30s` from the enabled skip commands of a `commands` reply; nil when both are disabled.
-    static func skipIntervals(_ reply: JSONValue) -> String? {
+    /// `-15s/+30s` from the enabled skip commands; nil when both are disabled.
+    static func skipIntervals(_ availability: CommandAvailability) -> String? {
         func interval(_ name: CommandName, sign: String) -> String? {
-            guard
-                let entry = reply["commands"]?.arrayValue?.first(where: { $0["command"]?.stringValue == name.rawValue }
-                ),
-                entry["enabled"]?.boolValue == true,
-                let seconds = entry["preferredIntervals"]?.arrayValue?.first?.numberValue
-            else { return nil }
+            guard availability.isEnabled(name), let seconds = availability.preferredIntervals(name)?.first else {
+                return nil
+            }
             return "\(sign)\(JSONValue.number(seconds).serialized)s"
         }
         let parts = [interval(.skipBackward, sign: "-"), interval(.skipForward, sign: "+")].compactMap { $0 }
@@ -75,20 +71,16 @@ public enum HumanOutput {
         metadata.artist.map { "\($0) - \(metadata.title)" } ?? metadata.title
     }
 
-    /// The `queue` reply's page, one line per item; nil when an item cannot be read.
-    static func queue(_ reply: JSONValue) throws(WireDecodingError) -> String {
-        let current = reply["currentIndex"]?.numberValue.map(Int.init)
-        var items: [QueueItem] = []
-        for json in reply["items"]?.arrayValue ?? [] { items.append(try QueueItem(json: json)) }
+    /// A page of the queue, one line per item.
+    static func queue(_ page: QueuePage) -> String {
+        let (items, offset, count) = (page.items, page.offset, page.count)
         guard !items.isEmpty else { return "(queue is empty)\n" }
-        let offset = Int(reply["offset"]?.numberValue ?? 0)
-        let count = Int(reply["count"]?.numberValue ?? Double(items.count))
         let width = String(offset + items.count).count
         let more = count - offset - items.count
         let footer = more > 0 ? "(\(more) more; playbackctl --json queue pages with offset and limit)\n" : ""
         return items.enumerated().map { position, item in
             let index = offset + position
-            let marker = index == current ? ">" : " "
+            let marker = index == page.currentIndex ? ">" : " "
             let number = String(index + 1)
             let padded = String(repeating: " ", count: width - number.count) + number
             let duration = TimeText.format(item.metadata.duration)
@@ -96,31 +88,25 @@ public enum HumanOutput {
         }.joined() + footer
     }
 
-    static func commands(_ reply: JSONValue) -> String {
-        (reply["commands"]?.arrayValue ?? []).map { entry in
-            let name = entry["command"]?.stringValue ?? "?"
-            let enabled = entry["enabled"]?.boolValue == true ? "enabled" : "disabled"
-            var line = name.padding(to: 24) + enabled
-            if let intervals = entry["preferredIntervals"]?.arrayValue {
-                line +=
-                    "  "
-                    + intervals.compactMap(\.numberValue).map { "\(JSONValue.number($0).serialized)s" }
-                    .joined(separator: ", ")
+    /// Every remote command, whether it is enabled, and the skip commands' intervals.
+    static func commands(_ availability: CommandAvailability) -> String {
+        CommandCatalog.all.filter(\.isRemoteCommand).map { spec in
+            var line = spec.name.rawValue.padding(to: 24) + (availability.isEnabled(spec.name) ? "enabled" : "disabled")
+            if let intervals = availability.preferredIntervals(spec.name) {
+                line += "  " + intervals.map { "\(JSONValue.number($0).serialized)s" }.joined(separator: ", ")
             }
             return line + "\n"
         }.joined()
     }
 
-    static func enqueued(_ reply: JSONValue) -> String {
-        let added = reply["added"]?.arrayValue?.count ?? 0
-        return "added \(added) item\(added == 1 ? "" : "s"), queue has \(Int(reply["queueCount"]?.numberValue ?? 0))\n"
+    static func enqueued(_ outcome: EnqueueOutcome) -> String {
+        let added = outcome.added.count
+        return "added \(added) item\(added == 1 ? "" : "s"), queue has \(outcome.queueCount ?? 0)\n"
     }
 
-    /// One line per rejected item of an `enqueue` reply (printed on stderr).
-    public static func rejections(_ reply: JSONValue) -> String {
-        (reply["rejected"]?.arrayValue ?? []).map { entry in
-            "rejected \(entry["path"]?.stringValue ?? "?"): \(entry["reason"]?.stringValue ?? "?")\n"
-        }.joined()
+    /// One line per item an `enqueue` turned away (printed on stderr).
+    public static func rejections(_ outcome: EnqueueOutcome) -> String {
+        outcome.rejected.map { "rejected \($0.path): \($0.reason)\n" }.joined()
     }
 }
 

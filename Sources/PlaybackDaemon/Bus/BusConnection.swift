@@ -4,7 +4,7 @@ import CSystemd
     import Glibc
 #endif
 
-/// A connection to the D-Bus session bus, dispatched by the control loop's sd-event (no
+/// A connection to the D-Bus session bus, dispatched by the event loop's sd-event (no
 /// thread, no second loop): it sleeps on the bus socket and wakes only when a message arrives
 /// or one of its own calls times out. Serves `BusObject`s, owns names, emits signals.
 /// Control thread only.
@@ -17,7 +17,7 @@ final class BusConnection {
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`),
     /// and attaches it to `loop`. `onDisconnect` runs, on the loop, when the bus goes away.
-    init(loop: ControlLoop, description: String, onDisconnect: @escaping () -> Void) throws(BusConnectionError) {
+    init(loop: EventLoop, description: String, onDisconnect: @escaping () -> Void) throws(BusConnectionError) {
         disconnectHandler = DisconnectHandler(onDisconnect)
         var bus: OpaquePointer?
         let opened = sd_bus_open_user_with_description(&bus, description)

@@ -2,7 +2,7 @@ import CSystemd
 
 /// What serves an object's interfaces on a `BusConnection`: a front end implements it, and the
 /// connection dispatches every call, property read and property write on the object to it.
-/// Everything runs on the control loop.
+/// Everything runs on the event loop.
 protocol BusObject: AnyObject {
     /// A method call. Reply through `call` (at once, or later: the call stays valid).
     func handleCall(_ call: BusMethodCall)

@@ -14,7 +14,7 @@ final class SessionBusWatch {
     /// Tries after the socket appeared before sleeping on inotify again.
     static let triesPerAppearance = 8
 
-    private let loop: ControlLoop
+    private let loop: EventLoop
     private let socketPath: String?
     private let timer: OneShotTimer
     private var inotify: Int32 = -1
@@ -22,7 +22,7 @@ final class SessionBusWatch {
     private var triesLeft = 0
     private var attempt: (() -> Bool)?
 
-    init(loop: ControlLoop, socketPath: String?) {
+    init(loop: EventLoop, socketPath: String?) {
         self.loop = loop
         self.socketPath = socketPath
         timer = OneShotTimer(loop: loop, accuracy: 0.05)

@@ -1,3 +1,4 @@
+import ControlProtocol
 import PlaybackModel
 import SystemSupport
 
@@ -10,12 +11,6 @@ import SystemSupport
 struct EnqueueCandidate: Equatable {
     var path: String
     var title: String?
-}
-
-/// A path that will not be enqueued, and why.
-struct Rejection: Error, Equatable {
-    var path: String
-    var reason: String
 }
 
 /// Turns the paths of an `enqueue` into the files to probe: directories recursively in

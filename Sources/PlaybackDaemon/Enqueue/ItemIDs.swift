@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Hands out item ids, unique for the daemon's run. The prober thread reserves a block for
-/// the items it found, so the control loop adds them as they are.
+/// the items it found, so the event loop adds them as they are.
 final class ItemIDs: Sendable {
     private let next = Atomic<UInt64>(1)
 

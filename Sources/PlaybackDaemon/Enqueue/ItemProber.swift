@@ -1,4 +1,5 @@
 import CSystemShim
+import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
 import SystemSupport

@@ -12,7 +12,7 @@ final class IdleExit: Subsystem {
     private let exit: () -> Void
     private let log: DaemonLog
 
-    init(loop: ControlLoop, seconds: Double, log: DaemonLog, isBusy: @escaping () -> Bool, exit: @escaping () -> Void) {
+    init(loop: EventLoop, seconds: Double, log: DaemonLog, isBusy: @escaping () -> Bool, exit: @escaping () -> Void) {
         timer = OneShotTimer(loop: loop, accuracy: 0.25)
         self.seconds = seconds
         self.log = log

@@ -10,7 +10,7 @@ import SystemSupport
 /// what the published view says; at the end it writes the last state, the position heard after
 /// the fade.
 final class ResumePersistence: Subsystem {
-    private let loop: ControlLoop
+    private let loop: EventLoop
     private let log: DaemonLog
     private let mode: ResumeMode
     private let path: String?
@@ -23,7 +23,7 @@ final class ResumePersistence: Subsystem {
     private let saveTimer: OneShotTimer
 
     init(
-        path: String?, mode: ResumeMode, loop: ControlLoop, log: DaemonLog,
+        path: String?, mode: ResumeMode, loop: EventLoop, log: DaemonLog,
         restore: @escaping (ResumeState) -> PlayerView
     ) {
         self.path = path

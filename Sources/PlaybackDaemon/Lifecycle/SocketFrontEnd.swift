@@ -6,7 +6,7 @@ import PlaybackModel
 /// new clients when stopping and closes the rest at the end.
 final class SocketFrontEnd: Subsystem {
     private let path: String
-    private let loop: ControlLoop
+    private let loop: EventLoop
     /// The daemon's log, for the start-up line; `control` is the server's.
     private let log: DaemonLog
     private let control: DaemonLog
@@ -19,7 +19,7 @@ final class SocketFrontEnd: Subsystem {
     var onClientCountChanged: () -> Void = {}
 
     init(
-        path: String, device: String, loop: ControlLoop, log: DaemonLog, control: DaemonLog,
+        path: String, device: String, loop: EventLoop, log: DaemonLog, control: DaemonLog,
         perform: @escaping (Command, @escaping (CommandResult) -> Void) -> Void
     ) {
         self.path = path

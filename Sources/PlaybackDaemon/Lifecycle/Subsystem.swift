@@ -1,10 +1,10 @@
 import PlaybackModel
 
 /// A part of the running daemon with a place in its start and stop order: the shape of
-/// swift-service-lifecycle's `Service`, on the control loop. `Daemon.subsystems` is the one
+/// swift-service-lifecycle's `Service`, on the event loop. `Daemon.subsystems` is the one
 /// ordered list; a new subsystem is one entry there. A subsystem receives the player's
 /// published `PlayerView` and sends commands; it never reads back into the service.
-/// Every hook runs on the control loop; each has a default that does nothing.
+/// Every hook runs on the event loop; each has a default that does nothing.
 protocol Subsystem: AnyObject {
     /// Starts it, in list order, before `READY=1`. An error ends start-up.
     func start() throws(SubsystemError)

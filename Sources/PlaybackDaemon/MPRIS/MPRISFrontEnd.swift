@@ -14,7 +14,7 @@ import SystemSupport
 /// jumped within the item. With no bus it waits for one without waking up; when the bus goes
 /// away it waits again. Control thread only.
 final class MPRISFrontEnd: Subsystem, BusObject {
-    private let loop: ControlLoop
+    private let loop: EventLoop
     /// Carries out a command and replies (the player service's `handle`).
     private let handle: (Command, @escaping (CommandResult) -> Void) -> Void
     /// The player's view now, for property reads (`PlayerService.view`).
@@ -35,7 +35,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
     private(set) var busName: String?
 
     init(
-        enabled: Bool, loop: ControlLoop, environment: Environment, log: DaemonLog,
+        enabled: Bool, loop: EventLoop, environment: Environment, log: DaemonLog,
         handle: @escaping (Command, @escaping (CommandResult) -> Void) -> Void,
         current: @escaping () -> PlayerView, quit: @escaping () -> Void
     ) {

@@ -4,7 +4,7 @@ import PlaybackModel
 /// The engine's side of the player: it alone starts, halts and restarts pipelines and owns the
 /// timers that follow the device: the release of what a pause holds, and the item boundary
 /// announced when it becomes audible. It knows nothing of the queue: `PlayerService` hands it
-/// the items to play and applies what it reports to the state. Control loop only.
+/// the items to play and applies what it reports to the state. Event loop only.
 final class EngineDriver {
     let engine: PlaybackEngine
     /// How long a pause holds the device (and the item's file) open.
@@ -21,7 +21,7 @@ final class EngineDriver {
     /// be (set by the service, which publishes it for the route watch).
     var onDeviceOpened: (OpenDevice) -> Void = { _ in }
 
-    init(engine: PlaybackEngine, pauseHoldSeconds: Double, loop: ControlLoop, log: DaemonLog) {
+    init(engine: PlaybackEngine, pauseHoldSeconds: Double, loop: EventLoop, log: DaemonLog) {
         self.engine = engine
         self.pauseHoldSeconds = pauseHoldSeconds
         self.log = log

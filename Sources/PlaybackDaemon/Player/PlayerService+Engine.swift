@@ -9,7 +9,7 @@ import SystemSupport
 /// What the engine reports, taken into the state: item boundaries, the end of what was
 /// decoded, a device failure; and the queue changes the engine must follow.
 extension PlayerService {
-    /// Runs on the control loop when the engine's event descriptor fires.
+    /// Runs on the event loop when the engine's event descriptor fires.
     func handleEngineEvents() {
         for event in engine.takeEvents() {
             log.log(.debug, "engine event: \(event)")

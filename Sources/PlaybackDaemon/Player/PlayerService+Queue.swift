@@ -5,7 +5,7 @@ import PlaybackModel
 /// The queue commands: enqueue (probed on the prober thread), remove, move, clear, and
 /// enabling commands.
 extension PlayerService {
-    /// Expands and probes on the prober thread, then adds on the control loop and replies.
+    /// Expands and probes on the prober thread, then adds on the event loop and replies.
     /// Enqueues are applied in the order they arrived.
     func enqueueInBackground(
         _ paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool,

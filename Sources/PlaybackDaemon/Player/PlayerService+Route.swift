@@ -3,7 +3,7 @@ import PlaybackModel
 extension PlayerService {
     /// A route change a watcher saw: recorded for the snapshot, pushed and logged once; a lost
     /// device pauses playback (`on-route-lost`), and a new one resumes what a lost one paused
-    /// when `on-route-back` says so. Control loop only.
+    /// when `on-route-back` says so. Event loop only.
     func routeChanged(_ change: RouteChange) {
         note(state.noteRoute(change))
         switch change.reason {

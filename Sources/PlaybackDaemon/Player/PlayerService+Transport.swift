@@ -39,7 +39,8 @@ extension PlayerService {
     func previousTrack() -> CommandResult {
         guard let item = state.queue.current else { return noCurrentItem() }
         guard let changes = state.retreat(elapsed: item.metadata.seconds(atFrame: playedFrame())) else {
-            return seek(to: 0)
+            // The item restarts: a seek to its start, answered as every previousTrack is.
+            return seek(to: 0).map { _ in .done }
         }
         return startCurrentItem(changes)
     }

@@ -7,7 +7,7 @@ import SystemSupport
 /// front end becomes operations on the state value (`PlayerState`) and on the engine's side
 /// (`EngineDriver`), answered with a result in domain terms. Every change is recorded as change
 /// bits and published once per step, with a fresh `PlayerView`, through `onPublish`: never on
-/// a timer. Control loop only.
+/// a timer. Event loop only.
 final class PlayerService {
     /// Longest a start is announced late while waiting for the device to show progress.
     static let audibleStartTimeout = 2.0
@@ -35,7 +35,7 @@ final class PlayerService {
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        loop: ControlLoop, log: DaemonLog
+        loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
         self.driver = driver

@@ -4,7 +4,7 @@ import SystemSupport
     import Glibc
 #endif
 
-/// Saves the resume state off the control loop: `save` hands the latest state to a worker
+/// Saves the resume state off the event loop: `save` hands the latest state to a worker
 /// thread, which writes it atomically; saves requested while one is pending collapse into one,
 /// and writes are at least `minimumSpacing` apart (a client toggling a command 4,000 times a
 /// second makes four writes a second, not a thousand). `saveNow` (at shutdown) waits for the
@@ -33,7 +33,7 @@ final class StatePersister {
     typealias Writer = @Sendable ([UInt8]) -> String?
     private let writeFile: Writer
 
-    init(file: StateFile, loop: ControlLoop, log: DaemonLog, writer: Writer? = nil) {
+    init(file: StateFile, loop: EventLoop, log: DaemonLog, writer: Writer? = nil) {
         self.log = log
         writeFile = writer ?? { [file] in file.save($0) }
         worker = BackgroundWorker(name: "pbd-state", loop: loop)

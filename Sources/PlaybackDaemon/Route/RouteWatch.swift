@@ -6,10 +6,10 @@ import PlaybackModel
 /// connection to a sound server is made while the stream starts up, not once it plays): a
 /// sound server's stream is watched through the server (`SoundServerWatch`), a card's own PCM
 /// through its jack controls (a `JackMonitor`), and anything else (a file, a null device) not
-/// at all. Both sleep on descriptors in the control loop: no thread, no timer. Each change goes
+/// at all. Both sleep on descriptors in the event loop: no thread, no timer. Each change goes
 /// one way, to the player service, which pauses or resumes.
 final class RouteWatch: Subsystem {
-    private let loop: ControlLoop
+    private let loop: EventLoop
     private let openJackMonitor: JackMonitorFactory
     private let log: DaemonLog
     private let onChange: (RouteChange) -> Void
@@ -19,7 +19,7 @@ final class RouteWatch: Subsystem {
     private var canWatchServer = true
 
     init(
-        loop: ControlLoop, openJackMonitor: @escaping JackMonitorFactory, log: DaemonLog,
+        loop: EventLoop, openJackMonitor: @escaping JackMonitorFactory, log: DaemonLog,
         onChange: @escaping (RouteChange) -> Void
     ) {
         self.loop = loop

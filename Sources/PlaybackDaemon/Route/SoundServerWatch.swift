@@ -9,8 +9,8 @@ import SystemSupport
 /// Watches a PulseAudio (or pipewire-pulse) server for route changes through libpulse's
 /// introspection and subscription API: its sinks, their ports, and which sink the daemon's own
 /// stream (ALSA's pulse plugin, in this process) plays on. The libpulse context runs on the
-/// control loop (`playbackd_pulse_api_new`): it sleeps in the loop's epoll_wait with no thread
-/// and no timer of its own. Control loop only.
+/// event loop (`playbackd_pulse_api_new`): it sleeps in the loop's epoll_wait with no thread
+/// and no timer of its own. Event loop only.
 final class SoundServerWatch {
     private let api: UnsafeMutablePointer<pa_mainloop_api>
     private var context: OpaquePointer?
@@ -25,7 +25,7 @@ final class SoundServerWatch {
 
     /// `onChange` receives each route change; `onEnd` why the connection ended (the server
     /// went away, or refused it); `connect` may be called again after that.
-    init(loop: ControlLoop, onChange: @escaping (RouteChange) -> Void, onEnd: @escaping (String) -> Void) {
+    init(loop: EventLoop, onChange: @escaping (RouteChange) -> Void, onEnd: @escaping (String) -> Void) {
         api = playbackd_pulse_api_new(loop.event)
         teardown = OneShotTimer(loop: loop)
         self.onChange = onChange

@@ -72,3 +72,14 @@ public enum ResumeMode: String, Sendable, CaseIterable {
     /// Start empty (the state file is still written).
     case off
 }
+
+extension DaemonSettings {
+    /// What a reload (SIGHUP) applies when these settings were read again while `running` is
+    /// in effect: these, with the settings that apply only at start (each setting's
+    /// `keepOnReload`) kept as `running` has them; and the names of those the file changed.
+    func reloaded(over running: DaemonSettings) -> (settings: DaemonSettings, keptUntilRestart: [String]) {
+        var applied = self
+        let kept = SettingsCatalog.all.filter { spec in spec.keepOnReload?(&applied, running) ?? false }.map(\.name)
+        return (applied, kept)
+    }
+}

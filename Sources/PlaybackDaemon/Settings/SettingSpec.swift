@@ -182,28 +182,18 @@ enum SettingsCatalog {
             }
             settings.equalizer.bands = EqualizerPreset.tenBand(gains).bands
         },
-        SettingSpec(
-            name: "eq-global-gain", placeholder: "DB", summary: "The equalizer's global gain, dB (-96 - 24)",
-            defaultText: "0"
-        ) { input, settings throws(SettingValueError) in
-            settings.equalizer.globalGain = try number(input, in: EQBand.gainRange, unit: " dB")
-        },
+        decibels(
+            "eq-global-gain", "The equalizer's global gain, dB (-96 - 24)", EQBand.gainRange, \.equalizer.globalGain),
         choice(
             "replaygain", "MODE",
             "Apply ReplayGain: off, track, album, or auto (album when not shuffled and the item before or after is from the same album)",
             reloads: true, \.replayGain.mode),
-        SettingSpec(
-            name: "replaygain-preamp", placeholder: "DB", summary: "dB added to every ReplayGain gain (-15 - 15)",
-            defaultText: "0"
-        ) { input, settings throws(SettingValueError) in
-            settings.replayGain.preamp = try number(input, in: ReplayGainSettings.preampRange, unit: " dB")
-        },
-        SettingSpec(
-            name: "replaygain-missing", placeholder: "DB",
-            summary: "dB applied to files without ReplayGain tags (-15 - 15)", defaultText: "0"
-        ) { input, settings throws(SettingValueError) in
-            settings.replayGain.missingGain = try number(input, in: ReplayGainSettings.preampRange, unit: " dB")
-        },
+        decibels(
+            "replaygain-preamp", "dB added to every ReplayGain gain (-15 - 15)", ReplayGainSettings.preampRange,
+            \.replayGain.preamp),
+        decibels(
+            "replaygain-missing", "dB applied to files without ReplayGain tags (-15 - 15)",
+            ReplayGainSettings.preampRange, \.replayGain.missingGain),
         boolean(
             "replaygain-limit", "Lower a ReplayGain gain that would lift the tagged peak above full scale",
             reloads: true, \.replayGain.limitToPeak),
@@ -260,6 +250,17 @@ enum SettingsCatalog {
             case .word("false"), .word("no"): settings[keyPath: keyPath] = false
             default: throw SettingValueError("expected true or false, found \(describe(input))")
             }
+        }
+    }
+
+    /// A reloadable gain in dB within `range`, stored at `keyPath`; 0 by default.
+    private static func decibels(
+        _ name: String, _ summary: String, _ range: ClosedRange<Double>,
+        _ keyPath: WritableKeyPath<DaemonSettings, Double> & Sendable
+    ) -> SettingSpec {
+        SettingSpec(name: name, placeholder: "DB", summary: summary, defaultText: "0") {
+            input, settings throws(SettingValueError) in
+            settings[keyPath: keyPath] = try number(input, in: range, unit: " dB")
         }
     }
 

@@ -320,14 +320,8 @@ public struct TOMLReader {
     private mutating func escape() throws(TOMLSyntaxError) -> Unicode.Scalar {
         guard let byte = peek() else { throw fail("a string ends in a backslash") }
         index += 1
+        if let scalar = CharacterEscape.scalar(for: byte) { return scalar }
         switch byte {
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "t"): return "\t"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "\""): return "\""
-        case UInt8(ascii: "\\"): return "\\"
         case UInt8(ascii: "u"), UInt8(ascii: "U"):
             let digits = byte == UInt8(ascii: "u") ? 4 : 8
             guard index + digits <= bytes.count,

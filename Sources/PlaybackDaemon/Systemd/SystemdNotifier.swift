@@ -7,7 +7,7 @@ import SystemSupport
 
 /// Tells systemd about the daemon's lifecycle (the `sd_notify` protocol): `READY=1`, `STATUS=`,
 /// `RELOADING=1`, `STOPPING=1`, and the watchdog's `WATCHDOG=1` and `WATCHDOG_USEC=`. Does
-/// nothing when `NOTIFY_SOCKET` is unset. Control loop only.
+/// nothing when `NOTIFY_SOCKET` is unset. Event loop only.
 ///
 /// It sends itself rather than through libsystemd's `sd_notify`, whose send blocks for as long
 /// as the receiver's queue is full: a manager (or a test) that stops reading froze the control

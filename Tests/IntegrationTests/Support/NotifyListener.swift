@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A thread reads every datagram as it arrives, as systemd does. A receiver that reads only
 /// while a test waits lets the kernel's datagram queue (`net.unix.max_dgram_qlen`, 10 here)
-/// fill, and then the daemon's next `sd_notify` blocks its control loop (seen with 20 SIGHUPs).
+/// fill, and then the daemon's next `sd_notify` blocks its event loop (seen with 20 SIGHUPs).
 final class NotifyListener {
     let path: String
     private let inbox: Inbox

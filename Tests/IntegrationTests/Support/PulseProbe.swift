@@ -32,10 +32,3 @@ enum PulseProbe {
     }
 }
 
-/// The position a snapshot implies at `now`: elapsed + rate * (now - timestamp).
-func extrapolatedElapsed(_ nowPlaying: JSONValueLike, at now: Date = Date()) -> Double {
-    let elapsed = nowPlaying.number("elapsed") ?? .nan
-    let rate = nowPlaying.number("rate") ?? .nan
-    let timestamp = nowPlaying.number("timestamp") ?? .nan
-    return elapsed + rate * (now.timeIntervalSince1970 - timestamp)
-}

@@ -4,13 +4,13 @@ import CSystemd
     import Glibc
 #endif
 
-/// The daemon's single control thread, on libsystemd's sd-event: descriptors with handlers
-/// and one-shot timers. It sleeps in `epoll_wait` with no timeout while nothing is armed, so an
+/// The daemon's event loop, on its one control thread: libsystemd's sd-event, with descriptors
+/// and their handlers, and one-shot timers. It sleeps in `epoll_wait` with no timeout while nothing is armed, so an
 /// idle daemon has no wake-ups at all. Everything that touches the now-playing state runs
 /// here. sd-event keeps each registration as its own source object, so a descriptor closed and
 /// reused within one iteration never receives the old one's readiness, and other libraries
 /// (sd-bus, through `sd_bus_attach_event`) can join the same loop. Control thread only.
-final class ControlLoop {
+final class EventLoop {
     /// The sd-event loop; owned by this object, used on the control thread only.
     let event: OpaquePointer
     private var watches: [Int32: IOWatch] = [:]
@@ -79,7 +79,7 @@ private final class IOWatch {
     }
 }
 
-/// A one-shot timer on the control loop's CLOCK_MONOTONIC, dispatched by sd-event.
+/// A one-shot timer on the event loop's CLOCK_MONOTONIC, dispatched by sd-event.
 final class OneShotTimer {
     private let event: OpaquePointer
     private var source: OpaquePointer?
@@ -89,7 +89,7 @@ final class OneShotTimer {
 
     /// `accuracy` is how late the timer may fire (seconds); timers that only need to happen
     /// eventually take a coarse one so their wake-ups coalesce with others'.
-    init(loop: ControlLoop, accuracy: Double = 0.000_001) {
+    init(loop: EventLoop, accuracy: Double = 0.000_001) {
         event = loop.event
         self.accuracy = max(1, UInt64(accuracy * 1_000_000))
     }

@@ -1,0 +1,108 @@
+import PlaybackModel
+
+/// The socket's form of a `CommandOutcome`: the members a successful reply carries beside
+/// `status` (and a failed `enqueue` carries its rejections), written by the daemon and read back
+/// by `playbackctl`.
+extension CommandOutcome {
+    /// The reply's members.
+    public var fields: [(String, JSONValue)] {
+        switch self {
+        case .done: []
+        case .position(let seconds): [("position", .number(seconds))]
+        case .nowPlaying(let nowPlaying): [("nowPlaying", nowPlaying.json)]
+        case .commands(let availability): [("commands", availability.json)]
+        case .queuePage(let page):
+            [
+                ("currentIndex", .optional(page.currentIndex.map(Double.init))),
+                ("count", .number(Double(page.count))),
+                ("offset", .number(Double(page.offset))),
+                ("repeatMode", .string(page.repeatMode.rawValue)),
+                ("shuffleMode", .string(page.shuffleMode.rawValue)),
+                ("items", .array(page.items.map(\.json))),
+            ]
+        case .enqueued(let outcome):
+            [
+                ("added", .array(outcome.added.map { .number(Double($0)) })),
+                (
+                    "rejected",
+                    .array(
+                        outcome.rejected.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+                ),
+            ] + (outcome.queueCount.map { [("queueCount", JSONValue.number(Double($0)))] } ?? [])
+        case .equalizer(let equalizer, let presets):
+            [("equalizer", equalizer.json)] + (presets.map { [("presets", JSONValue.array($0.map(JSONValue.string)))] } ?? [])
+        case .removed(let count, let queueCount):
+            [("removed", .number(Double(count))), ("queueCount", .number(Double(queueCount)))]
+        }
+    }
+
+    /// Reads a successful reply of the command whose reply is `kind` (`CommandSpec.replies`).
+    public init(json reply: JSONValue, kind: Kind) throws(WireDecodingError) {
+        let reader = WireReader(object: reply, context: "reply")
+        switch kind {
+        case .done:
+            self = .done
+        case .position:
+            self = .position(try reader.number("position"))
+        case .nowPlaying:
+            self = .nowPlaying(try NowPlaying(json: reply["nowPlaying"] ?? .null))
+        case .commands:
+            self = .commands(try CommandAvailability(json: try reader.array("commands")))
+        case .queuePage:
+            var items: [QueueItem] = []
+            for item in try reader.array("items") { items.append(try QueueItem(json: item)) }
+            self = .queuePage(
+                QueuePage(
+                    currentIndex: try reader.optionalWholeNumber("currentIndex"), count: try reader.wholeNumber("count"),
+                    offset: try reader.wholeNumber("offset"), repeatMode: try reader.choice("repeatMode"),
+                    shuffleMode: try reader.choice("shuffleMode"), items: items))
+        case .enqueued:
+            self = .enqueued(try EnqueueOutcome(json: reply))
+        case .equalizer:
+            guard let json = reply["equalizer"] else { throw WireDecodingError("reply: 'equalizer' is missing") }
+            let presets = reply["presets"].map { $0.arrayValue?.compactMap(\.stringValue) ?? [] }
+            self = .equalizer(try Equalizer(json: json), presets: presets)
+        case .removed:
+            self = .removed(count: try reader.wholeNumber("removed"), queueCount: try reader.wholeNumber("queueCount"))
+        }
+    }
+}
+
+extension EnqueueOutcome {
+    /// Reads an `enqueue` reply, successful or not (a failed one still lists its rejections).
+    public init(json reply: JSONValue) throws(WireDecodingError) {
+        let reader = WireReader(object: reply, context: "enqueue reply")
+        var added: [UInt64] = []
+        for id in reply["added"]?.arrayValue ?? [] {
+            guard let number = id.numberValue, number >= 0, number == number.rounded() else {
+                throw WireDecodingError("enqueue reply: 'added' holds something other than an item id")
+            }
+            added.append(UInt64(number))
+        }
+        var rejected: [Rejection] = []
+        for entry in reply["rejected"]?.arrayValue ?? [] {
+            let rejection = WireReader(object: entry, context: "rejection")
+            rejected.append(Rejection(path: try rejection.string("path"), reason: try rejection.string("reason")))
+        }
+        self.init(added: added, rejected: rejected, queueCount: try reader.optionalWholeNumber("queueCount"))
+    }
+}
+
+extension CommandAvailability {
+    /// Reads the `commands` reply's list; entries for commands this build does not know (a
+    /// newer daemon's) are passed over.
+    public init(json entries: [JSONValue]) throws(WireDecodingError) {
+        self.init(disabled: [], skipForwardIntervals: [], skipBackwardIntervals: [])
+        for entry in entries {
+            let reader = WireReader(object: entry, context: "commands entry")
+            guard let name = CommandName(rawValue: try reader.string("command")) else { continue }
+            guard let enabled = entry["enabled"]?.boolValue else {
+                throw WireDecodingError("commands entry: 'enabled' is not a boolean")
+            }
+            _ = set(name, enabled: enabled)
+            let intervals = entry["preferredIntervals"]?.arrayValue?.compactMap(\.numberValue)
+            if name == .skipForward { skipForwardIntervals = intervals ?? [] }
+            if name == .skipBackward { skipBackwardIntervals = intervals ?? [] }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import PlaybackModel
+
+/// What a command did, in domain terms: the daemon's service answers every command with one
+/// (or a `CommandFailure`), each front end writes it in its own form, and `playbackctl` reads
+/// the socket's form back into the same type (`CommandOutcome(json:kind:)`).
+public enum CommandOutcome: Equatable, Sendable {
+    /// Carried out; nothing to report.
+    case done
+    /// Where a seek or skip landed, in seconds into the item.
+    case position(Double)
+    case nowPlaying(NowPlaying)
+    case commands(CommandAvailability)
+    case queuePage(QueuePage)
+    case enqueued(EnqueueOutcome)
+    /// The equalizer, and the preset names when asked for them.
+    case equalizer(Equalizer, presets: [String]?)
+    /// How many items `remove` took out, and how many are left.
+    case removed(count: Int, queueCount: Int)
+
+    /// Which case a command's successful reply is: declared with the command
+    /// (`CommandSpec.replies`), so a client knows what it reads without looking at the keys.
+    public enum Kind: Sendable, Equatable {
+        case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed
+
+        /// What a successful reply of this kind holds besides `status` and `id`, for the
+        /// protocol reference.
+        public var summary: String {
+            switch self {
+            case .done: "nothing besides the status."
+            case .position: "`position`, the seconds into the item where it landed."
+            case .nowPlaying: "`nowPlaying`, the snapshot."
+            case .commands: "`commands`, every remote command with `enabled` (and its intervals or rates)."
+            case .queuePage: "`currentIndex`, `count`, `offset`, `repeatMode`, `shuffleMode` and `items`."
+            case .enqueued:
+                "`added` (the new items' ids), `rejected` (each `path` with its `reason`) and `queueCount`;"
+                    + " a failed enqueue still has `added` and `rejected`."
+            case .equalizer: "`equalizer`, the curve; `presets`, the preset names, when asked for the equalizer."
+            case .removed: "`removed`, the items taken out, and `queueCount`."
+            }
+        }
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .done: .done
+        case .position: .position
+        case .nowPlaying: .nowPlaying
+        case .commands: .commands
+        case .queuePage: .queuePage
+        case .enqueued: .enqueued
+        case .equalizer: .equalizer
+        case .removed: .removed
+        }
+    }
+}
+
+/// One page of the queue, in its own order.
+public struct QueuePage: Equatable, Sendable {
+    public var currentIndex: Int?
+    public var count: Int
+    public var offset: Int
+    public var repeatMode: RepeatMode
+    public var shuffleMode: ShuffleMode
+    public var items: [QueueItem]
+
+    public init(
+        currentIndex: Int?, count: Int, offset: Int, repeatMode: RepeatMode, shuffleMode: ShuffleMode,
+        items: [QueueItem]
+    ) {
+        self.currentIndex = currentIndex
+        self.count = count
+        self.offset = offset
+        self.repeatMode = repeatMode
+        self.shuffleMode = shuffleMode
+        self.items = items
+    }
+}
+
+/// What an `enqueue` added and turned away.
+public struct EnqueueOutcome: Equatable, Sendable {
+    public var added: [UInt64]
+    public var rejected: [Rejection]
+    /// The queue's length after the enqueue; nil when it failed.
+    public var queueCount: Int?
+
+    public init(added: [UInt64], rejected: [Rejection], queueCount: Int? = nil) {
+        self.added = added
+        self.rejected = rejected
+        self.queueCount = queueCount
+    }
+}
+
+/// A path that was not enqueued, and why.
+public struct Rejection: Error, Equatable, Sendable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}

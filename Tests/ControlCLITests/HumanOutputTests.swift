@@ -1,0 +1,81 @@
+import ControlCLI
+import ControlProtocol
+import PlaybackModel
+import Testing
+
+/// `playbackctl`'s human output, from typed outcomes decoded as the CLI decodes replies.
+@Suite struct HumanOutputTests {
+    static let commands = JSONValue.object([
+        ("status", .string("success")),
+        (
+            "commands",
+            .array([
+                .object([
+                    ("command", .string("skipForward")), ("enabled", .bool(true)),
+                    ("preferredIntervals", .array([.number(30)])),
+                ]),
+                .object([
+                    ("command", .string("skipBackward")), ("enabled", .bool(true)),
+                    ("preferredIntervals", .array([.number(15)])),
+                ]),
+            ])
+        ),
+    ])
+
+    @Test("state, artist - title, album, time, queue position and skip intervals within 80 columns")
+    func layout() throws {
+        guard case .commands(let availability) = try CommandOutcome(json: Self.commands, kind: .commands) else {
+            Issue.record("not a commands outcome")
+            return
+        }
+        let text = HumanOutput.status(Snapshots.nowPlaying(), commands: availability, now: 1000)
+        #expect(
+            text == """
+                [playing] Zoe\u{0301} & שלום - Say "Hi" & <Bye> \\ 🎵 now
+                👩‍👩‍👧 <b>
+                1:23 / 1:02:05  (2/12)  skip -15s/+30s
+
+                """)
+        var long = Snapshots.nowPlaying()
+        long.item?.metadata.title = String(repeating: "長", count: 60)
+        let lines = HumanOutput.status(long, now: 1000).split(separator: "\n")
+        #expect(DisplayWidth.of(String(lines[0])) <= 80)
+        #expect(lines[0].hasSuffix("長…"))
+    }
+
+    @Test("the play modes are shown when on; a queue page is numbered from its offset and says what is left")
+    func modesAndPages() throws {
+        var modes = Snapshots.nowPlaying()
+        modes.repeatMode = .one
+        modes.shuffleMode = .items
+        #expect(HumanOutput.status(modes, now: 1000).contains("(2/12)  repeat one  shuffle\n"))
+        #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("repeat"))
+        var routed = Snapshots.nowPlaying()
+        routed.state = .paused
+        routed.routeChange = RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 990)
+        #expect(HumanOutput.status(routed, now: 1000).hasSuffix("\nroute: Headphones went away\n"))
+        routed.item = nil
+        #expect(HumanOutput.status(routed, now: 1000) == "[paused]\nroute: Headphones went away\n")
+        #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("route"))
+        func item(_ title: String) -> JSONValue {
+            let metadata = TrackMetadata(title: title, artist: "A", duration: 61, sampleRate: 44_100, channels: 2)
+            return QueueItem(id: 1, path: "/\(title).mp3", metadata: metadata).json
+        }
+        let page = JSONValue.object([
+            ("currentIndex", .number(1_000)), ("count", .number(1_500)), ("offset", .number(999)),
+            ("repeatMode", .string("off")), ("shuffleMode", .string("off")), ("items", .array([item("x"), item("y")])),
+        ])
+        #expect(
+            HumanOutput.render(try CommandOutcome(json: page, kind: .queuePage))
+                == " 1000. A - x (1:01)\n>1001. A - y (1:01)\n(499 more; playbackctl --json queue pages with offset and limit)\n"
+        )
+    }
+
+    @Test("colour only when asked: the state tag is coloured, nothing else")
+    func colour() {
+        let text = HumanOutput.status(Snapshots.nowPlaying(), now: 1000, style: TerminalStyle(isColored: true))
+        #expect(text.hasPrefix("\u{1B}[32m[playing]\u{1B}[0m Zo"))
+        #expect(text.filter { $0 == "\u{1B}" }.count == 2)
+        #expect(!TerminalStyle.standardOutput(environment: ["NO_COLOR": "1", "TERM": "xterm"]).isColored)
+    }
+}
