@@ -11,8 +11,7 @@ public struct Invocation: Equatable {
         case version
         case completionScript(shell: String)
         case manual
-        /// A request of `command`, made by the verb named `verb`.
-        case request(CommandName, verb: String, JSONValue, OutputOptions)
+        case request(CLIRequest)
     }
 
     public var socket: String?
@@ -25,6 +24,16 @@ public struct Invocation: Equatable {
     public func replyTimeout(for command: CommandName) -> Double {
         timeout ?? Double(command == .enqueue ? CLIOptions.enqueueReplyTimeout : CLIOptions.replyTimeout)
     }
+}
+
+/// A request a command line makes: its command, the verb that made it, what a successful reply
+/// holds (its catalog entry's `replies`), the request itself and how to print the reply.
+public struct CLIRequest: Equatable {
+    public var command: CommandName
+    public var verb: String
+    public var replies: CommandOutcome.Kind
+    public var json: JSONValue
+    public var output: OutputOptions
 }
 
 /// A command-line error, printed with a hint to `--help`.
@@ -116,7 +125,9 @@ extension Invocation {
             .build(Array(words.dropFirst()), operandsFrom: max(0, operandsFrom - 1))
         let output = try OutputOptions(options: verbOptions, json: json)
         return Invocation(
-            socket: socket, json: json, timeout: timeout, action: .request(spec.name, verb: verb.name, request, output))
+            socket: socket, json: json, timeout: timeout,
+            action: .request(
+                CLIRequest(command: spec.name, verb: verb.name, replies: spec.replies, json: request, output: output)))
     }
 
     private static var allVerbOptions: [CLIOption] {

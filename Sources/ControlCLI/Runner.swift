@@ -35,7 +35,8 @@ public enum Runner {
             }
             Console.out(text)
             return ExitCode.success
-        case .request(let command, _, let request, let output):
+        case .request(let cli):
+            let (command, request, output) = (cli.command, cli.json, cli.output)
             let path = SocketPath.resolve(explicit: invocation.socket, environment: environment)
             if command == .subscribe {
                 return WatchSession(
@@ -56,7 +57,7 @@ public enum Runner {
                     Console.out(output.format.line(view, maxWidth: output.maxWidth) + "\n")
                     return ExitCode.success
                 }
-                return try report(command, reply: reply, json: invocation.json)
+                return try report(command, replies: cli.replies, reply: reply, json: invocation.json)
             } catch {
                 Console.error("playbackctl: \(error)\n")
                 switch error {
@@ -75,7 +76,7 @@ public enum Runner {
     ) throws(ClientError) -> Int32 {
         let replies = try client.pipelined([request, .object([("command", .string(CommandName.commands.rawValue))])])
         guard let reply = replies.first, reply.isSuccess else {
-            return try report(.nowPlaying, reply: replies.first ?? .object([]), json: false)
+            return try report(.nowPlaying, replies: .nowPlaying, reply: replies.first ?? .object([]), json: false)
         }
         let nowPlaying = try decoded { () throws(WireDecodingError) in
             try NowPlaying(json: reply["nowPlaying"] ?? .null)
@@ -93,14 +94,14 @@ public enum Runner {
         do { return try body() } catch { throw .malformedReply(error.description) }
     }
 
-    /// The successful reply to a request of `command`, as the type the catalog says it is.
-    private static func outcome(_ command: CommandName, _ reply: JSONValue) throws(ClientError) -> CommandOutcome {
-        try decoded { () throws(WireDecodingError) in
-            try CommandOutcome(json: reply, kind: CommandCatalog.spec(command).replies)
-        }
+    /// A successful reply whose command replies with `kind`, as that type.
+    private static func outcome(_ kind: CommandOutcome.Kind, _ reply: JSONValue) throws(ClientError) -> CommandOutcome {
+        try decoded { () throws(WireDecodingError) in try CommandOutcome(json: reply, kind: kind) }
     }
 
-    private static func report(_ command: CommandName, reply: JSONValue, json: Bool) throws(ClientError) -> Int32 {
+    private static func report(
+        _ command: CommandName, replies kind: CommandOutcome.Kind, reply: JSONValue, json: Bool
+    ) throws(ClientError) -> Int32 {
         guard let statusText = reply["status"]?.stringValue, let status = CommandStatus(rawValue: statusText) else {
             Console.error("playbackctl: malformed reply: \(reply.serialized)\n")
             return ExitCode.protocolError
@@ -108,7 +109,7 @@ public enum Runner {
         if json {
             Console.out(reply.serialized + "\n")
         } else {
-            if status == .success { Console.out(HumanOutput.render(try outcome(command, reply))) }
+            if status == .success { Console.out(HumanOutput.render(try outcome(kind, reply))) }
             if command == .enqueue {
                 let enqueued = try decoded { () throws(WireDecodingError) in try EnqueueOutcome(json: reply) }
                 Console.error(HumanOutput.rejections(enqueued))

@@ -5,8 +5,8 @@ import Testing
 @Suite struct InvocationTests {
     private func request(_ arguments: [String]) throws -> String {
         let invocation = try Invocation.parse(arguments, cwd: "/nonexistent-dir")
-        guard case .request(_, _, let json, _) = invocation.action else { return "not a request" }
-        return json.serialized
+        guard case .request(let request) = invocation.action else { return "not a request" }
+        return request.json.serialized
     }
 
     @Test(

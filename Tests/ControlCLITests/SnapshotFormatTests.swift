@@ -8,8 +8,8 @@ struct NotARequest: Error {}
 @Suite struct SnapshotFormatTests {
     private func options(_ arguments: [String]) throws -> OutputOptions {
         let invocation = try Invocation.parse(["watch"] + arguments, cwd: "/")
-        guard case .request(_, _, _, let output) = invocation.action else { throw NotARequest() }
-        return output
+        guard case .request(let request) = invocation.action else { throw NotARequest() }
+        return request.output
     }
 
     private func line(_ arguments: [String], _ snapshot: JSONValue = Snapshots.playing()) throws -> String {
@@ -101,7 +101,11 @@ struct NotARequest: Error {}
         #expect(throws: UsageError.self) { try Invocation.parse(["--format", "x", "status"], cwd: "/") }
         let status = try Invocation.parse(["status", "--format={{title}}", "--socket", "/s"], cwd: "/")
         #expect(status.socket == "/s")
-        guard case .request(.nowPlaying, "status", _, let output) = status.action else { Issue.record("not a request"); return }
+        guard case .request(let request) = status.action, request.command == .nowPlaying else {
+            Issue.record("not a status request")
+            return
+        }
+        let output = request.output
         #expect(output.format == .template(try Template("{{title}}")))
     }
 }

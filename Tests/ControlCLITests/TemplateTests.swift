@@ -147,11 +147,11 @@ enum Snapshots {
         for (_, verb) in VerbTable.all {
             for example in verb.examples {
                 let invocation = try Invocation.parse(ShellWords.split(example), cwd: "/")
-                guard case .request(_, let name, _, _) = invocation.action else {
+                guard case .request(let request) = invocation.action else {
                     Issue.record("'\(example)' is not a request")
                     continue
                 }
-                #expect(name == verb.name, "'\(example)' runs \(name)")
+                #expect(request.verb == verb.name, "'\(example)' runs \(request.verb)")
             }
         }
     }
