@@ -94,6 +94,7 @@ extension ConcurrentIntegrationSuite {
         @Test("silent, vanishing and surplus clients affect no one else")
         func silentVanishingAndSurplusClients() throws {
             let daemon = try DaemonProcess()
+            let sockets = try daemon.openSockets()  // before any client: the listener and the like
             _ = try daemon.enqueue(["long.mp3", "one.mp3"])
             _ = try daemon.call("changePlaybackPosition", [("position", .number(7.5))])
             let silent = try daemon.connect()
@@ -101,7 +102,9 @@ extension ConcurrentIntegrationSuite {
                 let vanishing = try daemon.connect()
                 try vanishing.sendRaw(#"{"command":"cle"#)
             }
-            try expectStateKept(daemon)  // a round trip: the vanished client's close is handled by now
+            try expectStateKept(daemon)
+            // Every closed connection (the vanished one, each call's) is let go: only `silent` is left.
+            try waitUntil(timeout: 20) { try daemon.openSockets() == sockets + 1 }
             var crowd: [ControlClient] = []
             for _ in 0..<(ProtocolLimits.maximumClients - 1) { crowd.append(try daemon.connect()) }
             #expect(
