@@ -73,7 +73,9 @@ enum FuzzTarget: String, CaseIterable {
             for entry in playlist.entries {
                 check(!entry.location.isEmpty && entry.title?.isEmpty != true, "an empty playlist entry or title")
                 if let path = M3UPlaylist.path(of: entry.location, base: "/music") {
-                    check(path.hasPrefix("/"), "a playlist entry resolved to a relative path")
+                    // By bytes, as the daemon decides it: a combining mark after the slash
+                    // makes one Character of the two, and the path is absolute all the same.
+                    check(path.hasPrefix(bytes: "/"), "a playlist entry resolved to a relative path")
                 }
             }
         case .config:
