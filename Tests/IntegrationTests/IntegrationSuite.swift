@@ -1,7 +1,8 @@
 import Testing
 
 /// Tests that share what only one test at a time may use: the PulseAudio server's streams
-/// (counted, killed, unloaded), pacing measured against the wall clock, a container's systemd.
+/// (counted, killed, unloaded), pacing or wake-ups measured against the wall clock, a
+/// container's systemd, the whole machine (the 1,000-client load).
 /// They run one at a time, in a phase of their own after everything else (`Scripts/test`).
 @Suite(.serialized) struct IntegrationSuite {}
 

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Many clients at once against a daemon playing in real time.
     @Suite struct Load {
         /// Counts from the client threads.

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// MPRIS2 on a private session bus, driven by the real `playerctl` and `busctl`, checked
     /// against the daemon's own socket.
     @Suite struct MPRIS {
