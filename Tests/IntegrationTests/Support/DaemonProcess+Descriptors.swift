@@ -10,9 +10,6 @@ extension DaemonProcess {
         }
     }
 
-    /// How many sockets the daemon has open (its listener, its clients, ...).
-    func openSockets() throws -> Int { try openFiles().filter { $0.hasPrefix("socket:") }.count }
-
     /// The audio files and the capture device the daemon has open.
     func openAudio() throws -> [String] {
         try openFiles().filter { $0.hasSuffix(".mp3") || $0 == capturePath }.sorted()
