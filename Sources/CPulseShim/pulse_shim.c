@@ -180,17 +180,11 @@ pa_mainloop_api *playbackd_pulse_api_new(sd_event *event) {
     if (!api) return NULL;
     *api = (pa_mainloop_api){
         .userdata = sd_event_ref(event),
-        .io_new = io_new,
-        .io_enable = io_enable,
-        .io_free = io_free,
-        .io_set_destroy = io_set_destroy,
-        .time_new = time_new,
-        .time_restart = time_restart,
-        .time_free = time_free,
+        // The three kinds of event, each created, enabled, freed and given a destroy callback.
+        .io_new = io_new, .io_enable = io_enable, .io_free = io_free, .io_set_destroy = io_set_destroy,
+        .time_new = time_new, .time_restart = time_restart, .time_free = time_free,
         .time_set_destroy = time_set_destroy,
-        .defer_new = defer_new,
-        .defer_enable = defer_enable,
-        .defer_free = defer_free,
+        .defer_new = defer_new, .defer_enable = defer_enable, .defer_free = defer_free,
         .defer_set_destroy = defer_set_destroy,
         .quit = quit,
     };

@@ -46,17 +46,8 @@ public struct EQBandChange: Sendable, Equatable {
     public var gain: Double?
     public var bypass: Bool?
 
-    public init(
-        type: EQFilterType? = nil, frequency: Double? = nil, bandwidth: Double? = nil, q: Double? = nil,
-        gain: Double? = nil, bypass: Bool? = nil
-    ) {
-        self.type = type
-        self.frequency = frequency
-        self.bandwidth = bandwidth
-        self.q = q
-        self.gain = gain
-        self.bypass = bypass
-    }
+    /// A change that changes nothing; set the members to change.
+    public init() {}
 
     /// `band` with the change made.
     public func applied(to band: EQBand) -> EQBand {

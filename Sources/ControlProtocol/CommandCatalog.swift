@@ -224,12 +224,13 @@ public enum CommandCatalog {
                     examples: ["eq band 6 -4.5", "eq band 1 3 40 1.5"])
             ]
         ) { args throws(RequestError) in
-            let change = EQBandChange(
-                type: try args.choice("type", EQFilterType.self),
-                frequency: try args.number("frequency", in: EQBand.frequencyRange),
-                bandwidth: try args.number("bandwidth", in: EQBand.bandwidthRange),
-                q: try args.number("q", in: EQBand.qRange), gain: try args.number("gain", in: EQBand.gainRange),
-                bypass: try args.bool("bypass"))
+            var change = EQBandChange()
+            change.type = try args.choice("type", EQFilterType.self)
+            change.frequency = try args.number("frequency", in: EQBand.frequencyRange)
+            change.bandwidth = try args.number("bandwidth", in: EQBand.bandwidthRange)
+            change.q = try args.number("q", in: EQBand.qRange)
+            change.gain = try args.number("gain", in: EQBand.gainRange)
+            change.bypass = try args.bool("bypass")
             if change.bandwidth != nil && change.q != nil {
                 throw RequestError("'bandwidth' and 'q' cannot be combined")
             }

@@ -85,20 +85,40 @@ public struct JSONParser {
         offset += expected.count
     }
 
-    private mutating func enter() throws(JSONParseError) {
+    /// Steps into an object or array at its opening byte: true when `closer` follows at once
+    /// (an empty container, already left).
+    private mutating func open(closedBy closer: UInt8) throws(JSONParseError) -> Bool {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+        offset += 1
+        skipWhitespace()
+        return peek == closer && close()
+    }
+
+    /// After a member or element: true after a comma (another follows), false at `closer`
+    /// (the container is left).
+    private mutating func continues(closedBy closer: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch peek {
+        case UInt8(ascii: ","): offset += 1; return true
+        case closer: return !close()
+        default: throw error("expected ',' or '\(Character(Unicode.Scalar(closer)))'")
+        }
+    }
+
+    /// Leaves a container at its closing byte; always true.
+    private mutating func close() -> Bool {
+        offset += 1
+        depth -= 1
+        return true
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
-        try enter()
-        offset += 1
         var members: [(String, JSONValue)] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") { offset += 1; depth -= 1; return .object(members) }
+        if try open(closedBy: UInt8(ascii: "}")) { return .object(members) }
         // Room for a typical object's members at once, rather than growing through 1, 2, 4, 8.
         members.reserveCapacity(8)
-        while true {
+        repeat {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
@@ -107,31 +127,18 @@ public struct JSONParser {
             offset += 1
             skipWhitespace()
             members.append((key, try parseValue()))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "}"): offset += 1; depth -= 1; return .object(members)
-            default: throw error("expected ',' or '}'")
-            }
-        }
+        } while try continues(closedBy: UInt8(ascii: "}"))
+        return .object(members)
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
-        try enter()
-        offset += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") { offset += 1; depth -= 1; return .array(elements) }
-        while true {
+        if try open(closedBy: UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "]"): offset += 1; depth -= 1; return .array(elements)
-            default: throw error("expected ',' or ']'")
-            }
-        }
+        } while try continues(closedBy: UInt8(ascii: "]"))
+        return .array(elements)
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> Double {

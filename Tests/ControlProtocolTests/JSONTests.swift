@@ -84,6 +84,25 @@ import Testing
         }
     }
 
+    @Test(
+        "an unfinished object or array names the byte it expected, where it expected it",
+        arguments: [("{\"a\":1 2}", 7, "expected ',' or '}'"), ("[1 2]", 3, "expected ',' or ']'")])
+    func unfinishedContainer(_ text: String, offset: Int, reason: String) {
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(text.utf8)) }
+        #expect(error?.reason == reason)
+        #expect(error?.offset == offset)
+    }
+
+    @Test("empty containers, and depth counted back down as each container closes")
+    func containersClose() throws {
+        #expect(try JSONParser.parse(Array("{ }".utf8)) == .object([]))
+        #expect(try JSONParser.parse(Array("[ ]".utf8)) == .array([]))
+        // 64 siblings, each reaching depth 64: only nesting counts, not the containers before.
+        let nested = String(repeating: "[", count: 62) + "{}" + String(repeating: "]", count: 62)
+        let siblings = "[" + Array(repeating: nested, count: 64).joined(separator: ",") + "]"
+        #expect(throws: Never.self) { try JSONParser.parse(Array(siblings.utf8)) }
+    }
+
     @Test("nesting is bounded")
     func depth() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)

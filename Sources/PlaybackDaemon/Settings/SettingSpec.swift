@@ -144,14 +144,10 @@ enum SettingsCatalog {
             "mpris",
             "Be an MPRIS2 player on the session bus (desktop media controls, media keys, playerctl); "
                 + "joins the bus when it appears", reloads: true, \.mpris),
-        SettingSpec(
-            name: "volume", placeholder: "PERCENT",
-            summary:
-                "Software volume at start, 0 - 100 (%; a volume saved in the resume state wins; changeVolume sets it while running); 100 leaves the samples untouched",
-            defaultText: "100"
-        ) { input, settings throws(SettingValueError) in
-            settings.volume = try number(input, in: 0...100, unit: "%")
-        },
+        number(
+            "volume", "PERCENT",
+            "Software volume at start, 0 - 100 (%; a volume saved in the resume state wins; changeVolume sets it while running); 100 leaves the samples untouched",
+            0...100, unit: "%", \.volume),
         boolean(
             "equalizer", "Apply the equalizer (eq-gains, eq-global-gain); off, or flat, leaves the samples untouched",
             reloads: true, \.equalizer.isEnabled),
@@ -197,14 +193,10 @@ enum SettingsCatalog {
         boolean(
             "replaygain-limit", "Lower a ReplayGain gain that would lift the tagged peak above full scale",
             reloads: true, \.replayGain.limitToPeak),
-        SettingSpec(
-            name: "rate-min-length", placeholder: "MINUTES",
-            summary:
-                "The playback rate (changePlaybackRate) applies to items at least this long, such as podcasts and audiobooks; shorter ones, such as songs, play at 1 (0: every item)",
-            defaultText: "0"
-        ) { input, settings throws(SettingValueError) in
-            settings.rateMinimumSeconds = try number(input, in: 0...1440, unit: " minutes") * 60
-        },
+        number(
+            "rate-min-length", "MINUTES",
+            "The playback rate (changePlaybackRate) applies to items at least this long, such as podcasts and audiobooks; shorter ones, such as songs, play at 1 (0: every item)",
+            0...1440, unit: " minutes", scale: 60, \.rateMinimumSeconds),
         choice(
             "on-route-lost", "ACTION",
             "When the output device goes away (headphones unplugged, a sink removed): pause, or continue where the system sends the stream",
@@ -258,9 +250,21 @@ enum SettingsCatalog {
         _ name: String, _ summary: String, _ range: ClosedRange<Double>,
         _ keyPath: WritableKeyPath<DaemonSettings, Double> & Sendable
     ) -> SettingSpec {
-        SettingSpec(name: name, placeholder: "DB", summary: summary, defaultText: "0") {
-            input, settings throws(SettingValueError) in
-            settings[keyPath: keyPath] = try number(input, in: range, unit: " dB")
+        number(name, "DB", summary, range, unit: " dB", keyPath)
+    }
+
+    /// A number in `range`, read in `unit` and stored at `keyPath` multiplied by `scale` (60 for
+    /// minutes kept as seconds). The default shown is the stored default read back in `unit`.
+    private static func number(
+        _ name: String, _ placeholder: String, _ summary: String, _ range: ClosedRange<Double>, unit: String,
+        scale: Double = 1, _ keyPath: WritableKeyPath<DaemonSettings, Double> & Sendable
+    ) -> SettingSpec {
+        let defaultValue = DaemonSettings()[keyPath: keyPath] / scale
+        return SettingSpec(
+            name: name, placeholder: placeholder, summary: summary,
+            defaultText: JSONValue.number(defaultValue).serialized
+        ) { input, settings throws(SettingValueError) in
+            settings[keyPath: keyPath] = try number(input, in: range, unit: unit) * scale
         }
     }
 

@@ -157,20 +157,15 @@ public struct TOMLReader {
             throw fail("a value is missing")
         }
         switch byte {
-        case UInt8(ascii: "\""):
-            if starts(with: "\"\"\"") {
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            // A literal string ('...') takes no escapes; either kind tripled spans lines.
+            let literal = byte == UInt8(ascii: "'")
+            if starts(with: literal ? "'''" : "\"\"\"") {
                 index += 3
-                return .string(try multilineString(literal: false))
+                return .string(try multilineString(literal: literal))
             }
             index += 1
-            return .string(try basicString())
-        case UInt8(ascii: "'"):
-            if starts(with: "'''") {
-                index += 3
-                return .string(try multilineString(literal: true))
-            }
-            index += 1
-            return .string(try literalString())
+            return .string(try literal ? literalString() : basicString())
         case UInt8(ascii: "["):
             index += 1
             return try array(depth: depth)
