@@ -62,6 +62,15 @@ let package = Package(
             name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(
+            name: "CFLAC", path: "Sources/CFLAC", pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(
+            name: "CVorbisFile", path: "Sources/CVorbisFile", pkgConfig: "vorbisfile",
+            providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(
+            name: "COpusFile", path: "Sources/COpusFile", pkgConfig: "opusfile",
+            providers: [.apt(["libopusfile-dev"])]),
+        .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
         // Sonic has no pkg-config file: the module map links it by name.
@@ -84,7 +93,7 @@ let package = Package(
         .target(
             name: "PlaybackEngine",
             dependencies: [
-                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CALSAShim", "CSonic", "CPulseShim",
+                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CALSAShim", "CSonic", "CPulseShim",
                 "CSoundKernel",
             ], swiftSettings: leanSwift),
         .target(
@@ -95,7 +104,7 @@ let package = Package(
             ], swiftSettings: leanSwift),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
         // toolchain is (a user manager's sandbox, another machine); only libc and the C libraries
-        // (libasound, libmpg123, libsystemd, libsonic) stay shared (docs/systemd.md); libpulse is
+        // (libasound, the decoders' libraries, libsystemd, libsonic) stay shared (docs/systemd.md); libpulse is
         // loaded when a sound server is watched. The unwinder the runtime calls is linked in too
         // (`-static-libgcc`): no other library of the process needs libgcc_s.
         .executableTarget(

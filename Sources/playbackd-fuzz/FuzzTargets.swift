@@ -28,6 +28,14 @@ enum FuzzTarget: String, CaseIterable {
     /// An audio file's bytes as the prober opens them: libmpg123's tag parser, then ours
     /// (text frames, genres, numbers, ReplayGain, the cover, ID3v2.2 pictures by hand).
     case id3
+    /// A FLAC file's bytes (native or in Ogg) as the prober opens them: libFLAC's parser, then
+    /// ours (the STREAMINFO checks, Vorbis comments to fields, the PICTURE chosen, frames
+    /// interleaved).
+    case flac
+    /// An Ogg file's bytes opened as Vorbis and as Opus: libvorbisfile's and libopusfile's
+    /// parsers, then ours (comments to fields, R128 gains, `METADATA_BLOCK_PICTURE` covers
+    /// through `opus_picture_tag_parse`, the checks on chained links).
+    case ogg
     /// A raw ID3v2.2 tag (or its frames alone) read by our own `PIC` frame parser, the one
     /// binary tag parser that is ours and not libmpg123's, fed the bytes directly.
     case id3v22Pictures = "id3v22-pictures"
@@ -61,11 +69,18 @@ enum FuzzTarget: String, CaseIterable {
             let again = try? ParametricEQText.parse(ParametricEQText.format(equalizer))
             check(again?.bands.count == equalizer.bands.count, "a parsed curve does not read back")
         case .id3:
-            readAsAudioFile(bytes)
+            readAsAudioFile(bytes, as: MPG123Decoder.self)
+        case .flac:
+            readAsAudioFile(bytes, as: FLACDecoder.self)
+        case .ogg:
+            readAsAudioFile(bytes, as: VorbisDecoder.self)
+            readAsAudioFile(bytes, as: OpusDecoder.self)
         case .id3v22Pictures:
             if let picture = ID3v22Pictures.cover(rawTag: bytes) {
                 // The image is the rest of a frame's body: never empty, never more than was read.
-                check(!picture.data.isEmpty && picture.data.count < bytes.count, "a picture of \(picture.data.count) bytes")
+                check(
+                    !picture.data.isEmpty && picture.data.count < bytes.count,
+                    "a picture of \(picture.data.count) bytes")
                 check(!picture.mimeType.isEmpty, "a picture without a type")
             }
         case .m3u:
@@ -93,13 +108,13 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    /// Writes `bytes` to a file in memory and opens it as the prober does, tags and cover
+    /// Writes `bytes` to a file in memory and opens it with a `kind` decoder as the prober does, tags and cover
     /// included, then decodes a little of it.
-    private func readAsAudioFile(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private func readAsAudioFile(_ bytes: UnsafeBufferPointer<UInt8>, as kind: any FileDecoder.Type) {
         let fd = Self.memoryFile
         guard ftruncate(fd, 0) == 0, bytes.isEmpty || pwrite(fd, bytes.baseAddress, bytes.count, 0) == bytes.count
         else { return check(false, "cannot write the input file") }
-        guard let decoder = try? MPG123Decoder(path: "/proc/self/fd/\(fd)", readsPictures: true) else { return }
+        guard let decoder = try? kind.init(path: "/proc/self/fd/\(fd)", readsPictures: true) else { return }
         let metadata = decoder.metadata
         check(!metadata.title.isEmpty && metadata.duration.isFinite && metadata.duration >= 0, "bad metadata")
         if let picture = decoder.coverPicture() { check(!picture.data.isEmpty, "an empty cover") }

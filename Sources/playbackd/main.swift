@@ -50,7 +50,7 @@ let sink: any AudioSink =
     }
 let daemon = Daemon(
     options: options, settings: settings, sink: sink,
-    openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) },
-    probeDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) },
+    openDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path) },
+    probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true) },
     openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })
 exit(daemon.run())

@@ -1,4 +1,5 @@
 import Foundation
+import PlaybackEngine
 
 /// The generated fixtures (`Scripts/make-fixtures`) and the test ALSA configuration.
 enum Fixtures {
@@ -18,5 +19,17 @@ enum Fixtures {
     static func useTestALSA(capture: String) {
         setenv("ALSA_CONFIG_PATH", "/usr/share/alsa/alsa.conf:" + root + "/Tests/alsa/test.conf", 1)
         setenv("PLAYBACKD_CAPTURE", capture, 1)
+    }
+
+    /// Everything `decoder` decodes from where it is, as little-endian bytes (the reference
+    /// decoders' raw output).
+    static func decodeAll(_ decoder: any AudioDecoder) throws -> Data {
+        var out = Data()
+        var buffer = [Int16](repeating: 0, count: 4096)
+        while true {
+            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            if count == 0 { return out }
+            out.append(buffer.withUnsafeBytes { Data($0.prefix(count * 2)) })
+        }
     }
 }

@@ -3,15 +3,7 @@ import PlaybackEngine
 import Testing
 
 @Suite struct MPG123DecoderTests {
-    private func decodeAll(_ decoder: MPG123Decoder) throws -> Data {
-        var out = Data()
-        var buffer = [Int16](repeating: 0, count: 4096)
-        while true {
-            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
-            if count == 0 { return out }
-            out.append(buffer.withUnsafeBytes { Data($0.prefix(count * 2)) })
-        }
-    }
+    private func decodeAll(_ decoder: MPG123Decoder) throws -> Data { try Fixtures.decodeAll(decoder) }
 
     @Test("gapless decoding equals mpg123 --gapless -s; the length is exact")
     func gaplessDecodeMatchesReference() throws {

@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlaybackEngine
 import PlaybackModel
 import SystemSupport
 
@@ -18,7 +19,7 @@ struct EnqueueCandidate: Equatable {
 /// M3U8 playlists with their paths resolved against the playlist. Everything it cannot use
 /// becomes a rejection with its reason; nothing here is fatal. Runs on the prober thread.
 struct EnqueueExpander {
-    static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
+    static let audioExtensions = AudioFileFormat.allExtensions
     static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
     /// Deepest directory or playlist nesting followed.
     static let maximumDepth = 32

@@ -1,3 +1,5 @@
+import PlaybackEngine
+
 /// `org.mpris.MediaPlayer2`: the player's identity.
 extension MPRIS {
     static let root = MPRISInterface(
@@ -19,8 +21,11 @@ extension MPRIS {
                 .string("playbackd")
             },
             MPRISProperty("SupportedUriSchemes", "as", .constant, "[\"file\"]") { _ in .strings(["file"]) },
-            MPRISProperty("SupportedMimeTypes", "as", .constant, "MP3 (and MPEG layer 1 and 2) types") { _ in
-                .strings(["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg"])
+            MPRISProperty(
+                "SupportedMimeTypes", "as", .constant,
+                "the MIME types of every format played (FLAC, Ogg Vorbis, Opus, MP3)"
+            ) { _ in
+                .strings(AudioFileFormat.all.flatMap(\.mimeTypes))
             },
         ],
         signals: [])

@@ -6,6 +6,11 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
     case permissionDenied
     case notAFile
     case notMPEGAudio(String)
+    case notFLAC(String)
+    case notOggVorbis(String)
+    case notOpus(String)
+    /// A file of a known format whose content playbackd does not play yet.
+    case unsupported(String)
     case decodingFailed(String)
     /// The file could not be read (an I/O error): `strerror`'s text.
     case readFailed(String)
@@ -16,6 +21,10 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
         case .permissionDenied: "permission denied"
         case .notAFile: "not a regular file"
         case .notMPEGAudio(let why): "not an MPEG audio file (\(why))"
+        case .notFLAC(let why): "not a FLAC file (\(why))"
+        case .notOggVorbis(let why): "not an Ogg Vorbis file (\(why))"
+        case .notOpus(let why): "not an Opus file (\(why))"
+        case .unsupported(let why): "not supported: \(why)"
         case .decodingFailed(let why): "decoding failed: \(why)"
         case .readFailed(let why): "cannot read the file: \(why)"
         }
@@ -39,5 +48,28 @@ public protocol AudioDecoder: AnyObject {
     func coverPicture() -> EmbeddedPicture?
 }
 
+/// A decoder of one file format, opened on a file `AudioFileFormat` chose for it.
+public protocol FileDecoder: AudioDecoder {
+    /// Decodes the file `input` has open (named `path`), which it then owns. `readsPictures`
+    /// keeps the cover for `coverPicture()`; only probing needs it, not playback.
+    init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError)
+}
+
+extension FileDecoder {
+    /// Opens `path` and reads its format, length and tags.
+    public init(path: String, readsPictures: Bool = false) throws(DecoderError) {
+        try self.init(FileInput.open(path), path: path, readsPictures: readsPictures)
+    }
+}
+
 /// Opens decoders for paths; the composition root chooses the implementation.
 public typealias AudioDecoderFactory = @Sendable (String) throws(DecoderError) -> any AudioDecoder
+
+extension TrackMetadata {
+    /// What a file says before its tags are read: its name as the title, its length and format.
+    static func untagged(path: String, format: AudioFormat, frames: Int?) -> TrackMetadata {
+        TrackMetadata(
+            title: FileName.stem(path), duration: Double(frames ?? 0) / Double(format.sampleRate),
+            sampleRate: format.sampleRate, channels: format.channels)
+    }
+}

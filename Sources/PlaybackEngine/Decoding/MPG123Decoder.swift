@@ -15,26 +15,22 @@ import PlaybackModel
 /// whole file (an hour into a 2-hour file: about 25 ms here).
 ///
 /// Owned by one thread at a time; the handle is not shared.
-public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
+public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
     public let format: AudioFormat
     public let frameCount: Int?
     public let metadata: TrackMetadata
     private let handle: OpaquePointer
-    private let input: MPG123FileInput
+    private let input: FileInput
 
-    /// Opens `path`, reads its format, length and tags. `readsPictures` keeps the tag's
-    /// pictures for `coverPicture()`; only probing needs them, not playback.
-    public init(path: String, readsPictures: Bool = false) throws(DecoderError) {
-        let fd = try Self.openRegularFile(path)
+    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+        guard input.size > 0 else { throw .notMPEGAudio("empty file") }
         let handle: OpaquePointer
         switch MPG123SpareHandle.take() {
         case .success(let taken): handle = taken
-        case .failure(let error):
-            Glibc.close(fd)
-            throw error
+        case .failure(let error): throw error
         }
         self.handle = handle
-        input = MPG123FileInput(fd)
+        self.input = input
         do {
             let (format, frames) = try Self.configure(handle, input: input, readsPictures: readsPictures)
             self.format = format
@@ -42,15 +38,11 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
             self.metadata = ID3Reader.metadata(handle, path: path, format: format, frames: frames)
         } catch {
             MPG123SpareHandle.give(handle)
-            Glibc.close(fd)
             throw error
         }
     }
 
-    deinit {
-        MPG123SpareHandle.give(handle)
-        Glibc.close(input.fd)
-    }
+    deinit { MPG123SpareHandle.give(handle) }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
@@ -82,32 +74,8 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         return Int(landed)
     }
 
-    /// Opens `path` if it is a regular file. The open does not wait: a FIFO named `x.mp3` with
-    /// no writer would block a plain open, and with it the prober, forever.
-    private static func openRegularFile(_ path: String) throws(DecoderError) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            switch errno {
-            case ENOENT, ENOTDIR: throw .fileNotFound
-            case EACCES, EPERM: throw .permissionDenied
-            default: throw .decodingFailed(String(cString: strerror(errno)))
-            }
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            Glibc.close(fd)
-            throw .notAFile
-        }
-        guard info.st_size > 0 else {
-            Glibc.close(fd)
-            throw .notMPEGAudio("empty file")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return fd
-    }
-
     private static func configure(
-        _ handle: OpaquePointer, input: MPG123FileInput, readsPictures: Bool
+        _ handle: OpaquePointer, input: FileInput, readsPictures: Bool
     ) throws(DecoderError) -> (AudioFormat, Int?) {
         // Every setting is made again: the handle may have decoded another file before.
         let pictures = Int(MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue)
@@ -119,7 +87,7 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
             Int(MPG123_AUTO_RESAMPLE.rawValue) | (readsPictures ? 0 : pictures), 0)
         mpg123_format_all(handle)
         guard
-            mpg123_replace_reader_handle(handle, MPG123FileInput.read, MPG123FileInput.seek, nil) == MPG123_OK.rawValue,
+            mpg123_replace_reader_handle(handle, FileInput.mpg123Read, FileInput.mpg123Seek, nil) == MPG123_OK.rawValue,
             mpg123_open_handle(handle, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue
         else {
             throw input.readFailure ?? .notMPEGAudio(String(cString: mpg123_strerror(handle)))
@@ -136,5 +104,19 @@ public final class MPG123Decoder: AudioDecoder, @unchecked Sendable {
         mpg123_format(handle, rate, channels, Int32(MPG123_ENC_SIGNED_16.rawValue))
         let length = mpg123_length(handle)
         return (AudioFormat(sampleRate: rate, channels: Int(channels)), length > 0 ? Int(length) : nil)
+    }
+}
+
+extension FileInput {
+    /// libmpg123's reader handle callbacks over the input.
+    static let mpg123Read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
+        handle, destination, count in
+        guard let destination else { return -1 }
+        return Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue().read(into: destination, count: count)
+    }
+
+    static let mpg123Seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = {
+        handle, offset, whence in
+        Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue().seek(to: offset, whence: whence)
     }
 }

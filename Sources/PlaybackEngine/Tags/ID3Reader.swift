@@ -16,9 +16,7 @@ enum ID3Reader {
         _ = mpg123_id3(handle, &v1, &v2)
         let tags = Tags(
             v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee), userTexts: userTexts(v2?.pointee))
-        var metadata = TrackMetadata(
-            title: FileName.stem(path), duration: Double(frames ?? 0) / Double(format.sampleRate),
-            sampleRate: format.sampleRate, channels: format.channels)
+        var metadata = TrackMetadata.untagged(path: path, format: format, frames: frames)
         for field in TrackField.all {
             guard let source = field.source, let value = tags.value(of: source) else { continue }
             field.set(value, in: &metadata)
@@ -43,14 +41,14 @@ enum ID3Reader {
                 ((frames["TCON"] ?? text(v2?.genre)).flatMap(ID3Genres.resolve)
                     ?? v1.flatMap { ID3Genres.name(Int($0.genre)) }).map(TrackFieldValue.text)
             case .year:
-                ((frames["TDRC"] ?? frames["TYER"] ?? text(v2?.year)).flatMap(leadingYear)
-                    ?? v1.flatMap { latin1($0.year) }.flatMap(leadingYear)).map(TrackFieldValue.number)
+                ((frames["TDRC"] ?? frames["TYER"] ?? text(v2?.year)).flatMap(TagText.leadingYear)
+                    ?? v1.flatMap { latin1($0.year) }.flatMap(TagText.leadingYear)).map(TrackFieldValue.number)
             case .number(let id):
-                (numberAndCount(frames[id]).0 ?? (id == "TRCK" ? v1.flatMap(id3v11Track) : nil))
+                (TagText.numberAndCount(frames[id]).0 ?? (id == "TRCK" ? v1.flatMap(id3v11Track) : nil))
                     .map(TrackFieldValue.number)
-            case .count(let id): numberAndCount(frames[id]).1.map(TrackFieldValue.number)
+            case .count(let id): TagText.numberAndCount(frames[id]).1.map(TrackFieldValue.number)
             case .replayGain(let description):
-                userTexts[description.uppercased()].flatMap(replayGainValue).map(TrackFieldValue.decimal)
+                userTexts[description.uppercased()].flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
             }
         }
 
@@ -112,32 +110,6 @@ enum ID3Reader {
             if result[key] == nil { result[key] = value }
         }
         return result
-    }
-
-    /// `-6.20 dB` → -6.2, `0.988312` → 0.988312; nil for anything else (or not finite).
-    static func replayGainValue(_ text: String) -> Double? {
-        var number = Substring(text).drop { $0 == " " }
-        while number.last == " " { number = number.dropLast() }
-        if number.lowercased().hasSuffix(bytes: "db") { number = number.dropLast(2) }
-        while number.last == " " { number = number.dropLast() }
-        guard let value = Double(number), value.isFinite else { return nil }
-        return value
-    }
-
-    /// `3/12` → (3, 12); `7` → (7, nil); anything else → (nil, nil).
-    static func numberAndCount(_ text: String?) -> (Int?, Int?) {
-        guard let text else { return (nil, nil) }
-        let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: " ") }
-        let number = parts.first.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-        let count = parts.count > 1 ? Int(parts[1]).flatMap { $0 > 0 ? $0 : nil } : nil
-        return (number, count)
-    }
-
-    /// The year a date starts with (`2004`, `2010-05-06`).
-    static func leadingYear(_ text: String) -> Int? {
-        let digits = text.prefix { $0.isASCII && $0.isNumber }
-        guard digits.count == 4, let year = Int(digits), year > 0 else { return nil }
-        return year
     }
 
     /// ID3v1.1 keeps a track number in the comment's last byte after a zero byte.

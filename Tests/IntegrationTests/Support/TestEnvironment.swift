@@ -50,9 +50,21 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Compares PCM byte for byte and says where it first differs.
-func pcmDifference(_ actual: Data, _ expected: Data) -> String? {
+/// Compares 16-bit PCM and says where it first differs by more than `tolerance` LSB (0: byte
+/// for byte); lengths must be equal.
+func pcmDifference(_ actual: Data, _ expected: Data, tolerance: Int = 0) -> String? {
     if actual == expected { return nil }
+    if tolerance > 0 && actual.count == expected.count {
+        let samples = actual.count / 2
+        let beyond = actual.withUnsafeBytes { a in
+            expected.withUnsafeBytes { e in
+                let (x, y) = (a.bindMemory(to: Int16.self), e.bindMemory(to: Int16.self))
+                return (0..<samples).first { abs(Int(x[$0]) - Int(y[$0])) > tolerance }
+            }
+        }
+        guard let beyond else { return nil }
+        return "sample \(beyond) of \(samples) differs by more than \(tolerance) LSB"
+    }
     let common = min(actual.count, expected.count)
     let firstDifference = (0..<common).first { actual[actual.startIndex + $0] != expected[expected.startIndex + $0] }
     return

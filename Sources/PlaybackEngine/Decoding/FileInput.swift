@@ -4,20 +4,20 @@ import PlaybackModel
     import Glibc
 #endif
 
-/// The open file as libmpg123 reads it, through callbacks rather than its own reader, for two
-/// reasons:
+/// An open audio file as the decoding libraries read it: through callbacks rather than their
+/// own readers (libmpg123's reader handle, libFLAC's stream callbacks), for two reasons:
 ///
-/// - libmpg123's reader takes a failed read() (EIO from a failing disk or a dropped network
-///   share) for the end of the file, so an item would end early without a word. Here the
-///   error is kept.
+/// - A library's own reader may take a failed read() (EIO from a failing disk or a dropped
+///   network share) for the end of the file (libmpg123 does), so an item would end early
+///   without a word. Here the error is kept.
 /// - libmpg123 reads a frame as two small reads (the 4-byte header, then the body), so its own
 ///   reader makes two system calls per frame: playing an hour into a 2-hour audiobook (then
 ///   after a scan of the whole file) made about 550,000 of them (0.38 s). Reads are served from a buffer instead: the first read
 ///   after an open or a seek takes `firstReadSize` bytes (a probe needs only the tags and the
 ///   first frames), and each following one twice as many, up to `bufferSize`.
 ///
-/// Owned by the decoder that owns the handle; used on one thread at a time.
-final class MPG123FileInput {
+/// Owns its descriptor. Owned by one decoder; used on one thread at a time.
+public final class FileInput {
     /// The most read from the file at a time. A read of at least the next refill's size (a
     /// big picture in a tag) goes straight to the caller.
     static let bufferSize = 32 * 1024
@@ -36,9 +36,47 @@ final class MPG123FileInput {
     /// Bytes the next refill asks for.
     private var readSize = firstReadSize
 
-    init(_ fd: Int32) { self.fd = fd }
+    /// The file's size in bytes when it was opened.
+    let size: Int
 
-    deinit { buffer.deallocate() }
+    init(_ fd: Int32, size: Int) {
+        self.fd = fd
+        self.size = size
+    }
+
+    deinit {
+        buffer.deallocate()
+        Glibc.close(fd)
+    }
+
+    /// Opens `path` if it is a regular file. The open does not wait: a FIFO named `x.mp3` with
+    /// no writer would block a plain open, and with it the prober, forever.
+    static func open(_ path: String) throws(DecoderError) -> FileInput {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .fileNotFound
+            case EACCES, EPERM: throw .permissionDenied
+            default: throw .decodingFailed(String(cString: strerror(errno)))
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(fd)
+            throw .notAFile
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return FileInput(fd, size: Int(info.st_size))
+    }
+
+    /// The file's first `count` bytes (fewer in a shorter file, none after a read error); the
+    /// position is back at the start afterwards.
+    func head(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { read(into: $0.baseAddress!, count: count) }
+        _ = seek(to: 0, whence: SEEK_SET)
+        return Array(bytes.prefix(max(0, got)))
+    }
 
     /// Copies up to `count` bytes to `destination`; 0 at the end of the file, -1 on an error.
     func read(into destination: UnsafeMutableRawPointer, count: Int) -> Int {
@@ -116,16 +154,5 @@ final class MPG123FileInput {
             if readFailure == nil { readFailure = .readFailed(String(cString: strerror(errno))) }
             return -1
         }
-    }
-
-    static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
-        handle, destination, count in
-        guard let destination else { return -1 }
-        return Unmanaged<MPG123FileInput>.fromOpaque(handle!).takeUnretainedValue().read(
-            into: destination, count: count)
-    }
-
-    static let seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = { handle, offset, whence in
-        Unmanaged<MPG123FileInput>.fromOpaque(handle!).takeUnretainedValue().seek(to: offset, whence: whence)
     }
 }

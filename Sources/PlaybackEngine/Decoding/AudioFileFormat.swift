@@ -1,0 +1,87 @@
+import PlaybackModel
+import SystemSupport
+
+/// The audio formats playbackd plays, each declared once: the decoder that opens it, how its
+/// first bytes look, its file name extensions (which only break ties, as MPD's decoder plugins
+/// use them), and its MIME types. Enqueueing a directory, MPRIS's `SupportedMimeTypes` and the
+/// choice of a decoder for a file all follow from `all`.
+public struct AudioFileFormat: Sendable {
+    /// What the format is called in docs and errors.
+    public let name: String
+    public let extensions: Set<String>
+    public let mimeTypes: [String]
+    /// Whether the file's first `headSize` bytes (after any ID3v2 tag) are this format's.
+    let recognizes: @Sendable (_ head: ArraySlice<UInt8>) -> Bool
+    let decoder: any FileDecoder.Type
+
+    /// How many bytes of a file are read to recognize its format.
+    static let headSize = 64
+
+    /// Every format, the most specific recognizer first; MPEG audio last, as libmpg123 also
+    /// finds its frames past leading junk.
+    public static let all: [AudioFileFormat] = [flac, vorbis, opus, mpeg]
+
+    static let flac = AudioFileFormat(
+        name: "FLAC", extensions: ["flac"], mimeTypes: ["audio/flac", "audio/x-flac"],
+        recognizes: { isNativeFLAC(Array($0)) || isOggFLAC(Array($0)) },
+        decoder: FLACDecoder.self)
+
+    static let vorbis = AudioFileFormat(
+        name: "Ogg Vorbis", extensions: ["ogg", "oga"], mimeTypes: ["audio/ogg", "audio/vorbis", "audio/x-vorbis+ogg"],
+        recognizes: { oggFirstPacket($0)?.starts(with: [1] + Array("vorbis".utf8)) == true },
+        decoder: VorbisDecoder.self)
+
+    static let opus = AudioFileFormat(
+        name: "Opus", extensions: ["opus"], mimeTypes: ["audio/opus", "audio/x-opus+ogg"],
+        recognizes: { oggFirstPacket($0)?.starts(with: Array("OpusHead".utf8)) == true },
+        decoder: OpusDecoder.self)
+
+    static let mpeg = AudioFileFormat(
+        name: "MP3", extensions: ["mp3", "mp2", "mp1", "mpga"],
+        mimeTypes: ["audio/mpeg", "audio/mp3", "audio/x-mp3", "audio/x-mpeg"],
+        recognizes: { head in
+            // A frame sync: 11 set bits, then a layer other than the reserved 00.
+            head.count >= 2 && head[head.startIndex] == 0xFF && head[head.startIndex + 1] & 0xE6 > 0xE0
+        },
+        decoder: MPG123Decoder.self)
+
+    /// Every extension of every format, for picking audio files out of a directory.
+    public static let allExtensions: Set<String> = all.reduce(into: []) { $0.formUnion($1.extensions) }
+
+    /// Opens `path` with the decoder of the format its content shows; where the content shows
+    /// none, the format its extension names; else as MPEG audio (whose decoder says why not).
+    public static func open(_ path: String, readsPictures: Bool = false) throws(DecoderError) -> any AudioDecoder {
+        let input = try FileInput.open(path)
+        let head = input.head(headSize)
+        let content = afterID3v2(head)
+        let fileExtension = FileName.extension(path)
+        let format =
+            all.first { $0.recognizes(content) } ?? all.first { $0.extensions.contains(fileExtension) } ?? mpeg
+        return try format.decoder.init(input, path: path, readsPictures: readsPictures)
+    }
+
+    /// `fLaC` at the start, or after an ID3v2 tag (some taggers put one there).
+    static func isNativeFLAC(_ head: [UInt8]) -> Bool { afterID3v2(head).starts(with: Array("fLaC".utf8)) }
+
+    /// An Ogg page whose first packet is FLAC's mapping header (0x7F `FLAC`).
+    static func isOggFLAC(_ head: [UInt8]) -> Bool {
+        oggFirstPacket(head[...])?.starts(with: [0x7F] + Array("FLAC".utf8)) == true
+    }
+
+    /// The start of the first packet of an Ogg stream (its codec's identification header): after
+    /// the first page's 27-byte header and its segment table.
+    private static func oggFirstPacket(_ head: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        let start = head.startIndex
+        guard head.starts(with: Array("OggS".utf8)), head.count > 27 else { return nil }
+        let packet = start + 27 + Int(head[start + 26])
+        return packet < head.endIndex ? head[packet...] : nil
+    }
+
+    /// The bytes after an ID3v2 tag at the start, when its end is within `head`; else `head`.
+    /// Only enough to recognize what follows: the tag's size is its 4 syncsafe bytes plus 10.
+    private static func afterID3v2(_ head: [UInt8]) -> ArraySlice<UInt8> {
+        guard head.count >= 10, head.starts(with: Array("ID3".utf8)) else { return head[...] }
+        let size = head[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10
+        return size < head.count ? head[size...] : head[head.count...]
+    }
+}

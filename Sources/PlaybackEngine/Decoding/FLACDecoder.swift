@@ -1,0 +1,103 @@
+import CFLAC
+import PlaybackModel
+import SystemSupport
+
+/// A FLAC file, native or in Ogg, decoded by libFLAC: the exact length from STREAMINFO,
+/// sample-exact seeking (`FLAC__stream_decoder_seek_absolute`), tags from the VORBIS_COMMENT
+/// block and the cover from a PICTURE block. Samples of 16 bits and fewer play as they are
+/// (fewer bits are moved to the top: every value kept); deeper ones are refused until the
+/// engine carries more than 16 bits, rather than played with their low bits cut.
+///
+/// Owned by one thread at a time; the libFLAC decoder is not shared.
+public final class FLACDecoder: FileDecoder, @unchecked Sendable {
+    public let format: AudioFormat
+    public let frameCount: Int?
+    public let metadata: TrackMetadata
+    private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+    private let stream: FLACStream
+
+    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+        // libFLAC passes over an ID3v2 tag before the marker itself.
+        let head = input.head(AudioFileFormat.headSize)
+        let ogg = AudioFileFormat.isOggFLAC(head)
+        guard ogg || AudioFileFormat.isNativeFLAC(head) || head.starts(with: Array("ID3".utf8)) else {
+            throw .notFLAC(input.size == 0 ? "empty file" : "no fLaC marker")
+        }
+        guard let decoder = FLAC__stream_decoder_new() else { throw .decodingFailed("out of memory") }
+        let stream = FLACStream(input, keepsPictures: readsPictures)
+        FLAC__stream_decoder_set_md5_checking(decoder, 0)
+        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
+        if readsPictures { FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE) }
+        let started = stream.start(decoder, ogg: ogg)
+        guard started == FLAC__STREAM_DECODER_INIT_STATUS_OK,
+            FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = stream.info
+        else {
+            FLAC__stream_decoder_delete(decoder)
+            throw input.readFailure ?? .notFLAC(stream.complaint ?? "no STREAMINFO block")
+        }
+        guard info.sample_rate > 0, (1...8).contains(info.channels) else {
+            FLAC__stream_decoder_delete(decoder)
+            throw .notFLAC("STREAMINFO says \(info.sample_rate) Hz, \(info.channels) channels")
+        }
+        guard info.bits_per_sample <= 16 else {
+            FLAC__stream_decoder_delete(decoder)
+            throw .unsupported("\(info.bits_per_sample)-bit samples (16 bits and fewer play today)")
+        }
+        self.decoder = decoder
+        self.stream = stream
+        format = AudioFormat(sampleRate: Int(info.sample_rate), channels: Int(info.channels))
+        frameCount = info.total_samples > 0 ? Int(info.total_samples) : nil
+        metadata = VorbisComments(entries: stream.comments).applied(
+            to: .untagged(path: path, format: format, frames: frameCount))
+    }
+
+    deinit { FLAC__stream_decoder_delete(decoder) }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            if stream.hasPending {
+                done += stream.take(into: buffer, at: done)
+                continue
+            }
+            if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM { break }
+            // An aborted decoder (a read error, a frame the stream cannot hold) answers `true`
+            // to every call from then on: its state says it stopped.
+            guard FLAC__stream_decoder_process_single(decoder) != 0, isDecoding else {
+                // What was decoded plays; the error comes with the next read.
+                if stream.hasPending { continue }
+                if done > 0 { return done }
+                throw stream.input.readFailure ?? stream.failure ?? .decodingFailed(stateText)
+            }
+        }
+        return done
+    }
+
+    public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
+        stream.discardPending()
+        guard frame >= 0, FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
+            let reason = stream.input.readFailure ?? .decodingFailed("cannot seek to sample \(frame): \(stateText)")
+            // After a failed seek libFLAC decodes again only once flushed.
+            FLAC__stream_decoder_flush(decoder)
+            throw reason
+        }
+        return frame
+    }
+
+    public func coverPicture() -> EmbeddedPicture? { stream.picture }
+
+    /// Whether the decoder is reading the stream or at its end, rather than stopped by an error.
+    private var isDecoding: Bool {
+        switch FLAC__stream_decoder_get_state(decoder) {
+        case FLAC__STREAM_DECODER_SEARCH_FOR_METADATA, FLAC__STREAM_DECODER_READ_METADATA,
+            FLAC__STREAM_DECODER_SEARCH_FOR_FRAME_SYNC, FLAC__STREAM_DECODER_READ_FRAME,
+            FLAC__STREAM_DECODER_END_OF_STREAM:
+            true
+        default: false
+        }
+    }
+
+    private var stateText: String {
+        String(cString: FLAC__stream_decoder_get_resolved_state_string(decoder))
+    }
+}

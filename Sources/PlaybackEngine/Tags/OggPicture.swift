@@ -1,0 +1,25 @@
+import COpusFile
+
+/// The cover among a Vorbis or Opus stream's `METADATA_BLOCK_PICTURE` comments: the front
+/// cover (type 3), else the first. Each is read by libopusfile's `opus_picture_tag_parse`
+/// (base64 of a FLAC PICTURE block, the same in both formats); a picture given by URL, or one
+/// that does not parse, is passed over.
+enum OggPicture {
+    static func cover(_ blocks: [String]) -> EmbeddedPicture? {
+        var first: EmbeddedPicture?
+        for block in blocks {
+            var tag = OpusPictureTag()
+            opus_picture_tag_init(&tag)
+            defer { opus_picture_tag_clear(&tag) }
+            guard opus_picture_tag_parse(&tag, block) == 0, tag.format != OP_PIC_FORMAT_URL,
+                let data = tag.data, tag.data_length > 0
+            else { continue }
+            let picture = EmbeddedPicture(
+                mimeType: tag.mime_type.map { String(cString: $0) }?.lowercased() ?? "",
+                data: Array(UnsafeBufferPointer(start: data, count: Int(tag.data_length))))
+            if tag.type == 3 { return picture }
+            if first == nil { first = picture }
+        }
+        return first
+    }
+}

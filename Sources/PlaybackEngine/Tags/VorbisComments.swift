@@ -1,0 +1,88 @@
+import PlaybackModel
+
+/// Vorbis comments (FLAC, Ogg Vorbis, Opus): `KEY=value` entries, keys compared without regard
+/// to case, a key possibly repeated (the first value is used). Each field `TrackField.all`
+/// declares is read from the comment that holds it in this system; a broken entry is passed
+/// over, never an error.
+struct VorbisComments {
+    /// The first value of each key, by its upper-cased key.
+    private var values: [String: String] = [:]
+    /// Every `METADATA_BLOCK_PICTURE` (a base64 FLAC PICTURE block), in order.
+    private(set) var pictureBlocks: [String] = []
+
+    /// Reads entries as the format stores them: UTF-8 bytes, `KEY=value`.
+    init(entries: some Sequence<some Collection<UInt8>>) {
+        for entry in entries {
+            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = String(decoding: entry[..<equals], as: UTF8.self).uppercased()
+            let value = String(decoding: entry[entry.index(after: equals)...], as: UTF8.self)
+            guard !key.isEmpty, !value.isEmpty else { continue }
+            if key == "METADATA_BLOCK_PICTURE" {
+                pictureBlocks.append(value)
+            } else if values[key] == nil {
+                values[key] = value
+            }
+        }
+    }
+
+    /// Reads the comments libvorbis and libopusfile hold: `count` entries of `lengths[i]` bytes.
+    init(
+        _ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, lengths: UnsafeMutablePointer<Int32>?,
+        count: Int32
+    ) {
+        let list = (0..<max(0, Int(count))).compactMap { index -> UnsafeRawBufferPointer? in
+            guard let entry = entries?[index], let length = lengths?[index], length > 0 else { return nil }
+            return UnsafeRawBufferPointer(start: entry, count: Int(length))
+        }
+        self.init(entries: list)
+    }
+
+    /// An Opus `R128_TRACK_GAIN` or `R128_ALBUM_GAIN` (Q7.8 dB toward -23 LUFS, after the
+    /// header's output gain) as a ReplayGain gain: 5 dB more, ReplayGain's reference level
+    /// being 5 dB louder (RFC 7845, section 5.2.1).
+    func opusReplayGain(_ key: String) -> Double? {
+        guard let text = values[key], let q78 = Int16(text.trimmingCharacters(in: " ")) else { return nil }
+        return Double(q78) / 256 + 5
+    }
+
+    /// `metadata` with every field these comments hold.
+    func applied(to metadata: TrackMetadata) -> TrackMetadata {
+        var metadata = metadata
+        for field in TrackField.all {
+            guard let source = field.source, let value = value(of: source) else { continue }
+            field.set(value, in: &metadata)
+        }
+        return metadata
+    }
+
+    /// The comment that holds what an ID3v2 frame holds, first the common name, then others
+    /// taggers write (foobar2000, Picard, EasyTag).
+    private static let frameKeys: [String: [String]] = [
+        "TPE2": ["ALBUMARTIST", "ALBUM ARTIST"], "TCOM": ["COMPOSER"], "TRCK": ["TRACKNUMBER"],
+        "TPOS": ["DISCNUMBER"],
+    ]
+    /// Where the count of an `N/M` field is kept on its own.
+    private static let countKeys: [String: [String]] = [
+        "TRCK": ["TRACKTOTAL", "TOTALTRACKS"], "TPOS": ["DISCTOTAL", "TOTALDISCS"],
+    ]
+
+    private func value(of source: TagSource) -> TrackFieldValue? {
+        switch source {
+        case .summary(.title): text("TITLE")
+        case .summary(.artist): text("ARTIST")
+        case .summary(.album): text("ALBUM")
+        case .frame(let id): first(Self.frameKeys[id]).map(TrackFieldValue.text)
+        case .genre: text("GENRE")
+        case .year: (values["DATE"] ?? values["YEAR"]).flatMap(TagText.leadingYear).map(TrackFieldValue.number)
+        case .number(let id): TagText.numberAndCount(first(Self.frameKeys[id])).0.map(TrackFieldValue.number)
+        case .count(let id):
+            (first(Self.countKeys[id]).flatMap { TagText.numberAndCount($0).0 }
+                ?? TagText.numberAndCount(first(Self.frameKeys[id])).1).map(TrackFieldValue.number)
+        case .replayGain(let key): values[key.uppercased()].flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
+        }
+    }
+
+    private func text(_ key: String) -> TrackFieldValue? { values[key].map(TrackFieldValue.text) }
+
+    private func first(_ keys: [String]?) -> String? { keys?.lazy.compactMap { values[$0] }.first }
+}

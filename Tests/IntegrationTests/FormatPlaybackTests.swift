@@ -1,0 +1,204 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension ConcurrentIntegrationSuite {
+    /// FLAC, Ogg Vorbis and Opus through the daemon as MP3 is proven: what reaches the device is
+    /// the format's reference decoder's output (`flac -d` byte for byte; `oggdec` and
+    /// `opusdec --rate 48000 --no-dither` within 1 LSB, as they round floats themselves),
+    /// gapless, after a seek, and across changes of format; tags, covers and broken files.
+    @Suite struct FormatPlayback {
+        struct Format: Sendable, CustomTestStringConvertible {
+            let prefix: String
+            let ext: String
+            let rate: Double
+            /// How far a sample may be from the reference decoder's, in LSB.
+            let tolerance: Int
+            var testDescription: String { prefix }
+        }
+
+        static let formats = [
+            Format(prefix: "flac", ext: "flac", rate: 44_100, tolerance: 0),
+            Format(prefix: "vorbis", ext: "ogg", rate: 44_100, tolerance: 1),
+            Format(prefix: "opus", ext: "opus", rate: 48_000, tolerance: 1),
+        ]
+
+        static func data(_ fixture: String) throws -> Data {
+            try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture(fixture)))
+        }
+
+        /// Plays `names` through the capture device to the end; what was captured.
+        static func play(_ names: [String], device: String = "playbackd_capture") throws -> DaemonProcess {
+            let daemon = try DaemonProcess(device: device)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            let reply = try daemon.enqueue(names, play: true)
+            #expect(reply["added"]?.arrayValue?.count == names.count, "\(reply.serialized)")
+            try events.waitForState("stopped")
+            return daemon
+        }
+
+        @Test(
+            "three items cut from one signal are captured as the reference decoder's outputs end to end: gapless, each as long as its source",
+            arguments: formats)
+        func gaplessQueue(format: Format) throws {
+            let names = ["one", "two", "three"].map { "\(format.prefix)-\($0)" }
+            let captured = try Self.play(names.map { "\($0).\(format.ext)" }).captured()
+            let expected = try names.map(TestEnvironment.reference).reduce(Data(), +)
+            let difference = pcmDifference(captured, expected, tolerance: format.tolerance)
+            #expect(difference == nil, "\(difference ?? "")")
+            let signal = try Self.data(format.prefix == "opus" ? "opus-signal.raw" : "flac-signal.raw")
+            #expect(captured.count == signal.count, "as long as the signal the items were cut from")
+            if format.tolerance == 0 { #expect(captured == signal, "lossless: the signal itself") }
+        }
+
+        @Test(
+            "paused at 7.25 s, then play: the capture is the reference from sample round(7.25 * rate)",
+            arguments: formats)
+        func seekThenPlay(format: Format) throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["\(format.prefix)-long.\(format.ext)"])
+            let frame = Int((7.25 * format.rate).rounded())
+            let reply = try daemon.call("changePlaybackPosition", [("position", .number(7.25))])
+            #expect(reply["position"]?.numberValue == Double(frame) / format.rate)
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            try events.waitForState("stopped")
+            let reference = try TestEnvironment.reference("\(format.prefix)-long")
+            let difference = pcmDifference(
+                try daemon.captured(), reference.subdata(in: frame * 4..<reference.count), tolerance: format.tolerance)
+            #expect(difference == nil, "\(difference ?? "")")
+        }
+
+        @Test(
+            "MP3 44.1 kHz, Opus 48 kHz, FLAC and Vorbis 44.1 kHz: the device reopens at each change, every item whole, each boundary pushed"
+        )
+        func mixedQueue() throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture_per_format")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["one.mp3", "opus-one.opus", "flac-one.flac", "vorbis-two.ogg"], play: true)
+            for (index, frames, rate) in [(1, 113_761, 48_000.0), (2, 104_521, 44_100.0), (3, 137_153, 44_100.0)] {
+                let change = try events.waitForEvent { $0["nowPlaying"]?["queueIndex"]?.numberValue == Double(index) }
+                let duration = change["nowPlaying"]?["duration"]?.numberValue ?? 0
+                #expect(abs(duration - Double(frames) / rate) < 1e-6, "item \(index): \(change.serialized)")
+                #expect(change["nowPlaying"]?["sampleRate"]?.numberValue == rate)
+            }
+            try events.waitForState("stopped")
+            #expect(
+                pcmDifference(try daemon.captured(suffix: "_44100_2.raw"), try TestEnvironment.reference("one")) == nil)
+            let opus = try daemon.captured(suffix: "_48000_2.raw")
+            #expect(pcmDifference(opus, try TestEnvironment.reference("opus-one"), tolerance: 1) == nil)
+            // FLAC and Vorbis share a format: one stream, gapless.
+            let flac = try TestEnvironment.reference("flac-one")
+            let continued = try daemon.captured(suffix: "_44100_2.raw.0001")
+            #expect(continued.prefix(flac.count) == flac)
+            let vorbis = try TestEnvironment.reference("vorbis-two")
+            #expect(pcmDifference(Data(continued.dropFirst(flac.count)), vorbis, tolerance: 1) == nil)
+        }
+
+        @Test("an MP3 and a FLAC item of one format play as one stream, without a gap")
+        func mp3ThenFLAC() throws {
+            let captured = try Self.play(["one.mp3", "flac-one.flac", "two.mp3"]).captured()
+            let expected = try ["one", "flac-one", "two"].map(TestEnvironment.reference).reduce(Data(), +)
+            #expect(pcmDifference(captured, expected) == nil, "\(pcmDifference(captured, expected) ?? "")")
+        }
+
+        @Test(
+            "Vorbis comments, FLAC PICTURE and METADATA_BLOCK_PICTURE reach the snapshot and the artwork file; Opus R128 gains as ReplayGain",
+            arguments: [
+                ("flac-tags.flac", "front.jpg", nil), ("vorbis-tags.ogg", "front.jpg", -7.5),
+                ("opus-tags.opus", "big.jpg", -5.0),
+            ] as [(String, String, Double?)])
+        func tagsAndArtwork(file: String, cover: String, trackGain: Double?) throws {
+            let runtime = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: runtime) }
+            let daemon = try DaemonProcess(environment: ["XDG_RUNTIME_DIR": runtime])
+            _ = try daemon.enqueue([file])
+            let item = try daemon.nowPlaying()
+            if file.hasPrefix("opus") {
+                #expect(item["title"]?.stringValue == "Opus tags" && item["trackNumber"]?.numberValue == 4)
+                #expect(item["replayGainAlbumGain"]?.numberValue == 6)
+            } else {
+                let expected: [(String, JSONValue)] = [
+                    ("title", .string("日本語 ✓ Ünïcode")), ("artist", .string("Артист")), ("album", .string("Vorbis")),
+                    ("albumArtist", .string("Band ♪")), ("composer", .string("Ω")), ("genre", .string("Jazz")),
+                    ("year", .number(2010)), ("trackNumber", .number(3)), ("trackCount", .number(12)),
+                    ("discNumber", .number(2)), ("discCount", .number(2)), ("duration", .number(1.5)),
+                ]
+                for (key, value) in expected { #expect(item[key] == value, "\(key) of \(item.serialized)") }
+            }
+            #expect(item["replayGainTrackGain"]?.numberValue == trackGain)
+            let url = try #require(item["artworkURL"]?.stringValue)
+            #expect(url.hasSuffix(".jpg"), "the front cover, not the back one")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: String(url.dropFirst(7)))) == (try Self.data(cover)))
+        }
+
+        @Test(
+            "broken files of each format: refused with the reason, or played as far as they decode; nothing else is lost"
+        )
+        func brokenFiles() throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            let reply = try daemon.enqueue(
+                [
+                    "garbage.flac", "flac-24bit.flac", "garbage.ogg", "garbage.opus", "flac-lying-length.flac",
+                    "flac-truncated.flac", "flac-one.flac",
+                ],
+                play: true)
+            let reasons = Dictionary(
+                uniqueKeysWithValues: (reply["rejected"]?.arrayValue ?? []).compactMap { rejection in
+                    (rejection["path"]?.stringValue?.split(separator: "/").last.map(String.init)).map {
+                        ($0, rejection["reason"]?.stringValue ?? "")
+                    }
+                })
+            #expect(reasons["garbage.flac"]?.contains("not a FLAC file (no fLaC marker)") == true, "\(reasons)")
+            #expect(reasons["flac-24bit.flac"]?.contains("24-bit samples") == true, "\(reasons)")
+            #expect(reasons["garbage.ogg"]?.contains("not an Ogg Vorbis file") == true, "\(reasons)")
+            #expect(reasons["garbage.opus"]?.contains("not an Opus file") == true, "\(reasons)")
+            #expect(reply["added"]?.arrayValue?.count == 3, "\(reply.serialized)")
+            try events.waitForState("stopped")
+            #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 3, "the queue is whole")
+            let one = try TestEnvironment.reference("flac-one")
+            let long = try TestEnvironment.reference("flac-long")
+            let captured = try daemon.captured()
+            // The lying item plays the samples it has; the truncated one as many as decode.
+            #expect(captured.prefix(one.count) == one)
+            #expect(captured.suffix(one.count) == one)
+            let truncated = captured.dropFirst(one.count).dropLast(one.count)
+            #expect(truncated.count > long.count / 3 && truncated.elementsEqual(long.prefix(truncated.count)))
+        }
+
+        @Test("an Ogg stream with a page missing plays past the hole to its end", arguments: Array(formats.dropFirst()))
+        func missingPage(format: Format) throws {
+            let captured = try Self.play(["\(format.prefix)-long-missing-page.\(format.ext)"]).captured()
+            let reference = try TestEnvironment.reference("\(format.prefix)-long")
+            #expect(captured.count > reference.count * 9 / 10 && captured.count < reference.count)
+            let tail = 44_100 * 4
+            let difference = pcmDifference(
+                Data(captured.suffix(tail)), Data(reference.suffix(tail)), tolerance: format.tolerance)
+            #expect(difference == nil, "the last second: \(difference ?? "")")
+        }
+
+        @Test("a directory gives its FLAC, Vorbis, Opus and MP3 files, in natural order, and nothing else")
+        func directory() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let files = [
+                ("2 b.flac", "flac-one.flac"), ("10 c.mp3", "one.mp3"), ("1 a.FLAC", "flac-two.flac"),
+                ("3 d.ogg", "vorbis-one.ogg"), ("4 e.opus", "opus-one.opus"),
+            ]
+            for (name, fixture) in files {
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory + "/" + name, withDestinationPath: TestEnvironment.fixture(fixture))
+            }
+            FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("x".utf8))
+            let daemon = try DaemonProcess()
+            _ = try daemon.call("enqueue", [("items", .array([.string(directory)]))])
+            let titles = try daemon.call("queue")["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
+            #expect(titles == ["Dos", "Uno", "Vorbis one", "Opus one", "One"])
+        }
+    }
+}
