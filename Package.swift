@@ -62,15 +62,6 @@ let package = Package(
             name: "CMPG123", path: "Sources/CMPG123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(
-            name: "CFLAC", path: "Sources/CFLAC", pkgConfig: "flac",
-            providers: [.apt(["libflac-dev"])]),
-        .systemLibrary(
-            name: "CVorbisFile", path: "Sources/CVorbisFile", pkgConfig: "vorbisfile",
-            providers: [.apt(["libvorbis-dev"])]),
-        .systemLibrary(
-            name: "COpusFile", path: "Sources/COpusFile", pkgConfig: "opusfile",
-            providers: [.apt(["libopusfile-dev"])]),
-        .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
         // Sonic has no pkg-config file: the module map links it by name.
@@ -81,6 +72,9 @@ let package = Package(
         .target(name: "CBusShim", dependencies: ["CSystemd"], cSettings: leanC),
         // libpulse's headers only (libpulse-dev): the library is loaded when it is needed.
         .target(name: "CPulseShim", dependencies: ["CSystemd"], cSettings: leanC),
+        // libFLAC, libvorbisfile and libopusfile are loaded when a file of their format is opened.
+        // (Their headers: libflac-dev, libvorbis-dev, libopusfile-dev.)
+        .target(name: "CDecoderLibraries", cSettings: leanC),
         // The sound chain's vector loops, compiled for two targets and chosen at start-up.
         .target(name: "CSoundKernel", cSettings: leanC),
 
@@ -93,7 +87,7 @@ let package = Package(
         .target(
             name: "PlaybackEngine",
             dependencies: [
-                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CFLAC", "CVorbisFile", "COpusFile", "CALSAShim", "CSonic", "CPulseShim",
+                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CDecoderLibraries", "CALSAShim", "CSonic", "CPulseShim",
                 "CSoundKernel",
             ], swiftSettings: leanSwift),
         .target(

@@ -49,7 +49,7 @@ public protocol AudioDecoder: AnyObject {
 }
 
 /// A decoder of one file format, opened on a file `AudioFileFormat` chose for it.
-public protocol FileDecoder: AudioDecoder {
+public protocol FileDecoder: AudioDecoder, Sendable {
     /// Decodes the file `input` has open (named `path`), which it then owns. `readsPictures`
     /// keeps the cover for `coverPicture()`; only probing needs it, not playback.
     init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError)

@@ -1,4 +1,4 @@
-import CFLAC
+import CDecoderLibraries
 import PlaybackModel
 import SystemSupport
 
@@ -23,24 +23,25 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
         guard ogg || AudioFileFormat.isNativeFLAC(head) || head.starts(with: Array("ID3".utf8)) else {
             throw .notFLAC(input.size == 0 ? "empty file" : "no fLaC marker")
         }
-        guard let decoder = FLAC__stream_decoder_new() else { throw .decodingFailed("out of memory") }
+        guard playbackd_flac_load() == 1 else { throw .unsupported("FLAC: libFLAC (libflac12) cannot be loaded") }
+        guard let decoder = playbackd_FLAC__stream_decoder_new() else { throw .decodingFailed("out of memory") }
         let stream = FLACStream(input, keepsPictures: readsPictures)
-        FLAC__stream_decoder_set_md5_checking(decoder, 0)
-        FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
-        if readsPictures { FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE) }
+        playbackd_FLAC__stream_decoder_set_md5_checking(decoder, 0)
+        playbackd_FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
+        if readsPictures { playbackd_FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE) }
         let started = stream.start(decoder, ogg: ogg)
         guard started == FLAC__STREAM_DECODER_INIT_STATUS_OK,
-            FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = stream.info
+            playbackd_FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = stream.info
         else {
-            FLAC__stream_decoder_delete(decoder)
+            playbackd_FLAC__stream_decoder_delete(decoder)
             throw input.readFailure ?? .notFLAC(stream.complaint ?? "no STREAMINFO block")
         }
         guard info.sample_rate > 0, (1...8).contains(info.channels) else {
-            FLAC__stream_decoder_delete(decoder)
+            playbackd_FLAC__stream_decoder_delete(decoder)
             throw .notFLAC("STREAMINFO says \(info.sample_rate) Hz, \(info.channels) channels")
         }
         guard info.bits_per_sample <= 16 else {
-            FLAC__stream_decoder_delete(decoder)
+            playbackd_FLAC__stream_decoder_delete(decoder)
             throw .unsupported("\(info.bits_per_sample)-bit samples (16 bits and fewer play today)")
         }
         self.decoder = decoder
@@ -51,7 +52,7 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
             to: .untagged(path: path, format: format, frames: frameCount))
     }
 
-    deinit { FLAC__stream_decoder_delete(decoder) }
+    deinit { playbackd_FLAC__stream_decoder_delete(decoder) }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
@@ -60,10 +61,10 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
                 done += stream.take(into: buffer, at: done)
                 continue
             }
-            if FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM { break }
+            if playbackd_FLAC__stream_decoder_get_state(decoder) == FLAC__STREAM_DECODER_END_OF_STREAM { break }
             // An aborted decoder (a read error, a frame the stream cannot hold) answers `true`
             // to every call from then on: its state says it stopped.
-            guard FLAC__stream_decoder_process_single(decoder) != 0, isDecoding else {
+            guard playbackd_FLAC__stream_decoder_process_single(decoder) != 0, isDecoding else {
                 // What was decoded plays; the error comes with the next read.
                 if stream.hasPending { continue }
                 if done > 0 { return done }
@@ -75,10 +76,10 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
 
     public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
         stream.discardPending()
-        guard frame >= 0, FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
+        guard frame >= 0, playbackd_FLAC__stream_decoder_seek_absolute(decoder, FLAC__uint64(frame)) != 0 else {
             let reason = stream.input.readFailure ?? .decodingFailed("cannot seek to sample \(frame): \(stateText)")
             // After a failed seek libFLAC decodes again only once flushed.
-            FLAC__stream_decoder_flush(decoder)
+            playbackd_FLAC__stream_decoder_flush(decoder)
             throw reason
         }
         return frame
@@ -88,7 +89,7 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
 
     /// Whether the decoder is reading the stream or at its end, rather than stopped by an error.
     private var isDecoding: Bool {
-        switch FLAC__stream_decoder_get_state(decoder) {
+        switch playbackd_FLAC__stream_decoder_get_state(decoder) {
         case FLAC__STREAM_DECODER_SEARCH_FOR_METADATA, FLAC__STREAM_DECODER_READ_METADATA,
             FLAC__STREAM_DECODER_SEARCH_FOR_FRAME_SYNC, FLAC__STREAM_DECODER_READ_FRAME,
             FLAC__STREAM_DECODER_END_OF_STREAM:
@@ -98,6 +99,6 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
     }
 
     private var stateText: String {
-        String(cString: FLAC__stream_decoder_get_resolved_state_string(decoder))
+        String(cString: playbackd_FLAC__stream_decoder_get_resolved_state_string(decoder))
     }
 }

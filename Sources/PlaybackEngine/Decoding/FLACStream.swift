@@ -1,4 +1,4 @@
-import CFLAC
+import CDecoderLibraries
 import PlaybackModel
 
 #if canImport(Glibc)
@@ -53,7 +53,8 @@ final class FLACStream {
     /// Starts `decoder` on this stream, native FLAC or FLAC in Ogg.
     func start(_ decoder: UnsafeMutablePointer<FLAC__StreamDecoder>, ogg: Bool) -> FLAC__StreamDecoderInitStatus {
         let client = Unmanaged.passUnretained(self).toOpaque()
-        let initialize = ogg ? FLAC__stream_decoder_init_ogg_stream : FLAC__stream_decoder_init_stream
+        let initialize =
+            ogg ? playbackd_FLAC__stream_decoder_init_ogg_stream : playbackd_FLAC__stream_decoder_init_stream
         return initialize(
             decoder,
             { _, bytes, size, client in

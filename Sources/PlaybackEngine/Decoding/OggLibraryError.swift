@@ -1,4 +1,4 @@
-import COpusFile
+import CDecoderLibraries
 
 /// The error codes libvorbisfile (`OV_*`) and libopusfile (`OP_*`) return, in words: the two
 /// libraries number them alike (vorbis/codec.h, opusfile.h).

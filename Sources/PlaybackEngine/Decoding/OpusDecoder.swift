@@ -1,4 +1,4 @@
-import COpusFile
+import CDecoderLibraries
 import PlaybackModel
 
 #if canImport(Glibc)
@@ -26,6 +26,9 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
     private var formatChanged = false
 
     public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+        guard playbackd_opusfile_load() == 1 else {
+            throw .unsupported("Opus: libopusfile (libopusfile0) cannot be loaded")
+        }
         var callbacks = OpusFileCallbacks(
             read: { source, destination, count in
                 let got = Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().read(
@@ -41,23 +44,25 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
             },
             close: nil)
         var status: Int32 = 0
-        guard let file = op_open_callbacks(Unmanaged.passUnretained(input).toOpaque(), &callbacks, nil, 0, &status)
+        guard
+            let file = playbackd_op_open_callbacks(
+                Unmanaged.passUnretained(input).toOpaque(), &callbacks, nil, 0, &status)
         else {
             throw input.readFailure ?? .notOpus(input.size == 0 ? "empty file" : OggLibraryError.describe(status))
         }
-        let channels = Int(op_channel_count(file, -1))
+        let channels = Int(playbackd_op_channel_count(file, -1))
         guard (1...8).contains(channels) else {
-            op_free(file)
+            playbackd_op_free(file)
             throw .notOpus("\(channels) channels")
         }
-        op_set_dither_enabled(file, 0)
+        playbackd_op_set_dither_enabled(file, 0)
         self.file = file
         self.input = input
-        let total = op_pcm_total(file, -1)
+        let total = playbackd_op_pcm_total(file, -1)
         format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
         frameCount = total > 0 ? Int(total) : nil
         let comments =
-            op_tags(file, -1).map {
+            playbackd_op_tags(file, -1).map {
                 VorbisComments(
                     $0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments)
             } ?? VorbisComments(entries: [[UInt8]]())
@@ -68,13 +73,14 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         cover = readsPictures ? OggPicture.cover(comments.pictureBlocks) : nil
     }
 
-    deinit { op_free(file) }
+    deinit { playbackd_op_free(file) }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
         var link: Int32 = 0
         while done < buffer.count, !formatChanged {
-            let frames = op_read(file, buffer.baseAddress! + done, Int32(clamping: buffer.count - done), &link)
+            let frames = playbackd_op_read(
+                file, buffer.baseAddress! + done, Int32(clamping: buffer.count - done), &link)
             // A missing page: decoding goes on after it.
             if frames == OP_HOLE { continue }
             if frames < 0 {
@@ -82,7 +88,7 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
                 throw input.readFailure ?? .decodingFailed(OggLibraryError.describe(frames))
             }
             if frames == 0 { break }
-            guard Int(op_channel_count(file, link)) == format.channels else {
+            guard Int(playbackd_op_channel_count(file, link)) == format.channels else {
                 formatChanged = true
                 break
             }
@@ -100,7 +106,7 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
 
     public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
         let start = max(0, frame - Self.seekPrerollFrames)
-        let status = op_pcm_seek(file, ogg_int64_t(start))
+        let status = playbackd_op_pcm_seek(file, ogg_int64_t(start))
         guard status == 0 else {
             throw input.readFailure
                 ?? .decodingFailed("cannot seek to sample \(frame): \(OggLibraryError.describe(status))")
@@ -110,7 +116,9 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         var scratch = [Int16](repeating: 0, count: 5_760 * format.channels)
         while dropped < frame - start {
             let wanted = min(frame - start - dropped, 5_760) * format.channels
-            let frames = scratch.withUnsafeMutableBufferPointer { op_read(file, $0.baseAddress!, Int32(wanted), nil) }
+            let frames = scratch.withUnsafeMutableBufferPointer {
+                playbackd_op_read(file, $0.baseAddress!, Int32(wanted), nil)
+            }
             if frames == OP_HOLE { continue }
             guard frames > 0 else {
                 throw input.readFailure

@@ -1,4 +1,4 @@
-import CVorbisFile
+import CDecoderLibraries
 import PlaybackModel
 
 #if canImport(Glibc)
@@ -23,6 +23,9 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
     private var formatChanged = false
 
     public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+        guard playbackd_vorbisfile_load() == 1 else {
+            throw .unsupported("Ogg Vorbis: libvorbisfile (libvorbisfile3) cannot be loaded")
+        }
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         let callbacks = ov_callbacks(
             read_func: { destination, size, count, source in
@@ -38,23 +41,23 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
             tell_func: { source in
                 Int(Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
             })
-        let status = ov_open_callbacks(Unmanaged.passUnretained(input).toOpaque(), file, nil, 0, callbacks)
+        let status = playbackd_ov_open_callbacks(Unmanaged.passUnretained(input).toOpaque(), file, nil, 0, callbacks)
         guard status == 0 else {
             file.deallocate()
             throw input.readFailure ?? .notOggVorbis(input.size == 0 ? "empty file" : OggLibraryError.describe(status))
         }
-        guard let info = ov_info(file, -1)?.pointee, info.rate > 0, (1...8).contains(info.channels) else {
-            ov_clear(file)
+        guard let info = playbackd_ov_info(file, -1)?.pointee, info.rate > 0, (1...8).contains(info.channels) else {
+            playbackd_ov_clear(file)
             file.deallocate()
             throw .notOggVorbis("no playable stream")
         }
         self.file = file
         self.input = input
-        let total = ov_pcm_total(file, -1)
+        let total = playbackd_ov_pcm_total(file, -1)
         format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
         frameCount = total > 0 ? Int(total) : nil
         let comments =
-            ov_comment(file, -1).map {
+            playbackd_ov_comment(file, -1).map {
                 VorbisComments(
                     $0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments)
             } ?? VorbisComments(entries: [[UInt8]]())
@@ -63,7 +66,7 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
     }
 
     deinit {
-        ov_clear(file)
+        playbackd_ov_clear(file)
         file.deallocate()
     }
 
@@ -73,7 +76,7 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
         while done < buffer.count, !formatChanged {
             let bytes = Int32(clamping: (buffer.count - done) * 2)
             let destination = UnsafeMutableRawPointer(buffer.baseAddress! + done).assumingMemoryBound(to: CChar.self)
-            let got = ov_read(file, destination, bytes, 0, 2, 1, &link)
+            let got = playbackd_ov_read(file, destination, bytes, 0, 2, 1, &link)
             // A missing page: decoding goes on after it.
             if got == OV_HOLE { continue }
             if got < 0 {
@@ -81,7 +84,7 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
                 throw input.readFailure ?? .decodingFailed(OggLibraryError.describe(Int32(got)))
             }
             if got == 0 { break }
-            guard let info = ov_info(file, link)?.pointee, info.rate == format.sampleRate,
+            guard let info = playbackd_ov_info(file, link)?.pointee, info.rate == format.sampleRate,
                 Int(info.channels) == format.channels
             else {
                 formatChanged = true
@@ -93,7 +96,7 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
     }
 
     public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
-        let status = ov_pcm_seek(file, ogg_int64_t(frame))
+        let status = playbackd_ov_pcm_seek(file, ogg_int64_t(frame))
         guard status == 0 else {
             throw input.readFailure
                 ?? .decodingFailed("cannot seek to sample \(frame): \(OggLibraryError.describe(status))")

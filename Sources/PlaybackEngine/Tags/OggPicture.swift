@@ -1,4 +1,4 @@
-import COpusFile
+import CDecoderLibraries
 
 /// The cover among a Vorbis or Opus stream's `METADATA_BLOCK_PICTURE` comments: the front
 /// cover (type 3), else the first. Each is read by libopusfile's `opus_picture_tag_parse`
@@ -6,12 +6,13 @@ import COpusFile
 /// that does not parse, is passed over.
 enum OggPicture {
     static func cover(_ blocks: [String]) -> EmbeddedPicture? {
+        guard !blocks.isEmpty, playbackd_opusfile_load() == 1 else { return nil }
         var first: EmbeddedPicture?
         for block in blocks {
             var tag = OpusPictureTag()
-            opus_picture_tag_init(&tag)
-            defer { opus_picture_tag_clear(&tag) }
-            guard opus_picture_tag_parse(&tag, block) == 0, tag.format != OP_PIC_FORMAT_URL,
+            playbackd_opus_picture_tag_init(&tag)
+            defer { playbackd_opus_picture_tag_clear(&tag) }
+            guard playbackd_opus_picture_tag_parse(&tag, block) == 0, tag.format != OP_PIC_FORMAT_URL,
                 let data = tag.data, tag.data_length > 0
             else { continue }
             let picture = EmbeddedPicture(

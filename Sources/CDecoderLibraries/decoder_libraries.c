@@ -1,0 +1,45 @@
+#include "decoder_libraries.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+// Each function's pointer, typed from the list and checked against the library's own
+// declaration (unevaluated: no symbol is referenced, so nothing is linked).
+#define PLAYBACKD_POINTER_RETURNING(type, name, parameters, arguments)                                              \
+    static type(*name##_function) parameters;                                                                        \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&name), __typeof__(name##_function)), #name);
+#define PLAYBACKD_POINTER_VOID(name, parameters, arguments)                                                          \
+    static void(*name##_function) parameters;                                                                        \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(&name), __typeof__(name##_function)), #name);
+#define PLAYBACKD_WRAP_RETURNING(type, name, parameters, arguments)                                                  \
+    type playbackd_##name parameters { return name##_function arguments; }
+#define PLAYBACKD_WRAP_VOID(name, parameters, arguments)                                                             \
+    void playbackd_##name parameters { name##_function arguments; }
+#define PLAYBACKD_RESOLVE_RETURNING(type, name, parameters, arguments)                                               \
+    complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
+#define PLAYBACKD_RESOLVE_VOID(name, parameters, arguments)                                                          \
+    complete &= (*(void **)&name##_function = dlsym(library, #name)) != NULL;
+
+// One library: its pointers, wrappers, and a load function that runs once, whichever thread
+// (a prober, the decoder) asks first.
+#define PLAYBACKD_LIBRARY(prefix, soname, FUNCTIONS)                                                                 \
+    FUNCTIONS(PLAYBACKD_POINTER_RETURNING, PLAYBACKD_POINTER_VOID)                                                    \
+    FUNCTIONS(PLAYBACKD_WRAP_RETURNING, PLAYBACKD_WRAP_VOID)                                                          \
+    static pthread_once_t prefix##_once = PTHREAD_ONCE_INIT;                                                         \
+    static int prefix##_loaded;                                                                                      \
+    static void prefix##_open(void) {                                                                                \
+        void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);                                                       \
+        if (!library) return;                                                                                        \
+        int complete = 1;                                                                                            \
+        FUNCTIONS(PLAYBACKD_RESOLVE_RETURNING, PLAYBACKD_RESOLVE_VOID)                                                \
+        if (complete) prefix##_loaded = 1;                                                                           \
+        else dlclose(library);                                                                                       \
+    }                                                                                                                \
+    int playbackd_##prefix##_load(void) {                                                                            \
+        pthread_once(&prefix##_once, prefix##_open);                                                                 \
+        return prefix##_loaded;                                                                                      \
+    }
+
+PLAYBACKD_LIBRARY(flac, "libFLAC.so.12", PLAYBACKD_FLAC_FUNCTIONS)
+PLAYBACKD_LIBRARY(vorbisfile, "libvorbisfile.so.3", PLAYBACKD_VORBISFILE_FUNCTIONS)
+PLAYBACKD_LIBRARY(opusfile, "libopusfile.so.0", PLAYBACKD_OPUSFILE_FUNCTIONS)

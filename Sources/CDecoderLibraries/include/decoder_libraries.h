@@ -1,0 +1,90 @@
+#ifndef PLAYBACKD_DECODER_LIBRARIES_H
+#define PLAYBACKD_DECODER_LIBRARIES_H
+
+#define OV_EXCLUDE_STATIC_CALLBACKS
+#include <FLAC/stream_decoder.h>
+#include <opus/opusfile.h>
+#include <vorbis/vorbisfile.h>
+
+/// The decoding libraries other than libmpg123 are loaded when a file of their format is first
+/// opened, not when the daemon starts: linked, libFLAC, libvorbisfile and libopusfile with the
+/// libraries they need (libogg, libvorbis, libopus) added 0.45 MiB to the RSS of every daemon,
+/// one that only ever plays MP3 included (measured playing an MP3 to a sound server). Each
+/// load function returns 1 once the library and every function below are there, 0 when they
+/// cannot be; it may be called from any thread, at any time. Call a library's functions only
+/// after its load function returned 1.
+int playbackd_flac_load(void);
+int playbackd_vorbisfile_load(void);
+int playbackd_opusfile_load(void);
+
+// The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
+// parameters, arguments) and VOID(name, parameters, arguments).
+#define PLAYBACKD_FLAC_FUNCTIONS(RETURNING, VOID)                                                                    \
+    RETURNING(FLAC__StreamDecoder *, FLAC__stream_decoder_new, (void), ())                                           \
+    VOID(FLAC__stream_decoder_delete, (FLAC__StreamDecoder * decoder), (decoder))                                    \
+    RETURNING(FLAC__bool, FLAC__stream_decoder_set_md5_checking, (FLAC__StreamDecoder * decoder, FLAC__bool value),  \
+              (decoder, value))                                                                                      \
+    RETURNING(FLAC__bool, FLAC__stream_decoder_set_metadata_respond,                                                 \
+              (FLAC__StreamDecoder * decoder, FLAC__MetadataType type), (decoder, type))                             \
+    RETURNING(FLAC__StreamDecoderInitStatus, FLAC__stream_decoder_init_stream,                                       \
+              (FLAC__StreamDecoder * decoder, FLAC__StreamDecoderReadCallback read,                                  \
+               FLAC__StreamDecoderSeekCallback seek, FLAC__StreamDecoderTellCallback tell,                           \
+               FLAC__StreamDecoderLengthCallback length, FLAC__StreamDecoderEofCallback eof,                         \
+               FLAC__StreamDecoderWriteCallback write, FLAC__StreamDecoderMetadataCallback metadata,                 \
+               FLAC__StreamDecoderErrorCallback error, void *client),                                                \
+              (decoder, read, seek, tell, length, eof, write, metadata, error, client))                              \
+    RETURNING(FLAC__StreamDecoderInitStatus, FLAC__stream_decoder_init_ogg_stream,                                   \
+              (FLAC__StreamDecoder * decoder, FLAC__StreamDecoderReadCallback read,                                  \
+               FLAC__StreamDecoderSeekCallback seek, FLAC__StreamDecoderTellCallback tell,                           \
+               FLAC__StreamDecoderLengthCallback length, FLAC__StreamDecoderEofCallback eof,                         \
+               FLAC__StreamDecoderWriteCallback write, FLAC__StreamDecoderMetadataCallback metadata,                 \
+               FLAC__StreamDecoderErrorCallback error, void *client),                                                \
+              (decoder, read, seek, tell, length, eof, write, metadata, error, client))                              \
+    RETURNING(FLAC__bool, FLAC__stream_decoder_process_until_end_of_metadata, (FLAC__StreamDecoder * decoder),       \
+              (decoder))                                                                                             \
+    RETURNING(FLAC__bool, FLAC__stream_decoder_process_single, (FLAC__StreamDecoder * decoder), (decoder))           \
+    RETURNING(FLAC__StreamDecoderState, FLAC__stream_decoder_get_state, (const FLAC__StreamDecoder *decoder),        \
+              (decoder))                                                                                             \
+    RETURNING(FLAC__bool, FLAC__stream_decoder_seek_absolute, (FLAC__StreamDecoder * decoder, FLAC__uint64 sample),  \
+              (decoder, sample))                                                                                     \
+    RETURNING(FLAC__bool, FLAC__stream_decoder_flush, (FLAC__StreamDecoder * decoder), (decoder))                    \
+    RETURNING(const char *, FLAC__stream_decoder_get_resolved_state_string, (const FLAC__StreamDecoder *decoder),    \
+              (decoder))
+
+#define PLAYBACKD_VORBISFILE_FUNCTIONS(RETURNING, VOID)                                                              \
+    RETURNING(int, ov_open_callbacks,                                                                                \
+              (void *source, OggVorbis_File *vf, const char *initial, long initial_bytes, ov_callbacks callbacks),   \
+              (source, vf, initial, initial_bytes, callbacks))                                                       \
+    RETURNING(int, ov_clear, (OggVorbis_File * vf), (vf))                                                            \
+    RETURNING(vorbis_info *, ov_info, (OggVorbis_File * vf, int link), (vf, link))                                  \
+    RETURNING(vorbis_comment *, ov_comment, (OggVorbis_File * vf, int link), (vf, link))                            \
+    RETURNING(ogg_int64_t, ov_pcm_total, (OggVorbis_File * vf, int link), (vf, link))                               \
+    RETURNING(long, ov_read,                                                                                         \
+              (OggVorbis_File * vf, char *buffer, int length, int big_endian, int word, int is_signed, int *link),  \
+              (vf, buffer, length, big_endian, word, is_signed, link))                                               \
+    RETURNING(int, ov_pcm_seek, (OggVorbis_File * vf, ogg_int64_t position), (vf, position))
+
+#define PLAYBACKD_OPUSFILE_FUNCTIONS(RETURNING, VOID)                                                                \
+    RETURNING(OggOpusFile *, op_open_callbacks,                                                                      \
+              (void *stream, const OpusFileCallbacks *callbacks, const unsigned char *initial, size_t initial_bytes, \
+               int *error),                                                                                          \
+              (stream, callbacks, initial, initial_bytes, error))                                                    \
+    VOID(op_free, (OggOpusFile * file), (file))                                                                      \
+    RETURNING(int, op_channel_count, (const OggOpusFile *file, int link), (file, link))                              \
+    VOID(op_set_dither_enabled, (OggOpusFile * file, int enabled), (file, enabled))                                  \
+    RETURNING(ogg_int64_t, op_pcm_total, (const OggOpusFile *file, int link), (file, link))                          \
+    RETURNING(const OpusTags *, op_tags, (const OggOpusFile *file, int link), (file, link))                          \
+    RETURNING(int, op_read, (OggOpusFile * file, opus_int16 * pcm, int samples, int *link),                         \
+              (file, pcm, samples, link))                                                                            \
+    RETURNING(int, op_pcm_seek, (OggOpusFile * file, ogg_int64_t offset), (file, offset))                            \
+    VOID(opus_picture_tag_init, (OpusPictureTag * picture), (picture))                                               \
+    RETURNING(int, opus_picture_tag_parse, (OpusPictureTag * picture, const char *tag), (picture, tag))             \
+    VOID(opus_picture_tag_clear, (OpusPictureTag * picture), (picture))
+
+#define PLAYBACKD_DECLARE_RETURNING(type, name, parameters, arguments) type playbackd_##name parameters;
+#define PLAYBACKD_DECLARE_VOID(name, parameters, arguments) void playbackd_##name parameters;
+PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_VORBISFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_OPUSFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+
+#endif

@@ -1,1 +1,0 @@
-#include <FLAC/stream_decoder.h>

@@ -1,1 +1,0 @@
-#include <vorbis/vorbisfile.h>
