@@ -43,3 +43,12 @@
 PLAYBACKD_LIBRARY(flac, "libFLAC.so.12", PLAYBACKD_FLAC_FUNCTIONS)
 PLAYBACKD_LIBRARY(vorbisfile, "libvorbisfile.so.3", PLAYBACKD_VORBISFILE_FUNCTIONS)
 PLAYBACKD_LIBRARY(opusfile, "libopusfile.so.0", PLAYBACKD_OPUSFILE_FUNCTIONS)
+PLAYBACKD_LIBRARY(avutil, "libavutil.so.57", PLAYBACKD_AVUTIL_FUNCTIONS)
+PLAYBACKD_LIBRARY(avcodec, "libavcodec.so.59", PLAYBACKD_AVCODEC_FUNCTIONS)
+PLAYBACKD_LIBRARY(avformat, "libavformat.so.59", PLAYBACKD_AVFORMAT_FUNCTIONS)
+
+int playbackd_ffmpeg_load(void) {
+    if (!playbackd_avutil_load() || !playbackd_avcodec_load() || !playbackd_avformat_load()) return 0;
+    playbackd_av_log_set_level(AV_LOG_QUIET);
+    return 1;
+}

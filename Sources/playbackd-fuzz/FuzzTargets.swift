@@ -36,6 +36,10 @@ enum FuzzTarget: String, CaseIterable {
     /// parsers, then ours (comments to fields, R128 gains, `METADATA_BLOCK_PICTURE` covers
     /// through `opus_picture_tag_parse`, the checks on chained links).
     case ogg
+    /// An MP4, WAV or AIFF file's bytes opened as FFmpeg's libavformat and libavcodec open it
+    /// for the prober, then ours (the atoms to fields, the attached cover, sample conversion,
+    /// the end at the edit list's length).
+    case mp4
     /// A raw ID3v2.2 tag (or its frames alone) read by our own `PIC` frame parser, the one
     /// binary tag parser that is ours and not libmpg123's, fed the bytes directly.
     case id3v22Pictures = "id3v22-pictures"
@@ -75,6 +79,8 @@ enum FuzzTarget: String, CaseIterable {
         case .ogg:
             readAsAudioFile(bytes, as: VorbisDecoder.self)
             readAsAudioFile(bytes, as: OpusDecoder.self)
+        case .mp4:
+            readAsAudioFile(bytes, as: FFmpegDecoder.self)
         case .id3v22Pictures:
             if let picture = ID3v22Pictures.cover(rawTag: bytes) {
                 // The image is the rest of a frame's body: never empty, never more than was read.

@@ -3,6 +3,12 @@
 
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <FLAC/stream_decoder.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/mem.h>
 #include <opus/opusfile.h>
 #include <vorbis/vorbisfile.h>
 
@@ -16,6 +22,9 @@
 int playbackd_flac_load(void);
 int playbackd_vorbisfile_load(void);
 int playbackd_opusfile_load(void);
+/// libavutil, libavcodec and libavformat (FFmpeg 5.1), for MP4, WAV and AIFF; FFmpeg's own log
+/// is silenced once they are loaded (library code does not log: errors are returned).
+int playbackd_ffmpeg_load(void);
 
 // The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
 // parameters, arguments) and VOID(name, parameters, arguments).
@@ -81,10 +90,74 @@ int playbackd_opusfile_load(void);
     RETURNING(int, opus_picture_tag_parse, (OpusPictureTag * picture, const char *tag), (picture, tag))             \
     VOID(opus_picture_tag_clear, (OpusPictureTag * picture), (picture))
 
+#define PLAYBACKD_AVUTIL_FUNCTIONS(RETURNING, VOID)                                                                  \
+    RETURNING(void *, av_malloc, (size_t size), (size))                                                              \
+    VOID(av_free, (void *pointer), (pointer))                                                                        \
+    RETURNING(AVFrame *, av_frame_alloc, (void), ())                                                                 \
+    VOID(av_frame_free, (AVFrame * *frame), (frame))                                                                 \
+    VOID(av_frame_unref, (AVFrame * frame), (frame))                                                                 \
+    RETURNING(AVDictionaryEntry *, av_dict_get,                                                                      \
+              (const AVDictionary *dictionary, const char *key, const AVDictionaryEntry *previous, int flags),       \
+              (dictionary, key, previous, flags))                                                                    \
+    RETURNING(int64_t, av_rescale_q, (int64_t value, AVRational from, AVRational to), (value, from, to))             \
+    VOID(av_log_set_level, (int level), (level))                                                                     \
+    RETURNING(int, av_strerror, (int error, char *buffer, size_t size), (error, buffer, size))
+
+#define PLAYBACKD_AVCODEC_FUNCTIONS(RETURNING, VOID)                                                                 \
+    RETURNING(const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id))                                      \
+    RETURNING(AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))                             \
+    VOID(avcodec_free_context, (AVCodecContext * *context), (context))                                               \
+    RETURNING(int, avcodec_parameters_to_context, (AVCodecContext * context, const AVCodecParameters *parameters),   \
+              (context, parameters))                                                                                 \
+    RETURNING(int, avcodec_open2, (AVCodecContext * context, const AVCodec *codec, AVDictionary **options),          \
+              (context, codec, options))                                                                             \
+    RETURNING(int, avcodec_send_packet, (AVCodecContext * context, const AVPacket *packet), (context, packet))       \
+    RETURNING(int, avcodec_receive_frame, (AVCodecContext * context, AVFrame *frame), (context, frame))              \
+    VOID(avcodec_flush_buffers, (AVCodecContext * context), (context))                                               \
+    RETURNING(AVPacket *, av_packet_alloc, (void), ())                                                               \
+    VOID(av_packet_free, (AVPacket * *packet), (packet))                                                             \
+    VOID(av_packet_unref, (AVPacket * packet), (packet))
+
+#define PLAYBACKD_AVFORMAT_FUNCTIONS(RETURNING, VOID)                                                                \
+    RETURNING(AVFormatContext *, avformat_alloc_context, (void), ())                                                 \
+    RETURNING(AVIOContext *, avio_alloc_context,                                                                     \
+              (unsigned char *buffer, int size, int writes, void *opaque,                                            \
+               int (*read)(void *opaque, uint8_t *buffer, int size),                                                 \
+               int (*write)(void *opaque, uint8_t *buffer, int size),                                                \
+               int64_t (*seek)(void *opaque, int64_t offset, int whence)),                                           \
+              (buffer, size, writes, opaque, read, write, seek))                                                     \
+    VOID(avio_context_free, (AVIOContext * *context), (context))                                                     \
+    RETURNING(int, avformat_open_input,                                                                              \
+              (AVFormatContext * *context, const char *url, const AVInputFormat *format, AVDictionary **options),    \
+              (context, url, format, options))                                                                       \
+    RETURNING(int, avformat_find_stream_info, (AVFormatContext * context, AVDictionary **options), (context, options)) \
+    RETURNING(int, av_find_best_stream,                                                                              \
+              (AVFormatContext * context, enum AVMediaType type, int wanted, int related, const AVCodec **decoder,   \
+               int flags),                                                                                           \
+              (context, type, wanted, related, decoder, flags))                                                      \
+    RETURNING(int, av_read_frame, (AVFormatContext * context, AVPacket *packet), (context, packet))                  \
+    RETURNING(int, av_seek_frame, (AVFormatContext * context, int stream, int64_t timestamp, int flags),             \
+              (context, stream, timestamp, flags))                                                                   \
+    VOID(avformat_close_input, (AVFormatContext * *context), (context))
+
 #define PLAYBACKD_DECLARE_RETURNING(type, name, parameters, arguments) type playbackd_##name parameters;
 #define PLAYBACKD_DECLARE_VOID(name, parameters, arguments) void playbackd_##name parameters;
 PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_VORBISFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_OPUSFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_AVUTIL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_AVCODEC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_AVFORMAT_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+
+/// FFmpeg's error codes that are function-like macros, which Swift cannot import.
+static const int playbackd_averror_eagain = AVERROR(EAGAIN);
+static const int playbackd_averror_eof = AVERROR_EOF;
+static const int playbackd_averror_eio = AVERROR(EIO);
+
+/// Whether samples of this format (an `AVFrame`'s `format`) lie in one plane per channel:
+/// libavutil's av_sample_fmt_is_planar, written out so as not to call into it for every frame.
+static inline int playbackd_sample_format_is_planar(int format) {
+    return format >= AV_SAMPLE_FMT_U8P && format <= AV_SAMPLE_FMT_DBLP ? 1 : format == AV_SAMPLE_FMT_S64P;
+}
 
 #endif

@@ -23,7 +23,7 @@ extension MPRIS {
             MPRISProperty("SupportedUriSchemes", "as", .constant, "[\"file\"]") { _ in .strings(["file"]) },
             MPRISProperty(
                 "SupportedMimeTypes", "as", .constant,
-                "the MIME types of every format played (FLAC, Ogg Vorbis, Opus, MP3)"
+                "the MIME types of every format played (README, \"Formats\")"
             ) { _ in
                 .strings(AudioFileFormat.all.flatMap(\.mimeTypes))
             },

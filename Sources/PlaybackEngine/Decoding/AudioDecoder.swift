@@ -9,6 +9,8 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
     case notFLAC(String)
     case notOggVorbis(String)
     case notOpus(String)
+    /// A container FFmpeg reads (MP4, WAV, AIFF) without audio it can play.
+    case notAudio(String)
     /// A file of a known format whose content playbackd does not play yet.
     case unsupported(String)
     case decodingFailed(String)
@@ -24,6 +26,7 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
         case .notFLAC(let why): "not a FLAC file (\(why))"
         case .notOggVorbis(let why): "not an Ogg Vorbis file (\(why))"
         case .notOpus(let why): "not an Opus file (\(why))"
+        case .notAudio(let why): "not a playable audio file (\(why))"
         case .unsupported(let why): "not supported: \(why)"
         case .decodingFailed(let why): "decoding failed: \(why)"
         case .readFailed(let why): "cannot read the file: \(why)"

@@ -19,7 +19,7 @@ public struct AudioFileFormat: Sendable {
 
     /// Every format, the most specific recognizer first; MPEG audio last, as libmpg123 also
     /// finds its frames past leading junk.
-    public static let all: [AudioFileFormat] = [flac, vorbis, opus, mpeg]
+    public static let all: [AudioFileFormat] = [flac, vorbis, opus, mp4, wave, aiff, mpeg]
 
     static let flac = AudioFileFormat(
         name: "FLAC", extensions: ["flac"], mimeTypes: ["audio/flac", "audio/x-flac"],
@@ -35,6 +35,21 @@ public struct AudioFileFormat: Sendable {
         name: "Opus", extensions: ["opus"], mimeTypes: ["audio/opus", "audio/x-opus+ogg"],
         recognizes: { oggFirstPacket($0)?.starts(with: Array("OpusHead".utf8)) == true },
         decoder: OpusDecoder.self)
+
+    static let mp4 = AudioFileFormat(
+        name: "AAC or ALAC in MP4", extensions: ["m4a", "m4b", "mp4"],
+        mimeTypes: ["audio/mp4", "audio/x-m4a", "audio/x-m4b"],
+        recognizes: { chunk($0, at: 4, is: "ftyp") }, decoder: FFmpegDecoder.self)
+
+    static let wave = AudioFileFormat(
+        name: "WAV", extensions: ["wav"], mimeTypes: ["audio/wav", "audio/x-wav"],
+        recognizes: { (chunk($0, at: 0, is: "RIFF") || chunk($0, at: 0, is: "RF64")) && chunk($0, at: 8, is: "WAVE") },
+        decoder: FFmpegDecoder.self)
+
+    static let aiff = AudioFileFormat(
+        name: "AIFF", extensions: ["aif", "aiff", "aifc"], mimeTypes: ["audio/aiff", "audio/x-aiff"],
+        recognizes: { chunk($0, at: 0, is: "FORM") && (chunk($0, at: 8, is: "AIFF") || chunk($0, at: 8, is: "AIFC")) },
+        decoder: FFmpegDecoder.self)
 
     static let mpeg = AudioFileFormat(
         name: "MP3", extensions: ["mp3", "mp2", "mp1", "mpga"],
@@ -66,6 +81,11 @@ public struct AudioFileFormat: Sendable {
     /// An Ogg page whose first packet is FLAC's mapping header (0x7F `FLAC`).
     static func isOggFLAC(_ head: [UInt8]) -> Bool {
         oggFirstPacket(head[...])?.starts(with: [0x7F] + Array("FLAC".utf8)) == true
+    }
+
+    /// Whether the four bytes at `offset` of `head` are `name` (a RIFF, IFF or MP4 chunk's name).
+    private static func chunk(_ head: ArraySlice<UInt8>, at offset: Int, is name: String) -> Bool {
+        head.count >= offset + 4 && head.dropFirst(offset).prefix(4).elementsEqual(name.utf8)
     }
 
     /// The start of the first packet of an Ogg stream (its codec's identification header): after

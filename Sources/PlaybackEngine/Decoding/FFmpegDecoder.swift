@@ -1,0 +1,159 @@
+import CDecoderLibraries
+import PlaybackModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// AAC and ALAC in MP4 (`.m4a`, `.m4b`, `.mp4`), WAV and AIFF, decoded by FFmpeg's libavformat
+/// and libavcodec, loaded when such a file is first opened. Gapless: libavcodec drops the
+/// encoder delay the MP4's edit list gives (`skip_samples`), and the item ends at the edit
+/// list's length (the stream's `duration`), where FFmpeg's own command line plays the encoder's
+/// end padding too. Seeking decodes from 8,192 samples before the target (an AAC frame needs
+/// the one before it) and drops what lies before it, by each frame's timestamp. Floating-point
+/// output becomes 16-bit as libswresample converts it (rounded to nearest, clipped), so that
+/// `ffmpeg -f s16le` is the reference. Samples of more than 16 bits are refused, as for FLAC.
+///
+/// Owned by one thread at a time.
+public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
+    public let format: AudioFormat
+    public let frameCount: Int?
+    public let metadata: TrackMetadata
+    private let input: FileInput
+    private let container: FFmpegContainer
+    private let stream: Int32
+    private let timeBase: AVRational
+    private let cover: EmbeddedPicture?
+    /// Converted samples of the last frame not yet taken: `pending[cursor...]`.
+    private var pending: [Int16] = []
+    private var cursor = 0
+    /// Where the next frame without a timestamp starts, in frames from the item's start.
+    private var position = 0
+    /// The first frame to output (after a seek: its target).
+    private var firstFrame = 0
+    private var ended = false
+
+    /// How far before a seek's target decoding starts: an AAC frame (1,024 samples) is only
+    /// right after the one before it; this covers HE-AAC's 2,048 and its filters' delay.
+    static let seekPrerollFrames = 8_192
+
+    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+        guard playbackd_ffmpeg_load() == 1 else {
+            throw .unsupported("MP4, WAV and AIFF: FFmpeg's libavformat59 and libavcodec59 cannot be loaded")
+        }
+        guard input.size > 0 else { throw .notAudio("empty file") }
+        self.input = input
+        container = try FFmpegContainer(input, path: path)
+        let context = container.format
+        let found = playbackd_av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard found >= 0, let audio = context.pointee.streams[Int(found)] else { throw .notAudio("no audio stream") }
+        stream = found
+        timeBase = audio.pointee.time_base
+        let parameters = audio.pointee.codecpar!.pointee
+        try container.openCodec(for: audio)
+        let codec = container.codec!.pointee
+        let channels = Int(codec.ch_layout.nb_channels)
+        guard codec.sample_rate > 0, (1...8).contains(channels) else {
+            throw .notAudio("\(codec.sample_rate) Hz, \(channels) channels")
+        }
+        let bits = Int(max(parameters.bits_per_raw_sample, 0))
+        guard bits <= 16, Self.convertible(codec.sample_fmt, codec: parameters.codec_id) else {
+            throw .unsupported("\(bits > 16 ? bits : 32)-bit samples (16 bits and fewer play today)")
+        }
+        format = AudioFormat(sampleRate: Int(codec.sample_rate), channels: channels)
+        let duration = audio.pointee.duration
+        frameCount =
+            duration > 0 && duration != Int64.min
+            ? Int(playbackd_av_rescale_q(duration, timeBase, AVRational(num: 1, den: codec.sample_rate))) : nil
+        metadata = FFmpegTags(dictionaries: [context.pointee.metadata, audio.pointee.metadata])
+            .applied(to: .untagged(path: path, format: format, frames: frameCount))
+        cover = readsPictures ? Self.attachedPicture(context) : nil
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            if cursor < pending.count {
+                let chunk = min(buffer.count - done, pending.count - cursor)
+                pending.withUnsafeBufferPointer {
+                    (buffer.baseAddress! + done).update(from: $0.baseAddress! + cursor, count: chunk)
+                }
+                cursor += chunk
+                done += chunk
+                continue
+            }
+            if ended { break }
+            switch try container.nextFrame(of: stream) {
+            case .frame(let frame): keep(frame.pointee)
+            case .end: ended = true
+            }
+        }
+        if done == 0, let failure = input.readFailure { throw failure }
+        return done
+    }
+
+    public func seek(toFrame frame: Int) throws(DecoderError) -> Int {
+        let rate = AVRational(num: 1, den: Int32(format.sampleRate))
+        // Before the start near it: the first packet (the encoder delay, which libavcodec drops
+        // again) is where decoding from the start begins; a seek to 0 would land after it.
+        let start = frame - Self.seekPrerollFrames
+        try container.seek(stream, to: playbackd_av_rescale_q(Int64(start), rate, timeBase), fromTheStart: start <= 0)
+        pending.removeAll(keepingCapacity: true)
+        cursor = 0
+        position = max(0, start)
+        firstFrame = frame
+        ended = false
+        return frame
+    }
+
+    public func coverPicture() -> EmbeddedPicture? { cover }
+
+    /// Converts the part of `frame` from `firstFrame` to the item's end into `pending`.
+    private func keep(_ frame: AVFrame) {
+        let count = Int(frame.nb_samples)
+        let timestamp = frame.best_effort_timestamp
+        let start =
+            timestamp == Int64.min
+            ? position
+            : Int(playbackd_av_rescale_q(timestamp, timeBase, AVRational(num: 1, den: Int32(format.sampleRate))))
+        position = start + count
+        let from = min(count, max(0, firstFrame - start))
+        let to = frameCount.map { min(count, max(from, $0 - start)) } ?? count
+        if let frameCount, start + count >= frameCount { ended = true }
+        pending.removeAll(keepingCapacity: true)
+        cursor = 0
+        guard to > from else { return }
+        SampleConversion.interleave(frame, frames: from..<to, channels: format.channels, into: &pending)
+    }
+
+    /// Whether samples of `sampleFormat` become 16-bit ones without losing bits: 16 and 8-bit
+    /// integers, and the floating point a lossy codec decodes to (not a float PCM file's).
+    private static func convertible(_ sampleFormat: AVSampleFormat, codec: AVCodecID) -> Bool {
+        switch sampleFormat {
+        case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: true
+        case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP:
+            ![AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F32BE, AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_F64BE].contains(
+                codec)
+        default: false
+        }
+    }
+
+    /// The cover an MP4 (`covr`) or other container carries as an attached picture.
+    private static func attachedPicture(_ context: UnsafeMutablePointer<AVFormatContext>) -> EmbeddedPicture? {
+        for index in 0..<Int(context.pointee.nb_streams) {
+            guard let stream = context.pointee.streams[index]?.pointee,
+                stream.disposition & AV_DISPOSITION_ATTACHED_PIC != 0, let data = stream.attached_pic.data,
+                stream.attached_pic.size > 0
+            else { continue }
+            let mime =
+                switch stream.codecpar.pointee.codec_id {
+                case AV_CODEC_ID_MJPEG: "image/jpeg"
+                case AV_CODEC_ID_PNG: "image/png"
+                default: ""
+                }
+            return EmbeddedPicture(
+                mimeType: mime, data: Array(UnsafeBufferPointer(start: data, count: Int(stream.attached_pic.size))))
+        }
+        return nil
+    }
+}

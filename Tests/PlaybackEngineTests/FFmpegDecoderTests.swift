@@ -1,0 +1,73 @@
+import Foundation
+import PlaybackModel
+import Testing
+
+@testable import PlaybackEngine
+
+/// FFmpeg behind `AudioDecoder` for AAC and ALAC in MP4, WAV and AIFF: AAC within 1 LSB of
+/// `ffmpeg -f s16le` and exactly as long as its source (the edit list's length, not FFmpeg's
+/// command line's), the lossless ones bit for bit, exact seeks, tags and covers.
+@Suite struct FFmpegDecoderTests {
+    static let files: [(file: String, tolerance: Int)] = [
+        ("aac-one.m4a", 1), ("aac-two.m4a", 1), ("aac-three.m4a", 1), ("aac-long.m4a", 1), ("alac-one.m4a", 0),
+        ("wave-one.wav", 0), ("aiff-two.aiff", 0),
+    ]
+
+    @Test("each file decodes as its reference, exactly as long as its source", arguments: files)
+    func decodesAsReference(file: String, tolerance: Int) throws {
+        let decoder = try AudioFileFormat.open(Fixtures.path(file))
+        #expect(decoder is FFmpegDecoder)
+        let reference = try Fixtures.reference(String(file.prefix { $0 != "." }))
+        let decoded = try Fixtures.decodeAll(decoder)
+        let difference = OggDecoderTests.largestDifference(decoded, reference)
+        #expect(
+            difference.map { $0 <= tolerance } == true,
+            "\(decoded.count) vs \(reference.count) bytes, \(difference ?? -1) LSB")
+        #expect(decoder.frameCount.map { $0 * 4 } == reference.count)
+    }
+
+    @Test(
+        "a seek lands on the sample asked for, forward and back on one decoder",
+        arguments: ["aac-long.m4a", "wave-one.wav"])
+    func seekIsExact(file: String) throws {
+        let reference = try Fixtures.reference(String(file.prefix { $0 != "." }))
+        let frames = reference.count / 4
+        let decoder = try AudioFileFormat.open(Fixtures.path(file))
+        for frame in [frames / 2 + 3, 1, 1023, 1024, 1025, 319_725, frames - 1_000, 0].filter({ $0 < frames }) {
+            #expect(try decoder.seek(toFrame: frame) == frame)
+            var buffer = [Int16](repeating: 0, count: 4_000)
+            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            let expected = reference.subdata(in: frame * 4..<min(reference.count, frame * 4 + count * 2))
+            let difference = OggDecoderTests.largestDifference(
+                buffer.withUnsafeBytes { Data($0.prefix(count * 2)) }, expected)
+            #expect(count > 0 && difference.map { $0 <= 1 } == true, "frame \(frame): \(difference ?? -1) LSB")
+        }
+    }
+
+    @Test("MP4 atoms: tags, the iTunes ReplayGain atom, the cover")
+    func tags() throws {
+        let decoder = try AudioFileFormat.open(Fixtures.path("aac-tags.m4a"), readsPictures: true)
+        let tags = decoder.metadata
+        #expect(tags.title == "日本語 ✓ Ünïcode" && tags.artist == "Артист" && tags.album == "MP4")
+        #expect(tags.albumArtist == "Band ♪" && tags.composer == "Ω" && tags.genre == "Jazz" && tags.year == 2010)
+        #expect(tags.trackNumber == 3 && tags.trackCount == 12 && tags.discNumber == 2 && tags.discCount == 2)
+        #expect(tags.replayGainTrackGain == -4.25)
+        #expect(tags.duration == 1.5)
+        let cover = try #require(decoder.coverPicture())
+        #expect(cover.mimeType == "image/jpeg")
+        #expect(cover.data == Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("front.jpg")))))
+    }
+
+    @Test("refused with the reason: random bytes named .m4a, 24-bit WAV")
+    func refusals() throws {
+        #expect(throws: DecoderError.self) { try AudioFileFormat.open(Fixtures.path("garbage.m4a")) }
+        do {
+            _ = try AudioFileFormat.open(Fixtures.path("garbage.m4a"))
+        } catch {
+            #expect("\(error)".hasPrefix("not a playable audio file ("), "\(error)")
+        }
+        #expect(throws: DecoderError.unsupported("24-bit samples (16 bits and fewer play today)")) {
+            try AudioFileFormat.open(Fixtures.path("wave-24bit.wav"))
+        }
+    }
+}
