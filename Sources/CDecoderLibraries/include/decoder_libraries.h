@@ -28,6 +28,14 @@ int playbackd_ffmpeg_load(void);
 
 // The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
 // parameters, arguments) and VOID(name, parameters, arguments).
+
+// libFLAC starts a native and an Ogg stream with the same callbacks.
+#define PLAYBACKD_FLAC_INIT_PARAMETERS                                                                               \
+    (FLAC__StreamDecoder * decoder, FLAC__StreamDecoderReadCallback read, FLAC__StreamDecoderSeekCallback seek,      \
+     FLAC__StreamDecoderTellCallback tell, FLAC__StreamDecoderLengthCallback length,                                 \
+     FLAC__StreamDecoderEofCallback eof, FLAC__StreamDecoderWriteCallback write,                                     \
+     FLAC__StreamDecoderMetadataCallback metadata, FLAC__StreamDecoderErrorCallback error, void *client)
+#define PLAYBACKD_FLAC_INIT_ARGUMENTS (decoder, read, seek, tell, length, eof, write, metadata, error, client)
 #define PLAYBACKD_FLAC_FUNCTIONS(RETURNING, VOID)                                                                    \
     RETURNING(FLAC__StreamDecoder *, FLAC__stream_decoder_new, (void), ())                                           \
     VOID(FLAC__stream_decoder_delete, (FLAC__StreamDecoder * decoder), (decoder))                                    \
@@ -35,20 +43,10 @@ int playbackd_ffmpeg_load(void);
               (decoder, value))                                                                                      \
     RETURNING(FLAC__bool, FLAC__stream_decoder_set_metadata_respond,                                                 \
               (FLAC__StreamDecoder * decoder, FLAC__MetadataType type), (decoder, type))                             \
-    RETURNING(FLAC__StreamDecoderInitStatus, FLAC__stream_decoder_init_stream,                                       \
-              (FLAC__StreamDecoder * decoder, FLAC__StreamDecoderReadCallback read,                                  \
-               FLAC__StreamDecoderSeekCallback seek, FLAC__StreamDecoderTellCallback tell,                           \
-               FLAC__StreamDecoderLengthCallback length, FLAC__StreamDecoderEofCallback eof,                         \
-               FLAC__StreamDecoderWriteCallback write, FLAC__StreamDecoderMetadataCallback metadata,                 \
-               FLAC__StreamDecoderErrorCallback error, void *client),                                                \
-              (decoder, read, seek, tell, length, eof, write, metadata, error, client))                              \
-    RETURNING(FLAC__StreamDecoderInitStatus, FLAC__stream_decoder_init_ogg_stream,                                   \
-              (FLAC__StreamDecoder * decoder, FLAC__StreamDecoderReadCallback read,                                  \
-               FLAC__StreamDecoderSeekCallback seek, FLAC__StreamDecoderTellCallback tell,                           \
-               FLAC__StreamDecoderLengthCallback length, FLAC__StreamDecoderEofCallback eof,                         \
-               FLAC__StreamDecoderWriteCallback write, FLAC__StreamDecoderMetadataCallback metadata,                 \
-               FLAC__StreamDecoderErrorCallback error, void *client),                                                \
-              (decoder, read, seek, tell, length, eof, write, metadata, error, client))                              \
+    RETURNING(FLAC__StreamDecoderInitStatus, FLAC__stream_decoder_init_stream, PLAYBACKD_FLAC_INIT_PARAMETERS,       \
+              PLAYBACKD_FLAC_INIT_ARGUMENTS)                                                                         \
+    RETURNING(FLAC__StreamDecoderInitStatus, FLAC__stream_decoder_init_ogg_stream, PLAYBACKD_FLAC_INIT_PARAMETERS,   \
+              PLAYBACKD_FLAC_INIT_ARGUMENTS)                                                                         \
     RETURNING(FLAC__bool, FLAC__stream_decoder_process_until_end_of_metadata, (FLAC__StreamDecoder * decoder),       \
               (decoder))                                                                                             \
     RETURNING(FLAC__bool, FLAC__stream_decoder_process_single, (FLAC__StreamDecoder * decoder), (decoder))           \

@@ -51,14 +51,28 @@ public protocol AudioDecoder: AnyObject {
     func coverPicture() -> EmbeddedPicture?
 }
 
+/// What opening a file tells before a sample is decoded: its format, exact length and tags.
+public struct OpenedFile: Sendable {
+    public let format: AudioFormat
+    public let frameCount: Int?
+    public let metadata: TrackMetadata
+}
+
 /// A decoder of one file format, opened on a file `AudioFileFormat` chose for it.
 public protocol FileDecoder: AudioDecoder, Sendable {
+    /// What opening the file told.
+    var opened: OpenedFile { get }
+
     /// Decodes the file `input` has open (named `path`), which it then owns. `readsPictures`
     /// keeps the cover for `coverPicture()`; only probing needs it, not playback.
     init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError)
 }
 
 extension FileDecoder {
+    public var format: AudioFormat { opened.format }
+    public var frameCount: Int? { opened.frameCount }
+    public var metadata: TrackMetadata { opened.metadata }
+
     /// Opens `path` and reads its format, length and tags.
     public init(path: String, readsPictures: Bool = false) throws(DecoderError) {
         try self.init(FileInput.open(path), path: path, readsPictures: readsPictures)

@@ -16,9 +16,7 @@ import PlaybackModel
 ///
 /// Owned by one thread at a time.
 public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
-    public let format: AudioFormat
-    public let frameCount: Int?
-    public let metadata: TrackMetadata
+    public let opened: OpenedFile
     private let input: FileInput
     private let container: FFmpegContainer
     private let stream: Int32
@@ -60,13 +58,15 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         guard bits <= 16, Self.convertible(codec.sample_fmt, codec: parameters.codec_id) else {
             throw .unsupported("\(bits > 16 ? bits : 32)-bit samples (16 bits and fewer play today)")
         }
-        format = AudioFormat(sampleRate: Int(codec.sample_rate), channels: channels)
+        let format = AudioFormat(sampleRate: Int(codec.sample_rate), channels: channels)
         let duration = audio.pointee.duration
-        frameCount =
+        let frameCount =
             duration > 0 && duration != Int64.min
             ? Int(playbackd_av_rescale_q(duration, timeBase, AVRational(num: 1, den: codec.sample_rate))) : nil
-        metadata = FFmpegTags(dictionaries: [context.pointee.metadata, audio.pointee.metadata])
-            .applied(to: .untagged(path: path, format: format, frames: frameCount))
+        opened = OpenedFile(
+            format: format, frameCount: frameCount,
+            metadata: FFmpegTags(dictionaries: [context.pointee.metadata, audio.pointee.metadata])
+                .applied(to: .untagged(path: path, format: format, frames: frameCount)))
         cover = readsPictures ? Self.attachedPicture(context) : nil
     }
 

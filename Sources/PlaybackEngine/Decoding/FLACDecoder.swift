@@ -10,9 +10,7 @@ import SystemSupport
 ///
 /// Owned by one thread at a time; the libFLAC decoder is not shared.
 public final class FLACDecoder: FileDecoder, @unchecked Sendable {
-    public let format: AudioFormat
-    public let frameCount: Int?
-    public let metadata: TrackMetadata
+    public let opened: OpenedFile
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
     private let stream: FLACStream
 
@@ -46,10 +44,12 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
         }
         self.decoder = decoder
         self.stream = stream
-        format = AudioFormat(sampleRate: Int(info.sample_rate), channels: Int(info.channels))
-        frameCount = info.total_samples > 0 ? Int(info.total_samples) : nil
-        metadata = VorbisComments(entries: stream.comments).applied(
-            to: .untagged(path: path, format: format, frames: frameCount))
+        let format = AudioFormat(sampleRate: Int(info.sample_rate), channels: Int(info.channels))
+        let frameCount = info.total_samples > 0 ? Int(info.total_samples) : nil
+        opened = OpenedFile(
+            format: format, frameCount: frameCount,
+            metadata: VorbisComments(entries: stream.comments).applied(
+                to: .untagged(path: path, format: format, frames: frameCount)))
     }
 
     deinit { playbackd_FLAC__stream_decoder_delete(decoder) }

@@ -16,9 +16,7 @@ import PlaybackModel
 ///
 /// Owned by one thread at a time; the handle is not shared.
 public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
-    public let format: AudioFormat
-    public let frameCount: Int?
-    public let metadata: TrackMetadata
+    public let opened: OpenedFile
     private let handle: OpaquePointer
     private let input: FileInput
 
@@ -33,9 +31,9 @@ public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
         self.input = input
         do {
             let (format, frames) = try Self.configure(handle, input: input, readsPictures: readsPictures)
-            self.format = format
-            self.frameCount = frames
-            self.metadata = ID3Reader.metadata(handle, path: path, format: format, frames: frames)
+            opened = OpenedFile(
+                format: format, frameCount: frames,
+                metadata: ID3Reader.metadata(handle, path: path, format: format, frames: frames))
         } catch {
             MPG123SpareHandle.give(handle)
             throw error

@@ -16,9 +16,7 @@ import PlaybackModel
 public final class OpusDecoder: FileDecoder, @unchecked Sendable {
     /// Opus always decodes at 48 kHz, whatever rate the encoder was given.
     public static let sampleRate = 48_000
-    public let format: AudioFormat
-    public let frameCount: Int?
-    public let metadata: TrackMetadata
+    public let opened: OpenedFile
     private let file: OpaquePointer
     private let input: FileInput
     private let cover: EmbeddedPicture?
@@ -59,8 +57,8 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         self.file = file
         self.input = input
         let total = playbackd_op_pcm_total(file, -1)
-        format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
-        frameCount = total > 0 ? Int(total) : nil
+        let format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
+        let frameCount = total > 0 ? Int(total) : nil
         let comments =
             playbackd_op_tags(file, -1).map {
                 VorbisComments(
@@ -69,7 +67,7 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         var metadata = comments.applied(to: .untagged(path: path, format: format, frames: frameCount))
         metadata.replayGainTrackGain = metadata.replayGainTrackGain ?? comments.opusReplayGain("R128_TRACK_GAIN")
         metadata.replayGainAlbumGain = metadata.replayGainAlbumGain ?? comments.opusReplayGain("R128_ALBUM_GAIN")
-        self.metadata = metadata
+        opened = OpenedFile(format: format, frameCount: frameCount, metadata: metadata)
         cover = readsPictures ? OggPicture.cover(comments.pictureBlocks) : nil
     }
 

@@ -13,9 +13,7 @@ import PlaybackModel
 ///
 /// Owned by one thread at a time.
 public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
-    public let format: AudioFormat
-    public let frameCount: Int?
-    public let metadata: TrackMetadata
+    public let opened: OpenedFile
     private let file: UnsafeMutablePointer<OggVorbis_File>
     private let input: FileInput
     private let cover: EmbeddedPicture?
@@ -54,14 +52,16 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
         self.file = file
         self.input = input
         let total = playbackd_ov_pcm_total(file, -1)
-        format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
-        frameCount = total > 0 ? Int(total) : nil
+        let format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
+        let frameCount = total > 0 ? Int(total) : nil
         let comments =
             playbackd_ov_comment(file, -1).map {
                 VorbisComments(
                     $0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments)
             } ?? VorbisComments(entries: [[UInt8]]())
-        metadata = comments.applied(to: .untagged(path: path, format: format, frames: frameCount))
+        opened = OpenedFile(
+            format: format, frameCount: frameCount,
+            metadata: comments.applied(to: .untagged(path: path, format: format, frames: frameCount)))
         cover = readsPictures ? OggPicture.cover(comments.pictureBlocks) : nil
     }
 

@@ -5,24 +5,14 @@ import PlaybackModel
 /// `album_artist`, `trkn` as `track`, freeform `----:com.apple.iTunes:replaygain_*` under their
 /// names), a WAV's INFO list or an AIFF's text chunks, mapped to the fields `TrackField.all`
 /// declares. Keys are compared without regard to case (`av_dict_get`'s default).
-struct FFmpegTags {
+struct FFmpegTags: TagReader {
     /// The container's tags, then the audio stream's.
     let dictionaries: [OpaquePointer?]
-
-    /// `metadata` with every field these tags hold.
-    func applied(to metadata: TrackMetadata) -> TrackMetadata {
-        var metadata = metadata
-        for field in TrackField.all {
-            guard let source = field.source, let value = value(of: source) else { continue }
-            field.set(value, in: &metadata)
-        }
-        return metadata
-    }
 
     /// What libavformat calls the tag that holds what an ID3v2 frame holds.
     private static let frameKeys = ["TPE2": "album_artist", "TCOM": "composer", "TRCK": "track", "TPOS": "disc"]
 
-    private func value(of source: TagSource) -> TrackFieldValue? {
+    func value(of source: TagSource) -> TrackFieldValue? {
         switch source {
         case .summary(.title): text("title").map(TrackFieldValue.text)
         case .summary(.artist): text("artist").map(TrackFieldValue.text)

@@ -16,16 +16,11 @@ enum ID3Reader {
         _ = mpg123_id3(handle, &v1, &v2)
         let tags = Tags(
             v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee), userTexts: userTexts(v2?.pointee))
-        var metadata = TrackMetadata.untagged(path: path, format: format, frames: frames)
-        for field in TrackField.all {
-            guard let source = field.source, let value = tags.value(of: source) else { continue }
-            field.set(value, in: &metadata)
-        }
-        return metadata
+        return tags.applied(to: .untagged(path: path, format: format, frames: frames))
     }
 
     /// The tags of one file, read field by field as `TrackField.all` declares.
-    private struct Tags {
+    private struct Tags: TagReader {
         let v1: mpg123_id3v1?
         let v2: mpg123_id3v2?
         /// ID3v2 text frames by their 2.3/2.4 name.

@@ -1,4 +1,23 @@
+import PlaybackModel
 import SystemSupport
+
+/// Where one tagging system keeps each field `TrackField.all` declares.
+protocol TagReader {
+    /// The value `source` names, read from these tags; nil when they do not hold it.
+    func value(of source: TagSource) -> TrackFieldValue?
+}
+
+extension TagReader {
+    /// `metadata` with every field these tags hold.
+    func applied(to metadata: TrackMetadata) -> TrackMetadata {
+        var metadata = metadata
+        for field in TrackField.all {
+            guard let source = field.source, let value = value(of: source) else { continue }
+            field.set(value, in: &metadata)
+        }
+        return metadata
+    }
+}
 
 /// How tag values written as text read as numbers, the same in every tagging system (ID3v2
 /// frames, Vorbis comments).

@@ -4,7 +4,7 @@ import PlaybackModel
 /// to case, a key possibly repeated (the first value is used). Each field `TrackField.all`
 /// declares is read from the comment that holds it in this system; a broken entry is passed
 /// over, never an error.
-struct VorbisComments {
+struct VorbisComments: TagReader {
     /// The first value of each key, by its upper-cased key.
     private var values: [String: String] = [:]
     /// Every `METADATA_BLOCK_PICTURE` (a base64 FLAC PICTURE block), in order.
@@ -45,16 +45,6 @@ struct VorbisComments {
         return Double(q78) / 256 + 5
     }
 
-    /// `metadata` with every field these comments hold.
-    func applied(to metadata: TrackMetadata) -> TrackMetadata {
-        var metadata = metadata
-        for field in TrackField.all {
-            guard let source = field.source, let value = value(of: source) else { continue }
-            field.set(value, in: &metadata)
-        }
-        return metadata
-    }
-
     /// The comment that holds what an ID3v2 frame holds, first the common name, then others
     /// taggers write (foobar2000, Picard, EasyTag).
     private static let frameKeys: [String: [String]] = [
@@ -66,7 +56,7 @@ struct VorbisComments {
         "TRCK": ["TRACKTOTAL", "TOTALTRACKS"], "TPOS": ["DISCTOTAL", "TOTALDISCS"],
     ]
 
-    private func value(of source: TagSource) -> TrackFieldValue? {
+    func value(of source: TagSource) -> TrackFieldValue? {
         switch source {
         case .summary(.title): text("TITLE")
         case .summary(.artist): text("ARTIST")
