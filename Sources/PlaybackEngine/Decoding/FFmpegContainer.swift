@@ -14,7 +14,7 @@ final class FFmpegContainer {
     }
 
     let format: UnsafeMutablePointer<AVFormatContext>
-    private(set) var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let input: FileInput
     private let io: UnsafeMutablePointer<AVIOContext>
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -35,7 +35,7 @@ final class FFmpegContainer {
         context?.pointee.pb = io
         context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         let opened = playbackd_avformat_open_input(&context, path, nil, nil)
-        guard opened >= 0, let context, playbackd_avformat_find_stream_info(context, nil) >= 0,
+        guard opened >= 0, let context,
             let packet = playbackd_av_packet_alloc(), let frame = playbackd_av_frame_alloc()
         else {
             playbackd_avformat_close_input(&context)
@@ -60,9 +60,19 @@ final class FFmpegContainer {
         Self.free(io)
     }
 
+    /// The decoder of `stream`, opened at the first frame asked for.
+    private func codec(for stream: Int32) throws(DecoderError) -> UnsafeMutablePointer<AVCodecContext> {
+        if let codec { return codec }
+        try openCodec(for: format.pointee.streams[Int(stream)]!)
+        guard FFmpegDecoder.convertible(codec!.pointee.sample_fmt, codec: codec!.pointee.codec_id) else {
+            throw .unsupported("samples the decoder gives in more than 16 bits")
+        }
+        return codec!
+    }
+
     /// Opens the decoder of `stream`, its timestamps in the stream's time base (so that the
     /// frames after the encoder delay it drops start at 0).
-    func openCodec(for stream: UnsafeMutablePointer<AVStream>) throws(DecoderError) {
+    private func openCodec(for stream: UnsafeMutablePointer<AVStream>) throws(DecoderError) {
         let parameters = stream.pointee.codecpar
         guard let decoder = playbackd_avcodec_find_decoder(parameters!.pointee.codec_id) else {
             throw .unsupported("a codec FFmpeg has no decoder for")
@@ -78,6 +88,7 @@ final class FFmpegContainer {
 
     /// The next decoded frame of `stream` (valid until the next call), or the end.
     func nextFrame(of stream: Int32) throws(DecoderError) -> Next {
+        let codec = try codec(for: stream)
         while true {
             playbackd_av_frame_unref(frame)
             let received = playbackd_avcodec_receive_frame(codec, frame)
@@ -110,11 +121,11 @@ final class FFmpegContainer {
     func seek(_ stream: Int32, to timestamp: Int64, fromTheStart: Bool) throws(DecoderError) {
         let result = playbackd_av_seek_frame(format, stream, timestamp, AVSEEK_FLAG_BACKWARD)
         guard result >= 0 else { throw input.readFailure ?? .decodingFailed("cannot seek: \(Self.describe(result))") }
-        if fromTheStart, let audio = format.pointee.streams[Int(stream)] {
-            playbackd_avcodec_free_context(&codec)
-            try openCodec(for: audio)
+        if fromTheStart {
+            // Opened again at the next frame.
+            if codec != nil { playbackd_avcodec_free_context(&codec) }
         } else {
-            playbackd_avcodec_flush_buffers(codec)
+            playbackd_avcodec_flush_buffers(try codec(for: stream))
         }
         draining = false
     }

@@ -47,22 +47,24 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         guard found >= 0, let audio = context.pointee.streams[Int(found)] else { throw .notAudio("no audio stream") }
         stream = found
         timeBase = audio.pointee.time_base
+        // What the container's header says is enough: the decoder opens at the first read, so
+        // probing 10,000 files opens none (and reads no packet: no avformat_find_stream_info).
         let parameters = audio.pointee.codecpar!.pointee
-        try container.openCodec(for: audio)
-        let codec = container.codec!.pointee
-        let channels = Int(codec.ch_layout.nb_channels)
-        guard codec.sample_rate > 0, (1...8).contains(channels) else {
-            throw .notAudio("\(codec.sample_rate) Hz, \(channels) channels")
-        }
-        let bits = Int(max(parameters.bits_per_raw_sample, 0))
-        guard bits <= 16, Self.convertible(codec.sample_fmt, codec: parameters.codec_id) else {
-            throw .unsupported("\(bits > 16 ? bits : 32)-bit samples (16 bits and fewer play today)")
-        }
-        let format = AudioFormat(sampleRate: Int(codec.sample_rate), channels: channels)
+        let rate = parameters.sample_rate
+        let channels = Int(parameters.ch_layout.nb_channels)
+        guard rate > 0, (1...8).contains(channels) else { throw .notAudio("\(rate) Hz, \(channels) channels") }
+        // The bits of each sample as stored, where the container says (PCM, ALAC); 0 for AAC.
+        let bits = Int(
+            max(
+                parameters.bits_per_raw_sample > 0 ? parameters.bits_per_raw_sample : parameters.bits_per_coded_sample,
+                0))
+        guard bits <= 16, Self.convertible(AVSampleFormat(rawValue: parameters.format), codec: parameters.codec_id)
+        else { throw .unsupported("\(bits > 16 ? bits : 32)-bit samples (16 bits and fewer play today)") }
+        let format = AudioFormat(sampleRate: Int(rate), channels: channels)
         let duration = audio.pointee.duration
         let frameCount =
             duration > 0 && duration != Int64.min
-            ? Int(playbackd_av_rescale_q(duration, timeBase, AVRational(num: 1, den: codec.sample_rate))) : nil
+            ? Int(playbackd_av_rescale_q(duration, timeBase, AVRational(num: 1, den: rate))) : nil
         opened = OpenedFile(
             format: format, frameCount: frameCount,
             metadata: FFmpegTags(dictionaries: [context.pointee.metadata, audio.pointee.metadata])
@@ -120,17 +122,17 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         let from = min(count, max(0, firstFrame - start))
         let to = frameCount.map { min(count, max(from, $0 - start)) } ?? count
         if let frameCount, start + count >= frameCount { ended = true }
-        pending.removeAll(keepingCapacity: true)
         cursor = 0
-        guard to > from else { return }
-        SampleConversion.interleave(frame, frames: from..<to, channels: format.channels, into: &pending)
+        SampleConversion.interleave(frame, frames: from..<max(from, to), channels: format.channels, into: &pending)
     }
 
     /// Whether samples of `sampleFormat` become 16-bit ones without losing bits: 16 and 8-bit
     /// integers, and the floating point a lossy codec decodes to (not a float PCM file's).
-    private static func convertible(_ sampleFormat: AVSampleFormat, codec: AVCodecID) -> Bool {
+    static func convertible(_ sampleFormat: AVSampleFormat, codec: AVCodecID) -> Bool {
         switch sampleFormat {
         case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: true
+        // Not in the header: the decoder says at its first frame (AAC's is float).
+        case AV_SAMPLE_FMT_NONE: true
         case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP:
             ![AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F32BE, AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_F64BE].contains(
                 codec)

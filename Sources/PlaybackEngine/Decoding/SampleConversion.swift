@@ -8,32 +8,37 @@ import CDecoderLibraries
 /// moved to the top, floating point as libswresample converts it (`lrintf(x * 32768)`,
 /// clipped), so that `ffmpeg -f s16le`'s output is the reference.
 enum SampleConversion {
-    /// Appends frames `frames` of `frame` (packed or planar) to `out`.
+    /// Replaces `out` with frames `frames` of `frame` (packed or planar), interleaved.
     static func interleave(_ frame: AVFrame, frames: Range<Int>, channels: Int, into out: inout [Int16]) {
-        out.reserveCapacity(out.count + frames.count * channels)
+        let count = frames.count * channels
+        if out.count != count { out = [Int16](repeating: 0, count: count) }
         let planes = frame.extended_data!
         let planar = playbackd_sample_format_is_planar(frame.format) != 0
-        // Sample `channel` of frame `index`, wherever the layout keeps it.
-        func at<T>(_ type: T.Type, _ index: Int, _ channel: Int) -> T {
-            planar
-                ? UnsafeRawPointer(planes[channel]!).load(fromByteOffset: index * MemoryLayout<T>.size, as: T.self)
-                : UnsafeRawPointer(planes[0]!).load(
-                    fromByteOffset: (index * channels + channel) * MemoryLayout<T>.size, as: T.self)
-        }
-        switch AVSampleFormat(rawValue: frame.format) {
-        case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P:
-            for index in frames { for channel in 0..<channels { out.append(at(Int16.self, index, channel)) } }
-        case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P:
-            for index in frames {
-                for channel in 0..<channels { out.append((Int16(at(UInt8.self, index, channel)) - 128) << 8) }
-            }
-        case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP:
-            for index in frames {
+        out.withUnsafeMutableBufferPointer { destination in
+            let target = destination.baseAddress!
+            // Each channel's samples: their first and the distance between two of them.
+            func convert<Sample>(_: Sample.Type, _ transform: (Sample) -> Int16) {
                 for channel in 0..<channels {
-                    out.append(Int16(clamping: lrintf(at(Float.self, index, channel) * 32_768)))
+                    let (plane, start, stride) =
+                        planar
+                        ? (planes[channel]!, frames.lowerBound, 1)
+                        : (planes[0]!, frames.lowerBound * channels + channel, channels)
+                    let source = UnsafeRawPointer(plane).assumingMemoryBound(to: Sample.self) + start
+                    var index = 0
+                    var output = target + channel
+                    while index < frames.count {
+                        output.pointee = transform(source[index &* stride])
+                        output += channels
+                        index &+= 1
+                    }
                 }
             }
-        default: break
+            switch AVSampleFormat(rawValue: frame.format) {
+            case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P: convert(Int16.self) { $0 }
+            case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: convert(UInt8.self) { (Int16($0) &- 128) << 8 }
+            case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP: convert(Float.self) { Int16(clamping: lrintf($0 * 32_768)) }
+            default: destination.update(repeating: 0)
+            }
         }
     }
 }
