@@ -43,17 +43,20 @@ extension ConcurrentIntegrationSuite {
             #expect(daemon.notify.messages.first?.hasPrefix("READY=1\nSTATUS=Stopped") == true)
             #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success", "accepting once ready")
             _ = try daemon.enqueue(["one.mp3", "long.mp3"], play: true)
-            #expect(daemon.notify.waitFor("STATUS=Playing: Fixture Artist - One", timeout: 10))
+            // Paced by the sound server: the track change comes after one.mp3's 2.37 s of play.
+            // 30 s is over ten times that (a clean clone's CI run, the machine busy with the
+            // first phase, saw no change within 10 s, a resume-state save taking 352 ms).
+            #expect(daemon.notify.waitFor("STATUS=Playing: Fixture Artist - One", timeout: 30))
             #expect(
-                daemon.notify.waitFor("STATUS=Playing: Fixture Artist - Long", timeout: 10),
+                daemon.notify.waitFor("STATUS=Playing: Fixture Artist - Long", timeout: 30),
                 "track change: \(daemon.notify.messages)")
             let paused = try daemon.call("pause")
             #expect(
-                daemon.notify.waitFor("STATUS=Paused: Fixture Artist - Long", timeout: 10),
+                daemon.notify.waitFor("STATUS=Paused: Fixture Artist - Long", timeout: 30),
                 "pause: \(paused.serialized)\n\(daemon.notify.messages)\n\(daemon.stderrText)")
             let stopped = try daemon.call("stop")
             #expect(
-                daemon.notify.waitFor("STATUS=Stopped: Fixture Artist - Long", timeout: 10),
+                daemon.notify.waitFor("STATUS=Stopped: Fixture Artist - Long", timeout: 30),
                 "stop: \(stopped.serialized)\n\(daemon.notify.messages)")
             #expect(daemon.terminate() == 0)
             #expect(daemon.notify.waitFor("STOPPING=1", timeout: 5))
