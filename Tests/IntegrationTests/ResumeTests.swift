@@ -53,7 +53,10 @@ extension ConcurrentIntegrationSuite {
             first.signal(SIGKILL)
             _ = first.waitForExit(timeout: 5)
             let heard = extrapolated(snapshot, at: killedAt)
-            #expect(heard >= saved, "it played on from the saved \(saved) s: \(heard)")
+            // Both are extrapolations of published anchors, and an anchor is published again
+            // only when the audio has drifted from it by more than 20 ms (AnchorDriftMonitor):
+            // on a busy machine the saved one was 3.6 ms ahead of the later one.
+            #expect(heard >= saved - 0.02, "it played on from the saved \(saved) s: \(heard)")
 
             let second = try daemon(stateHome)
             #expect(try lasting(second) == before)
