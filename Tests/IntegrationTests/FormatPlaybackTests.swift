@@ -198,6 +198,27 @@ extension ConcurrentIntegrationSuite {
         }
 
         @Test(
+            "an MP4 whose moov claims 2 GiB and a FLAC PICTURE block claiming 4 GiB: both play whole, the picture passed over"
+        )
+        func lyingLengths() throws {
+            let runtime = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: runtime) }
+            let daemon = try DaemonProcess(device: "playbackd_capture", environment: ["XDG_RUNTIME_DIR": runtime])
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            let reply = try daemon.enqueue(["mp4-moov-past-end.m4a", "flac-picture-gigabytes.flac"], play: true)
+            #expect(reply["added"]?.arrayValue?.count == 2, "\(reply.serialized)")
+            try events.waitForState("stopped")
+            let items = try daemon.call("queue")["items"]?.arrayValue ?? []
+            #expect(items.last?["title"]?.stringValue == "日本語 ✓ Ünïcode", "the tags are read")
+            #expect(items.last?["artworkURL"] == nil, "the broken picture is passed over")
+            let aac = try TestEnvironment.reference("aac-one")
+            let captured = try daemon.captured()
+            #expect(pcmDifference(Data(captured.prefix(aac.count)), aac, tolerance: 1) == nil)
+            #expect(captured.dropFirst(aac.count) == (try TestEnvironment.reference("flac-tags")))
+        }
+
+        @Test(
             "an Ogg stream with a page missing plays past the hole to its end",
             arguments: formats.filter { ["vorbis", "opus"].contains($0.prefix) })
         func missingPage(format: Format) throws {

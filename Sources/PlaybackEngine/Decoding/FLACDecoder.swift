@@ -22,17 +22,16 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
             throw .notFLAC(input.size == 0 ? "empty file" : "no fLaC marker")
         }
         guard playbackd_flac_load() == 1 else { throw .unsupported("FLAC: libFLAC (libflac12) cannot be loaded") }
-        guard let decoder = playbackd_FLAC__stream_decoder_new() else { throw .decodingFailed("out of memory") }
-        let stream = FLACStream(input, keepsPictures: readsPictures)
-        playbackd_FLAC__stream_decoder_set_md5_checking(decoder, 0)
-        playbackd_FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
-        if readsPictures { playbackd_FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE) }
-        let started = stream.start(decoder, ogg: ogg)
-        guard started == FLAC__STREAM_DECODER_INIT_STATUS_OK,
-            playbackd_FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = stream.info
-        else {
-            playbackd_FLAC__stream_decoder_delete(decoder)
-            throw input.readFailure ?? .notFLAC(stream.complaint ?? "no STREAMINFO block")
+        let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
+        let stream: FLACStream
+        let info: FLAC__StreamMetadata_StreamInfo
+        do throws(DecoderError) {
+            (decoder, stream, info) = try Self.start(input, ogg: ogg, readsPictures: readsPictures)
+        } catch {
+            // A PICTURE block whose lengths disagree (one claiming gigabytes) stops libFLAC at
+            // the metadata, although the audio is whole: read the file again, pictures skipped.
+            guard readsPictures, input.readFailure == nil, input.seek(to: 0, whence: SEEK_SET) == 0 else { throw error }
+            (decoder, stream, info) = try Self.start(input, ogg: ogg, readsPictures: false)
         }
         guard info.sample_rate > 0, (1...8).contains(info.channels) else {
             playbackd_FLAC__stream_decoder_delete(decoder)
@@ -53,6 +52,25 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
     }
 
     deinit { playbackd_FLAC__stream_decoder_delete(decoder) }
+
+    /// A libFLAC decoder on `input`, through its metadata: the decoder, the callbacks' stream and
+    /// STREAMINFO.
+    private static func start(_ input: FileInput, ogg: Bool, readsPictures: Bool) throws(DecoderError) -> (
+        UnsafeMutablePointer<FLAC__StreamDecoder>, FLACStream, FLAC__StreamMetadata_StreamInfo
+    ) {
+        guard let decoder = playbackd_FLAC__stream_decoder_new() else { throw .decodingFailed("out of memory") }
+        let stream = FLACStream(input, keepsPictures: readsPictures)
+        playbackd_FLAC__stream_decoder_set_md5_checking(decoder, 0)
+        playbackd_FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_VORBIS_COMMENT)
+        if readsPictures { playbackd_FLAC__stream_decoder_set_metadata_respond(decoder, FLAC__METADATA_TYPE_PICTURE) }
+        guard stream.start(decoder, ogg: ogg) == FLAC__STREAM_DECODER_INIT_STATUS_OK,
+            playbackd_FLAC__stream_decoder_process_until_end_of_metadata(decoder) != 0, let info = stream.info
+        else {
+            playbackd_FLAC__stream_decoder_delete(decoder)
+            throw input.readFailure ?? .notFLAC(stream.complaint ?? "no STREAMINFO block")
+        }
+        return (decoder, stream, info)
+    }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
