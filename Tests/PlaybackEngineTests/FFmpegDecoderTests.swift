@@ -19,7 +19,7 @@ import Testing
         #expect(decoder is FFmpegDecoder)
         let reference = try Fixtures.reference(String(file.prefix { $0 != "." }))
         let decoded = try Fixtures.decodeAll(decoder)
-        let difference = OggDecoderTests.largestDifference(decoded, reference)
+        let difference = Fixtures.largestDifference(decoded, reference)
         #expect(
             difference.map { $0 <= tolerance } == true,
             "\(decoded.count) vs \(reference.count) bytes, \(difference ?? -1) LSB")
@@ -33,14 +33,12 @@ import Testing
         let reference = try Fixtures.reference(String(file.prefix { $0 != "." }))
         let frames = reference.count / 4
         let decoder = try AudioFileFormat.open(Fixtures.path(file))
-        for frame in [frames / 2 + 3, 1, 1023, 1024, 1025, 319_725, frames - 1_000, 0].filter({ $0 < frames }) {
-            #expect(try decoder.seek(toFrame: frame) == frame)
-            var buffer = [Int16](repeating: 0, count: 4_000)
-            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
-            let expected = reference.subdata(in: frame * 4..<min(reference.count, frame * 4 + count * 2))
-            let difference = OggDecoderTests.largestDifference(
-                buffer.withUnsafeBytes { Data($0.prefix(count * 2)) }, expected)
-            #expect(count > 0 && difference.map { $0 <= 1 } == true, "frame \(frame): \(difference ?? -1) LSB")
+        let frameList = [frames / 2 + 3, 1, 1023, 1024, 1025, 319_725, frames - 1_000, 0].filter { $0 < frames }
+        for seek in try Fixtures.seeks(decoder, frameList, reference: reference, block: 4_000) {
+            #expect(seek.landed == seek.frame)
+            #expect(
+                seek.count > 0 && seek.difference.map { $0 <= 1 } == true,
+                "frame \(seek.frame): \(seek.difference ?? -1) LSB")
         }
     }
 

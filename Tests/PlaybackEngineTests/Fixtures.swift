@@ -32,4 +32,34 @@ enum Fixtures {
             out.append(buffer.withUnsafeBytes { Data($0.prefix(count * 2)) })
         }
     }
+
+    /// The largest difference between two 16-bit little-endian streams of one length, in LSB;
+    /// nil when their lengths differ.
+    static func largestDifference(_ a: Data, _ b: Data) -> Int? {
+        guard a.count == b.count else { return nil }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                zip(x.bindMemory(to: Int16.self), y.bindMemory(to: Int16.self)).reduce(0) {
+                    max($0, abs(Int($1.0) - Int($1.1)))
+                }
+            }
+        }
+    }
+
+    /// Seeks one `decoder` (stereo) to each of `frames` in turn and reads one block after each:
+    /// the frame it landed on, how many samples came, and their largest difference from
+    /// `reference` there (nil when the lengths differ).
+    static func seeks(_ decoder: any AudioDecoder, _ frames: [Int], reference: Data, block: Int)
+        throws -> [(frame: Int, landed: Int, count: Int, difference: Int?)]
+    {
+        try frames.map { frame in
+            let landed = try decoder.seek(toFrame: frame)
+            var buffer = [Int16](repeating: 0, count: block)
+            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            let expected = reference.subdata(in: frame * 4..<min(reference.count, frame * 4 + count * 2))
+            return (
+                frame, landed, count, largestDifference(buffer.withUnsafeBytes { Data($0.prefix(count * 2)) }, expected)
+            )
+        }
+    }
 }

@@ -8,19 +8,6 @@ import Testing
 /// `opusdec --rate 48000 --no-dither` write it (within 1 LSB, as the two reference decoders
 /// round floats themselves), exact lengths and seeks, tags, covers and R128 gains.
 @Suite struct OggDecoderTests {
-    /// The largest difference between two 16-bit little-endian streams of one length, in LSB;
-    /// nil when their lengths differ.
-    static func largestDifference(_ a: Data, _ b: Data) -> Int? {
-        guard a.count == b.count else { return nil }
-        return a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in
-                zip(x.bindMemory(to: Int16.self), y.bindMemory(to: Int16.self)).reduce(0) {
-                    max($0, abs(Int($1.0) - Int($1.1)))
-                }
-            }
-        }
-    }
-
     static let formats: [(prefix: String, ext: String)] = [("vorbis", "ogg"), ("opus", "opus")]
 
     @Test("each item decodes as its reference decoder does, and exactly as long as its source", arguments: formats)
@@ -29,7 +16,7 @@ import Testing
             let decoder = try AudioFileFormat.open(Fixtures.path("\(prefix)-\(name).\(ext)"))
             let reference = try Fixtures.reference("\(prefix)-\(name)")
             let decoded = try Fixtures.decodeAll(decoder)
-            let difference = Self.largestDifference(decoded, reference)
+            let difference = Fixtures.largestDifference(decoded, reference)
             #expect(
                 difference != nil && difference! <= 1,
                 "\(prefix)-\(name): \(decoded.count) vs \(reference.count) bytes, \(difference ?? -1) LSB")
@@ -52,13 +39,12 @@ import Testing
         let reference = try Fixtures.reference("\(prefix)-long")
         let frames = reference.count / 4
         let decoder = try AudioFileFormat.open(Fixtures.path("\(prefix)-long.\(ext)"))
-        for frame in [frames / 2 + 3, 1, 959, 960, 961, 319_725, frames - 1_000, 0] {
-            #expect(try decoder.seek(toFrame: frame) == frame)
-            var buffer = [Int16](repeating: 0, count: 4_000)
-            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
-            let expected = reference.subdata(in: frame * 4..<min(reference.count, frame * 4 + count * 2))
-            let difference = Self.largestDifference(buffer.withUnsafeBytes { Data($0.prefix(count * 2)) }, expected)
-            #expect(count > 0 && difference != nil && difference! <= 1, "frame \(frame): \(difference ?? -1) LSB")
+        let frameList = [frames / 2 + 3, 1, 959, 960, 961, 319_725, frames - 1_000, 0]
+        for seek in try Fixtures.seeks(decoder, frameList, reference: reference, block: 4_000) {
+            #expect(seek.landed == seek.frame)
+            #expect(
+                seek.count > 0 && seek.difference != nil && seek.difference! <= 1,
+                "frame \(seek.frame): \(seek.difference ?? -1) LSB")
         }
     }
 
@@ -106,7 +92,7 @@ import Testing
         let decoded = try Fixtures.decodeAll(AudioFileFormat.open(Fixtures.path("\(prefix)-long-missing-page.\(ext)")))
         #expect(decoded.count < reference.count && decoded.count > reference.count * 9 / 10)
         let tail = 44_100 * 4
-        let difference = Self.largestDifference(decoded.suffix(tail), reference.suffix(tail))
+        let difference = Fixtures.largestDifference(decoded.suffix(tail), reference.suffix(tail))
         #expect(difference != nil && difference! <= 1, "the last second after the hole: \(difference ?? -1) LSB")
     }
 }
