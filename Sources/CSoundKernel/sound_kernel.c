@@ -172,14 +172,25 @@ ALWAYS_INLINE void widen(const int16_t *input, size_t frames, int channels, doub
     }
 }
 
+ALWAYS_INLINE void widen32(const int32_t *input, size_t frames, int channels, double *signal)
+{
+    const double unit = 1.0 / 2147483648.0;
+    if (channels == 2) {
+        for (size_t i = 0; i < frames * 2; i++) signal[i] = input[i] * unit;
+    } else {
+        for (size_t f = 0; f < frames; f++) signal[2 * f] = signal[2 * f + 1] = input[f] * unit;
+    }
+}
+
 ALWAYS_INLINE v4d clamp(v4d value, v4d low, v4d high)
 {
     value = blend(value < low, low, value);
     return blend(value > high, high, value);
 }
 
-/// One block of four frames (eight samples) to 16 bits; `dither` advances once.
-ALWAYS_INLINE void narrow_four(const double *signal, int channels, v8u *dither, int16_t *output)
+/// Four frames (eight samples) to integers of `bits` bits (16 or 24), TPDF-dithered by one
+/// LSB of that resolution; `dither` advances once.
+ALWAYS_INLINE v8i quantize_four(const double *signal, v8u *dither, const int bits)
 {
     // xorshift32 in each of eight lanes (Marsaglia's 13, 17, 5); each lane's two 16-bit halves
     // are two uniform values whose difference is one triangular value, in 1/65536 LSB.
@@ -189,9 +200,10 @@ ALWAYS_INLINE void narrow_four(const double *signal, int channels, v8u *dither, 
     s ^= s << 5;
     *dither = s;
     v8i triangular = (v8i)(s & 0xFFFF) - (v8i)(s >> 16);
+    const double full = bits == 24 ? 8388608.0 : 32768.0;
     const v4d unit = {1.0 / 65536, 1.0 / 65536, 1.0 / 65536, 1.0 / 65536};
-    const v4d scale = {32768, 32768, 32768, 32768};
-    const v4d low = {-32768, -32768, -32768, -32768}, high = {32767, 32767, 32767, 32767};
+    const v4d scale = {full, full, full, full};
+    const v4d low = {-full, -full, -full, -full}, high = {full - 1, full - 1, full - 1, full - 1};
     // Rounds to the nearest integer (ties to even) by the 1.5·2^52 trick: plain arithmetic.
     const v4d magic = {6755399441055744.0, 6755399441055744.0, 6755399441055744.0, 6755399441055744.0};
     v4d first, second;
@@ -204,8 +216,13 @@ ALWAYS_INLINE void narrow_four(const double *signal, int channels, v8u *dither, 
     first = (clamp(first, low, high) + magic) - magic;
     second = (clamp(second, low, high) + magic) - magic;
     v4i first_integers = __builtin_convertvector(first, v4i), second_integers = __builtin_convertvector(second, v4i);
-    v8s samples = __builtin_convertvector(
-        __builtin_shufflevector(first_integers, second_integers, 0, 1, 2, 3, 4, 5, 6, 7), v8s);
+    return __builtin_shufflevector(first_integers, second_integers, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/// One block of four frames to 16-bit samples.
+ALWAYS_INLINE void narrow_four(const double *signal, int channels, v8u *dither, int16_t *output)
+{
+    v8s samples = __builtin_convertvector(quantize_four(signal, dither, 16), v8s);
     if (channels == 2) {
         memcpy(output, &samples, sizeof samples);
     } else {
@@ -213,21 +230,42 @@ ALWAYS_INLINE void narrow_four(const double *signal, int channels, v8u *dither, 
     }
 }
 
+/// One block of four frames to 24-bit values at the top of 32-bit samples.
+ALWAYS_INLINE void narrow_four24(const double *signal, int channels, v8u *dither, int32_t *output)
+{
+    v8i samples = quantize_four(signal, dither, 24) << 8;
+    if (channels == 2) {
+        memcpy(output, &samples, sizeof samples);
+    } else {
+        for (int f = 0; f < 4; f++) output[f] = samples[2 * f];
+    }
+}
+
+/// Narrows with `four` a block at a time, the last one to three frames through a block
+/// padded with silence. A macro, so that each sample type has its own loop.
+#define NARROW_BLOCKS(four, sample_type)                                                                              \
+    v8u dither;                                                                                                       \
+    memcpy(&dither, state->lanes, sizeof dither);                                                                     \
+    size_t f = 0;                                                                                                     \
+    for (; f + 4 <= frames; f += 4) four(signal + 2 * f, channels, &dither, output + (size_t)channels * f);           \
+    if (f < frames) {                                                                                                 \
+        double padded[8] = {0};                                                                                       \
+        sample_type narrowed[8];                                                                                      \
+        memcpy(padded, signal + 2 * f, (frames - f) * 2 * sizeof(double));                                            \
+        four(padded, channels, &dither, narrowed);                                                                    \
+        memcpy(output + (size_t)channels * f, narrowed, (frames - f) * (size_t)channels * sizeof(sample_type));       \
+    }                                                                                                                 \
+    memcpy(state->lanes, &dither, sizeof dither);
+
 ALWAYS_INLINE void narrow(const double *signal, size_t frames, int channels, playbackd_dither *state, int16_t *output)
 {
-    v8u dither;
-    memcpy(&dither, state->lanes, sizeof dither);
-    size_t f = 0;
-    for (; f + 4 <= frames; f += 4) narrow_four(signal + 2 * f, channels, &dither, output + (size_t)channels * f);
-    if (f < frames) {
-        // The last one to three frames, through a block padded with silence.
-        double padded[8] = {0};
-        int16_t narrowed[8];
-        memcpy(padded, signal + 2 * f, (frames - f) * 2 * sizeof(double));
-        narrow_four(padded, channels, &dither, narrowed);
-        memcpy(output + (size_t)channels * f, narrowed, (frames - f) * (size_t)channels * sizeof(int16_t));
-    }
-    memcpy(state->lanes, &dither, sizeof dither);
+    NARROW_BLOCKS(narrow_four, int16_t)
+}
+
+ALWAYS_INLINE void narrow24(
+    const double *signal, size_t frames, int channels, playbackd_dither *state, int32_t *output)
+{
+    NARROW_BLOCKS(narrow_four24, int32_t)
 }
 
 playbackd_dither playbackd_dither_seeded(uint64_t seed)
@@ -262,6 +300,15 @@ playbackd_dither playbackd_dither_seeded(uint64_t seed)
         const double *signal, size_t frames, int channels, playbackd_dither *dither, int16_t *output)                 \
     {                                                                                                                 \
         narrow(signal, frames, channels, dither, output);                                                             \
+    }                                                                                                                 \
+    attributes static void widen32_##suffix(const int32_t *input, size_t frames, int channels, double *signal)        \
+    {                                                                                                                 \
+        widen32(input, frames, channels, signal);                                                                     \
+    }                                                                                                                 \
+    attributes static void narrow24_##suffix(                                                                         \
+        const double *signal, size_t frames, int channels, playbackd_dither *dither, int32_t *output)                 \
+    {                                                                                                                 \
+        narrow24(signal, frames, channels, dither, output);                                                           \
     }
 
 DEFINE_KERNELS(portable, , 0)
@@ -359,4 +406,27 @@ void playbackd_sound_narrow(
     const double *signal, size_t frames, int channels, playbackd_dither *dither, int16_t *output)
 {
     playbackd_sound_narrow_using(playbackd_sound_kernel_selected(), signal, frames, channels, dither, output);
+}
+
+void playbackd_sound_widen32(const int32_t *input, size_t frames, int channels, double *signal)
+{
+#if defined(__x86_64__)
+    if (playbackd_sound_kernel_selected() == PLAYBACKD_SOUND_KERNEL_AVX2) {
+        widen32_avx2(input, frames, channels, signal);
+        return;
+    }
+#endif
+    widen32_portable(input, frames, channels, signal);
+}
+
+void playbackd_sound_narrow24(
+    const double *signal, size_t frames, int channels, playbackd_dither *dither, int32_t *output)
+{
+#if defined(__x86_64__)
+    if (playbackd_sound_kernel_selected() == PLAYBACKD_SOUND_KERNEL_AVX2) {
+        narrow24_avx2(signal, frames, channels, dither, output);
+        return;
+    }
+#endif
+    narrow24_portable(signal, frames, channels, dither, output);
 }

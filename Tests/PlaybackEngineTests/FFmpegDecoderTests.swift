@@ -56,16 +56,27 @@ import Testing
         #expect(cover.data == Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("front.jpg")))))
     }
 
-    @Test("refused with the reason: random bytes named .m4a, 24-bit WAV")
+    @Test(
+        "24-bit ALAC and WAV, 32-bit float WAV: 32-bit samples as ffmpeg -f s32le writes them",
+        arguments: [("alac-24bit.m4a", 96_000, 2), ("wave-24bit.wav", 48_000, 2), ("wave-float.wav", 44_100, 1)])
+    func wideSamples(file: String, rate: Int, channels: Int) throws {
+        let decoder = try AudioFileFormat.open(Fixtures.path(file))
+        #expect(decoder.format == AudioFormat(sampleRate: rate, channels: channels, sampleFormat: .s32))
+        let reference = try Fixtures.wideReference(file.prefix { $0 != "." } + ".ref32.raw", bytes: 4)
+        #expect(try Fixtures.decodeAllWide(decoder) == reference)
+        #expect(decoder.frameCount.map { $0 * channels } == reference.count)
+        let frame = rate / 2 + 11
+        #expect(try decoder.seek(toFrame: frame) == frame)
+        #expect(try Fixtures.decodeAllWide(decoder) == Array(reference[(frame * channels)...]))
+    }
+
+    @Test("refused with the reason: random bytes named .m4a")
     func refusals() throws {
         #expect(throws: DecoderError.self) { try AudioFileFormat.open(Fixtures.path("garbage.m4a")) }
         do {
             _ = try AudioFileFormat.open(Fixtures.path("garbage.m4a"))
         } catch {
             #expect("\(error)".hasPrefix("not a playable audio file ("), "\(error)")
-        }
-        #expect(throws: DecoderError.unsupported("24-bit samples (16 bits and fewer play today)")) {
-            try AudioFileFormat.open(Fixtures.path("wave-24bit.wav"))
         }
     }
 }

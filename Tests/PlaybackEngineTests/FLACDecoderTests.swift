@@ -78,13 +78,37 @@ import Testing
         }
     }
 
-    @Test("refused with the reason: random bytes named .flac, 24-bit samples, an empty file")
+    @Test("24-bit 96 kHz: 32-bit samples, each flac -d's 24 bits at the top, exact after seeks")
+    func twentyFourBits() throws {
+        let decoder = try AudioFileFormat.open(Fixtures.path("flac-24bit.flac"))
+        #expect(decoder.format == AudioFormat(sampleRate: 96_000, channels: 2, sampleFormat: .s32))
+        let reference = try Fixtures.wideReference("flac-24bit.ref.raw", bytes: 3)
+        #expect(decoder.frameCount == 3 * 96_000 && reference.count == 3 * 96_000 * 2)
+        let decoded = try Fixtures.decodeAllWide(decoder)
+        #expect(decoded == reference)
+        #expect(Set(decoded.map { $0 & 0xFF00 }).count == 256, "every one of the 24 bits varies")
+        for frame in [200_001, 7, 96_000 * 2 + 5] {
+            #expect(try decoder.seek(toFrame: frame) == frame)
+            #expect(try Fixtures.decodeAllWide(decoder) == Array(reference[(frame * 2)...]), "from frame \(frame)")
+        }
+    }
+
+    @Test("a 16-bit decoder read as 32 bits gives its samples at the top")
+    func widened() throws {
+        let narrow = try Fixtures.decodeAll(AudioFileFormat.open(Fixtures.path("flac-one.flac")))
+        let wide = try Fixtures.decodeAllWide(AudioFileFormat.open(Fixtures.path("flac-one.flac")))
+        let mp3 = try Fixtures.decodeAllWide(AudioFileFormat.open(Fixtures.path("one.mp3")))
+        let expected = [narrow, try Fixtures.reference("one")].map { data in
+            data.withUnsafeBytes { $0.bindMemory(to: Int16.self).map { Int32($0) << 16 } }
+        }
+        #expect(wide == expected[0])
+        #expect(mp3 == expected[1], "libmpg123's 16 bits, widened in the buffer they were decoded into")
+    }
+
+    @Test("refused with the reason: random bytes named .flac, an empty file")
     func refusals() throws {
         #expect(throws: DecoderError.notFLAC("no fLaC marker")) {
             try AudioFileFormat.open(Fixtures.path("garbage.flac"))
-        }
-        #expect(throws: DecoderError.unsupported("24-bit samples (16 bits and fewer play today)")) {
-            try AudioFileFormat.open(Fixtures.path("flac-24bit.flac"))
         }
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID()).flac").path
         FileManager.default.createFile(atPath: empty, contents: Data())

@@ -33,6 +33,28 @@ enum Fixtures {
         }
     }
 
+    /// Everything `decoder` decodes from where it is, as 32-bit samples.
+    static func decodeAllWide(_ decoder: any AudioDecoder) throws -> [Int32] {
+        var out: [Int32] = []
+        var buffer = [Int32](repeating: 0, count: 4096)
+        while true {
+            let count = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+            if count == 0 { return out }
+            out += buffer.prefix(count)
+        }
+    }
+
+    /// A reference decoder's little-endian samples of `bytes` bytes each (3: `flac -d`'s
+    /// 24-bit; 4: `ffmpeg -f s32le`), each at the top of 32 bits.
+    static func wideReference(_ file: String, bytes: Int) throws -> [Int32] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path(file)))
+        return stride(from: 0, to: data.count - bytes + 1, by: bytes).map { offset in
+            var value: UInt32 = 0
+            for byte in 0..<bytes { value |= UInt32(data[data.startIndex + offset + byte]) << (8 * (4 - bytes + byte)) }
+            return Int32(bitPattern: value)
+        }
+    }
+
     /// The largest difference between two 16-bit little-endian streams of one length, in LSB;
     /// nil when their lengths differ.
     static func largestDifference(_ a: Data, _ b: Data) -> Int? {

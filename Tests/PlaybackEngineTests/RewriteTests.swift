@@ -8,7 +8,7 @@ import Testing
 @Suite struct RewriteTests {
     @Test("a ring with a reserve never fills the reserve, and samples stepped back over come out again unchanged")
     func ringReserve() {
-        let ring = SampleRing(capacity: 8, reserve: 4)
+        let ring = SampleRing<Int16>(capacity: 8, reserve: 4)
         #expect(ring.capacity == 16)
         let written = [Int16](0..<20).withUnsafeBufferPointer { ring.copy($0) }
         #expect(written == 12, "capacity minus the reserve")

@@ -1,10 +1,11 @@
-import PlaybackEngine
 import Testing
+
+@testable import PlaybackEngine
 
 @Suite struct SampleRingTests {
     @Test("capacity rounds up to a power of two; write stops when full")
     func capacityAndFull() {
-        let ring = SampleRing(capacity: 1000)
+        let ring = SampleRing<Int16>(capacity: 1000)
         #expect(ring.capacity == 1024)
         let data = [Int16](repeating: 7, count: 1500)
         let written = data.withUnsafeBufferPointer { ring.copy($0) }
@@ -15,7 +16,7 @@ import Testing
 
     @Test("wrap-around keeps order; the readable region is contiguous")
     func wrapAround() {
-        let ring = SampleRing(capacity: 8)
+        let ring = SampleRing<Int16>(capacity: 8)
         _ = [Int16](0..<6).withUnsafeBufferPointer { ring.copy($0) }
         ring.consume(5)
         _ = [Int16](6..<12).withUnsafeBufferPointer { ring.copy($0) }
@@ -31,7 +32,7 @@ import Testing
 
     @Test("a producer and a consumer thread pass 20 million samples in order")
     func concurrentTransfer() async {
-        let ring = SampleRing(capacity: 4096)
+        let ring = SampleRing<Int16>(capacity: 4096)
         let total = 20_000_000
         async let produced: Void = Task.detached {
             var next = 0
@@ -66,7 +67,7 @@ import Testing
     }
 }
 
-extension SampleRing {
+extension SampleRing<Int16> {
     /// Copies as many of `samples` as fit, through the producer API the decoder uses
     /// (`writableRegion` and `commit`); returns how many were copied.
     func copy(_ samples: UnsafeBufferPointer<Int16>) -> Int {

@@ -105,6 +105,32 @@ import Testing
         #expect(Self.run(&chain, input) != input)
     }
 
+    @Test("32-bit samples: transparent is a bit-exact copy; a gain keeps 24 bits, dithered by one LSB of 24")
+    func twentyFourBits() {
+        // A 24-bit sine at the top of 32 bits, and its kernel's (portable or AVX2) halving.
+        let input = Self.sine(440, sampleRate: 96_000, seconds: 0.2).indices.map { index in
+            Int32((0.5 * 8_388_607 * sin(Double(index / 2) * 0.0288)).rounded()) << 8
+        }
+        func run(_ chain: inout SoundChain, _ input: [Int32]) -> [Int32] {
+            var output = [Int32](repeating: 0, count: input.count)
+            input.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { chain.process(source, into: $0) }
+            }
+            return output
+        }
+        var chain = SoundChain(channels: 2, sampleRate: 96_000, scratch: SoundScratch(frames: 1 << 20))
+        chain.start(with: Self.parameters(Equalizer()))
+        #expect(run(&chain, input) == input)
+        chain.start(with: Self.parameters(Equalizer(), volume: 0.5))
+        let halved = run(&chain, input)
+        #expect(halved.allSatisfy { $0 & 0xFF == 0 }, "24 bits at the top")
+        let errors = zip(halved, input).map { Double(($0 >> 8) - ($1 >> 9)) }
+        #expect(errors.allSatisfy { abs($0) <= 2 }, "within the dither of one 24-bit LSB")
+        #expect(Set(errors).count > 2, "dithered, not truncated")
+        // Far below a 16-bit LSB (256 at 24 bits): the 24 bits are kept, not narrowed to 16.
+        #expect((errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot() < 2)
+    }
+
     @Test(
         "a block longer than the scratch space is processed a scratch at a time, as one block would be; after a crossfade to transparent settings the rest is a plain copy"
     )

@@ -84,4 +84,15 @@ void playbackd_sound_narrow_using(
     playbackd_sound_kernel kernel, const double *signal, size_t frames, int channels, playbackd_dither *dither,
     int16_t *output);
 
+/// Widens `frames` frames of `channels` (1 or 2) interleaved 32-bit samples into `signal`
+/// (full scale 1.0).
+void playbackd_sound_widen32(const int32_t *input, size_t frames, int channels, double *signal);
+
+/// Narrows `frames` frames of `signal` to 24-bit values at the top of `channels` (1 or 2)
+/// interleaved 32-bit samples (the low 8 bits zero): full scale 1.0 becomes 2^23 before the
+/// shift, with the TPDF dither of ±1 LSB of 24 bits, rounding and clamping of
+/// `playbackd_sound_narrow`.
+void playbackd_sound_narrow24(
+    const double *signal, size_t frames, int channels, playbackd_dither *dither, int32_t *output);
+
 #endif

@@ -42,13 +42,36 @@ public protocol AudioDecoder: AnyObject {
     var frameCount: Int? { get }
     /// Tags and length, for the queue.
     var metadata: TrackMetadata { get }
-    /// Decodes up to `buffer.count` samples (a multiple of the channel count); 0 means the end.
+    /// Decodes up to `buffer.count` samples (a multiple of the channel count) as 16-bit
+    /// samples; 0 means the end. A source of more bits loses its low ones here: the engine reads
+    /// such a decoder (its `format.sampleFormat` is `.s32`) as 32-bit samples instead.
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int
+    /// Decodes up to `buffer.count` samples as 32-bit samples, the source's bits at the top;
+    /// 0 means the end. A 16-bit decoder's samples are widened (`Int32(sample) << 16`).
+    func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int
     /// Moves to `frame`; returns the frame it landed on.
     func seek(toFrame frame: Int) throws(DecoderError) -> Int
     /// The front cover from the file's tags (else the first picture); nil when there is none
     /// or the decoder was opened without pictures.
     func coverPicture() -> EmbeddedPicture?
+}
+
+extension AudioDecoder {
+    /// 16-bit samples decoded into the top half of `buffer`'s memory and widened in place, from
+    /// the first on: sample `i` is written to bytes `4i..<4i+4` after it was read from byte
+    /// `2i + 2n`, and those bytes hold only samples already read.
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        let raw = UnsafeMutableRawPointer(base)
+        let narrow = (raw + buffer.count * 2).bindMemory(to: Int16.self, capacity: buffer.count)
+        let count = try read(into: UnsafeMutableBufferPointer(start: narrow, count: buffer.count))
+        for index in 0..<count {
+            let sample = (raw + buffer.count * 2 + index * 2).load(as: Int16.self)
+            (raw + index * 4).storeBytes(of: Int32(sample) << 16, as: Int32.self)
+        }
+        raw.bindMemory(to: Int32.self, capacity: buffer.count)
+        return count
+    }
 }
 
 /// What opening a file tells before a sample is decoded: its format, exact length and tags.

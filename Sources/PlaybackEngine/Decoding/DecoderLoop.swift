@@ -9,8 +9,8 @@ import SystemSupport
 /// decoded into `stretchInput`, stretched, then moved into the ring. Every item of the
 /// pipeline flows through the one stretcher, so the ring holds output time and each segment
 /// starts at the output sample of its item's first media frame.
-struct DecoderLoop {
-    let ring: SampleRing
+struct DecoderLoop<Sample: PCMSample> {
+    let ring: SampleRing<Sample>
     let segments: SegmentLog
     let upcoming: UpcomingItems
     let state: PipelineState
@@ -21,7 +21,7 @@ struct DecoderLoop {
     /// Nil at rate 1: the decoder writes straight into the ring.
     let stretcher: TimeStretcher?
     /// Where decoded samples wait for the stretcher (empty without one).
-    let stretchInput: UnsafeMutableBufferPointer<Int16>
+    let stretchInput: UnsafeMutableBufferPointer<Sample>
 
     /// What follows an item that ended.
     private enum Next {
@@ -121,16 +121,16 @@ struct DecoderLoop {
     }
 
     /// Stretched frames handed to the ring at a time (about 93 ms at 44.1 kHz).
-    static let stretchBatchFrames = 4096
+    static var stretchBatchFrames: Int { 4096 }
     /// The first batch, which the device starts on (about 370 ms at 44.1 kHz; decoding and
     /// stretching it takes a few milliseconds).
-    static let firstStretchBatchFrames = 16384
+    static var firstStretchBatchFrames: Int { 16384 }
 
     /// Reads the next samples; 0 at the item's end, or on an error part-way, which ends the
     /// item where its data ran out (the engine reports it).
-    private func decode(from decoder: any AudioDecoder, into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
+    private func decode(from decoder: any AudioDecoder, into buffer: UnsafeMutableBufferPointer<Sample>) -> Int {
         do {
-            return try decoder.read(into: buffer)
+            return try Sample.read(from: decoder, into: buffer)
         } catch {
             state.itemsCutShort.add(1, ordering: .relaxed)
             return 0

@@ -60,13 +60,16 @@ final class FFmpegContainer {
         Self.free(io)
     }
 
+    /// Whether the samples are converted to 32 bits (else 16): the decoder must give no more.
+    var wideSamples = false
+
     /// The decoder of `stream`, opened at the first frame asked for.
     private func codec(for stream: Int32) throws(DecoderError) -> UnsafeMutablePointer<AVCodecContext> {
         if let codec { return codec }
         try openCodec(for: format.pointee.streams[Int(stream)]!)
-        guard FFmpegDecoder.convertible(codec!.pointee.sample_fmt, codec: codec!.pointee.codec_id) else {
-            throw .unsupported("samples the decoder gives in more than 16 bits")
-        }
+        guard
+            SampleConversion.keepsEveryBit(codec!.pointee.sample_fmt, codec: codec!.pointee.codec_id, wide: wideSamples)
+        else { throw .unsupported("samples the decoder gives in more bits than the container said") }
         return codec!
     }
 

@@ -12,7 +12,8 @@ import PlaybackModel
 /// end padding too. Seeking decodes from 8,192 samples before the target (an AAC frame needs
 /// the one before it) and drops what lies before it, by each frame's timestamp. Floating-point
 /// output becomes 16-bit as libswresample converts it (rounded to nearest, clipped), so that
-/// `ffmpeg -f s16le` is the reference. Samples of more than 16 bits are refused, as for FLAC.
+/// `ffmpeg -f s16le` is the reference. Sources of more than 16 bits (24-bit ALAC and PCM, 32-bit
+/// and floating-point PCM) play as 32-bit samples, every bit kept.
 ///
 /// Owned by one thread at a time.
 public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
@@ -24,6 +25,8 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
     private let cover: EmbeddedPicture?
     /// Converted samples of the last frame not yet taken: `pending[cursor...]`.
     private var pending: [Int16] = []
+    /// The same for a source of more than 16 bits (one of the two is used).
+    private var widePending: [Int32] = []
     private var cursor = 0
     /// Where the next frame without a timestamp starts, in frames from the item's start.
     private var position = 0
@@ -58,9 +61,10 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
             max(
                 parameters.bits_per_raw_sample > 0 ? parameters.bits_per_raw_sample : parameters.bits_per_coded_sample,
                 0))
-        guard bits <= 16, Self.convertible(AVSampleFormat(rawValue: parameters.format), codec: parameters.codec_id)
-        else { throw .unsupported("\(bits > 16 ? bits : 32)-bit samples (16 bits and fewer play today)") }
-        let format = AudioFormat(sampleRate: Int(rate), channels: channels)
+        let format = AudioFormat(
+            sampleRate: Int(rate), channels: channels,
+            sampleFormat: bits > 16 || Self.isWidePCM(parameters.codec_id) ? .s32 : .s16)
+        container.wideSamples = format.sampleFormat == .s32
         let duration = audio.pointee.duration
         let frameCount =
             duration > 0 && duration != Int64.min
@@ -73,11 +77,22 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        try decode(into: buffer, through: &pending)
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int {
+        try decode(into: buffer, through: &widePending)
+    }
+
+    /// Fills `buffer` from the frames converted into `converted`, decoding more as needed.
+    private func decode<Sample: PCMSample>(
+        into buffer: UnsafeMutableBufferPointer<Sample>, through converted: inout [Sample]
+    ) throws(DecoderError) -> Int {
         var done = 0
         while done < buffer.count {
-            if cursor < pending.count {
-                let chunk = min(buffer.count - done, pending.count - cursor)
-                pending.withUnsafeBufferPointer {
+            if cursor < converted.count {
+                let chunk = min(buffer.count - done, converted.count - cursor)
+                converted.withUnsafeBufferPointer {
                     (buffer.baseAddress! + done).update(from: $0.baseAddress! + cursor, count: chunk)
                 }
                 cursor += chunk
@@ -86,7 +101,7 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
             }
             if ended { break }
             switch try container.nextFrame(of: stream) {
-            case .frame(let frame): keep(frame.pointee)
+            case .frame(let frame): keep(frame.pointee, into: &converted)
             case .end: ended = true
             }
         }
@@ -101,6 +116,7 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         let start = frame - Self.seekPrerollFrames
         try container.seek(stream, to: playbackd_av_rescale_q(Int64(start), rate, timeBase), fromTheStart: start <= 0)
         pending.removeAll(keepingCapacity: true)
+        widePending.removeAll(keepingCapacity: true)
         cursor = 0
         position = max(0, start)
         firstFrame = frame
@@ -110,8 +126,8 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
 
     public func coverPicture() -> EmbeddedPicture? { cover }
 
-    /// Converts the part of `frame` from `firstFrame` to the item's end into `pending`.
-    private func keep(_ frame: AVFrame) {
+    /// The part of `frame` from `firstFrame` to the item's end, converted into `buffer`'s memory.
+    private func keep<Sample: PCMSample>(_ frame: AVFrame, into buffer: inout [Sample]) {
         let count = Int(frame.nb_samples)
         let timestamp = frame.best_effort_timestamp
         let start =
@@ -123,21 +139,16 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         let to = frameCount.map { min(count, max(from, $0 - start)) } ?? count
         if let frameCount, start + count >= frameCount { ended = true }
         cursor = 0
-        SampleConversion.interleave(frame, frames: from..<max(from, to), channels: format.channels, into: &pending)
+        SampleConversion.interleave(frame, frames: from..<max(from, to), channels: format.channels, into: &buffer)
     }
 
-    /// Whether samples of `sampleFormat` become 16-bit ones without losing bits: 16 and 8-bit
-    /// integers, and the floating point a lossy codec decodes to (not a float PCM file's).
-    static func convertible(_ sampleFormat: AVSampleFormat, codec: AVCodecID) -> Bool {
-        switch sampleFormat {
-        case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: true
-        // Not in the header: the decoder says at its first frame (AAC's is float).
-        case AV_SAMPLE_FMT_NONE: true
-        case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP:
-            ![AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F32BE, AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_F64BE].contains(
-                codec)
-        default: false
-        }
+    /// Whether `codec` is PCM of more than 16 bits whose header may not say its bits: 32-bit
+    /// integers and floating point.
+    static func isWidePCM(_ codec: AVCodecID) -> Bool {
+        [
+            AV_CODEC_ID_PCM_S32LE, AV_CODEC_ID_PCM_S32BE, AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F32BE,
+            AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_F64BE,
+        ].contains(codec)
     }
 
     /// The cover an MP4 (`covr`) or other container carries as an attached picture.

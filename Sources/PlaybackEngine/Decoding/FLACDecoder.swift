@@ -4,9 +4,9 @@ import SystemSupport
 
 /// A FLAC file, native or in Ogg, decoded by libFLAC: the exact length from STREAMINFO,
 /// sample-exact seeking (`FLAC__stream_decoder_seek_absolute`), tags from the VORBIS_COMMENT
-/// block and the cover from a PICTURE block. Samples of 16 bits and fewer play as they are
-/// (fewer bits are moved to the top: every value kept); deeper ones are refused until the
-/// engine carries more than 16 bits, rather than played with their low bits cut.
+/// block and the cover from a PICTURE block. Samples of 16 bits and fewer play as 16-bit
+/// samples, deeper ones (up to libFLAC's 32) as 32-bit samples; fewer bits than the samples
+/// hold are moved to the top, every value kept.
 ///
 /// Owned by one thread at a time; the libFLAC decoder is not shared.
 public final class FLACDecoder: FileDecoder, @unchecked Sendable {
@@ -37,13 +37,11 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
             playbackd_FLAC__stream_decoder_delete(decoder)
             throw .notFLAC("STREAMINFO says \(info.sample_rate) Hz, \(info.channels) channels")
         }
-        guard info.bits_per_sample <= 16 else {
-            playbackd_FLAC__stream_decoder_delete(decoder)
-            throw .unsupported("\(info.bits_per_sample)-bit samples (16 bits and fewer play today)")
-        }
         self.decoder = decoder
         self.stream = stream
-        let format = AudioFormat(sampleRate: Int(info.sample_rate), channels: Int(info.channels))
+        let format = AudioFormat(
+            sampleRate: Int(info.sample_rate), channels: Int(info.channels),
+            sampleFormat: info.bits_per_sample > 16 ? .s32 : .s16)
         let frameCount = info.total_samples > 0 ? Int(info.total_samples) : nil
         opened = OpenedFile(
             format: format, frameCount: frameCount,
@@ -73,6 +71,15 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
+        try decode(into: buffer)
+    }
+
+    public func read(into buffer: UnsafeMutableBufferPointer<Int32>) throws(DecoderError) -> Int {
+        try decode(into: buffer)
+    }
+
+    private func decode<Sample: PCMSample>(into buffer: UnsafeMutableBufferPointer<Sample>) throws(DecoderError) -> Int
+    {
         var done = 0
         while done < buffer.count {
             if stream.hasPending {

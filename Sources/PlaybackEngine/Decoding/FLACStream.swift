@@ -7,7 +7,7 @@ import PlaybackModel
 
 /// What libFLAC's callbacks read from and write to for one `FLACDecoder`: the file, the
 /// metadata blocks as they pass, and the decoded samples of the last frame, interleaved as
-/// signed 16-bit, until `read` takes them. Used on one thread at a time.
+/// signed 32-bit with the source's bits at the top, until `read` takes them (as 16 or 32 bits). Used on one thread at a time.
 final class FLACStream {
     let input: FileInput
     /// The STREAMINFO block, once read.
@@ -23,7 +23,7 @@ final class FLACStream {
     /// libFLAC's last complaint about the stream, for an error message.
     private(set) var complaint: String?
     /// The last frame's samples not yet taken: `pending[cursor..<count]`.
-    private var pending = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 0)
+    private var pending = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 0)
     private var cursor = 0
     private var count = 0
 
@@ -36,10 +36,14 @@ final class FLACStream {
 
     var hasPending: Bool { cursor < count }
 
-    /// Moves pending samples into `buffer` from `offset`; returns how many.
-    func take(into buffer: UnsafeMutableBufferPointer<Int16>, at offset: Int) -> Int {
+    /// Moves pending samples into `buffer` from `offset`, their top bits when `Sample` has
+    /// fewer than 32 (all of a 16-bit source's); returns how many.
+    func take<Sample: PCMSample>(into buffer: UnsafeMutableBufferPointer<Sample>, at offset: Int) -> Int {
         let chunk = min(buffer.count - offset, count - cursor)
-        (buffer.baseAddress! + offset).update(from: pending.baseAddress! + cursor, count: chunk)
+        let out = buffer.baseAddress! + offset
+        let from = pending.baseAddress! + cursor
+        let shift = Int32(32 - Sample.bitWidth)
+        for index in 0..<chunk { out[index] = Sample(truncatingIfNeeded: from[index] >> shift) }
         cursor += chunk
         return chunk
     }
@@ -105,8 +109,8 @@ final class FLACStream {
         Unmanaged<FLACStream>.fromOpaque(client!).takeUnretainedValue()
     }
 
-    /// Interleaves one frame's channels as 16-bit samples. Samples of fewer bits are moved to
-    /// the top (a left shift: every value kept, as a 16-bit device plays it).
+    /// Interleaves one frame's channels as 32-bit samples, each value moved to the top (a left
+    /// shift: every value kept).
     private func write(
         _ header: FLAC__FrameHeader, _ channels: UnsafePointer<UnsafePointer<FLAC__int32>?>
     ) -> FLAC__StreamDecoderWriteStatus {
@@ -123,12 +127,12 @@ final class FLACStream {
             pending.deallocate()
             pending = .allocate(capacity: frames * width)
         }
-        let shift = FLAC__int32(16 - Int(header.bits_per_sample))
+        let shift = FLAC__int32(32 - Int(header.bits_per_sample))
         let out = pending.baseAddress!
         for channel in 0..<width {
             let samples = channels[channel]!
             for index in 0..<frames {
-                out[index &* width &+ channel] = Int16(truncatingIfNeeded: samples[index] << shift)
+                out[index &* width &+ channel] = samples[index] << shift
             }
         }
         cursor = 0

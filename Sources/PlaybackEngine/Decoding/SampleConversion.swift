@@ -4,20 +4,23 @@ import CDecoderLibraries
     import Glibc
 #endif
 
-/// An FFmpeg frame's samples as interleaved signed 16-bit ones: 16-bit as they are, 8-bit
-/// moved to the top, floating point as libswresample converts it (`lrintf(x * 32768)`,
-/// clipped), so that `ffmpeg -f s16le`'s output is the reference.
+/// An FFmpeg frame's samples as interleaved signed 16 or 32-bit ones: integers moved to the
+/// top of the wider type (8 and 16-bit as they are heard; 24-bit, which libavcodec hands over
+/// at the top of 32 bits, kept whole), floating point as libswresample converts it
+/// (`lrintf(x * 32768)` for 16 bits, clipped), so that `ffmpeg -f s16le` (or `s32le`) is the
+/// reference.
 enum SampleConversion {
     /// Replaces `out` with frames `frames` of `frame` (packed or planar), interleaved.
-    static func interleave(_ frame: AVFrame, frames: Range<Int>, channels: Int, into out: inout [Int16]) {
+    static func interleave<Out: PCMSample>(_ frame: AVFrame, frames: Range<Int>, channels: Int, into out: inout [Out]) {
         let count = frames.count * channels
-        if out.count != count { out = [Int16](repeating: 0, count: count) }
+        if out.count != count { out = [Out](repeating: 0, count: count) }
         let planes = frame.extended_data!
         let planar = playbackd_sample_format_is_planar(frame.format) != 0
+        let wide = Out.bitWidth == 32
         out.withUnsafeMutableBufferPointer { destination in
             let target = destination.baseAddress!
             // Each channel's samples: their first and the distance between two of them.
-            func convert<Sample>(_: Sample.Type, _ transform: (Sample) -> Int16) {
+            func convert<Sample>(_: Sample.Type, _ transform: (Sample) -> Out) {
                 for channel in 0..<channels {
                     let (plane, start, stride) =
                         planar
@@ -33,12 +36,35 @@ enum SampleConversion {
                     }
                 }
             }
+            /// A 32-bit value at the top of `Out`.
+            func top(_ value: Int32) -> Out { Out(truncatingIfNeeded: wide ? value : value >> 16) }
+            /// Full scale 1.0 rounded to the nearest integer of `Out` (as `lrintf(x * 32768)` for
+            /// 16 bits; exact in a double, whose scaling by a power of two loses nothing), clipped.
+            func quantized(_ value: Double) -> Out {
+                wide
+                    ? Out(truncatingIfNeeded: Int32(clamping: llrint(value * 2_147_483_648)))
+                    : Out(truncatingIfNeeded: Int16(clamping: llrint(value * 32_768)))
+            }
             switch AVSampleFormat(rawValue: frame.format) {
-            case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P: convert(Int16.self) { $0 }
-            case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: convert(UInt8.self) { (Int16($0) &- 128) << 8 }
-            case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP: convert(Float.self) { Int16(clamping: lrintf($0 * 32_768)) }
+            case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P: convert(Int16.self) { top(Int32($0) << 16) }
+            case AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: convert(UInt8.self) { top((Int32($0) &- 128) << 24) }
+            case AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P: convert(Int32.self, top)
+            case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP: convert(Float.self) { quantized(Double($0)) }
+            case AV_SAMPLE_FMT_DBL, AV_SAMPLE_FMT_DBLP: convert(Double.self, quantized)
             default: destination.update(repeating: 0)
             }
+        }
+    }
+
+    /// Whether samples of `sampleFormat` from `codec` become 32-bit (`wide`) or 16-bit ones
+    /// without losing bits. 32 bits take every format `interleave` converts; 16 bits take 16 and
+    /// 8-bit integers and the floating point a lossy codec decodes to (not a float PCM file's).
+    static func keepsEveryBit(_ sampleFormat: AVSampleFormat, codec: AVCodecID, wide: Bool) -> Bool {
+        switch sampleFormat {
+        case AV_SAMPLE_FMT_S16, AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_U8, AV_SAMPLE_FMT_U8P: true
+        case AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P, AV_SAMPLE_FMT_DBL, AV_SAMPLE_FMT_DBLP: wide
+        case AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP: wide || !FFmpegDecoder.isWidePCM(codec)
+        default: false
         }
     }
 }

@@ -76,7 +76,8 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         defer { snd_pcm_hw_params_free(hw) }
         try check(snd_pcm_hw_params_any(handle, hw), "snd_pcm_hw_params_any")
         try check(snd_pcm_hw_params_set_access(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "set_access")
-        try check(snd_pcm_hw_params_set_format(handle, hw, SND_PCM_FORMAT_S16_LE), "set_format")
+        let sampleFormat = format.sampleFormat == .s32 ? SND_PCM_FORMAT_S32_LE : SND_PCM_FORMAT_S16_LE
+        try check(snd_pcm_hw_params_set_format(handle, hw, sampleFormat), "set_format")
         try check(snd_pcm_hw_params_set_channels(handle, hw, UInt32(format.channels)), "set_channels")
         var rate = UInt32(format.sampleRate)
         try check(snd_pcm_hw_params_set_rate_near(handle, hw, &rate, nil), "set_rate_near")
@@ -92,11 +93,11 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         try check(snd_pcm_hw_params(handle, hw), "snd_pcm_hw_params")
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int {
+    public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int {
         guard let pcm, let format = openFormat else {
             throw SinkError(function: "snd_pcm_writei", code: -EBADFD, reason: "device is closed")
         }
-        let frames = samples.count / format.channels
+        let frames = samples.count / format.frameBytes
         for _ in 0...Self.maximumRecoveries {
             let written = snd_pcm_writei(pcm, samples.baseAddress, snd_pcm_uframes_t(frames))
             if written >= 0 { return Int(written) }

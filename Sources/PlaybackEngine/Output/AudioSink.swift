@@ -42,9 +42,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// the control side (any thread).
     var recoveredXruns: Int { get }
     func open(_ format: AudioFormat) throws(SinkError)
-    /// Writes whole frames without blocking; returns frames accepted (0 when the buffer is
-    /// full). Recovers from xruns with a bounded number of retries.
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int
+    /// Writes whole frames of the open format's samples without blocking; returns frames
+    /// accepted (0 when the buffer is full). Recovers from xruns with a bounded number of retries.
+    func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int
     /// Sleeps until the device can take more data or `wake` is signalled.
     /// Returns false when woken by `wake`, whose signal it consumes; throws when the device
     /// has gone away.

@@ -47,7 +47,7 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     public var recoveredXruns: Int { current.recoveredXruns }
     public var canRewrite: Bool { current.canRewrite }
     public var rewindableMicroseconds: Int { current.rewindableMicroseconds }
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int { try current.write(samples) }
+    public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int { try current.write(samples) }
     public func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool {
         try current.waitWritable(orWake: wake)
     }

@@ -7,11 +7,11 @@ import SystemSupport
 /// the decoder signals). After every write it publishes `(samples written, device delay,
 /// time)` for the clock, and when it reaches the first sample of a new item it tells the
 /// control thread through `events`.
-struct OutputLoop<Sink: AudioSink> {
+struct OutputLoop<Sink: AudioSink, Sample: PCMSample> {
     let sink: Sink
     let channels: Int
     let sampleRate: Int
-    let ring: SampleRing
+    let ring: SampleRing<Sample>
     let segments: SegmentLog
     let state: PipelineState
     let clock: PlaybackClock
@@ -19,11 +19,11 @@ struct OutputLoop<Sink: AudioSink> {
     let decoderWake: EventSignal
     let events: EventSignal
     /// Room for the fade-out's samples, allocated with the pipeline.
-    let fadeBuffer: UnsafeMutableBufferPointer<Int16>
+    let fadeBuffer: UnsafeMutableBufferPointer<Sample>
     /// The equalizer and volume, as the control side last set them.
     let sound: SoundControl
     /// Where processed samples wait for the device, allocated with the pipeline.
-    let processBuffer: UnsafeMutableBufferPointer<Int16>
+    let processBuffer: UnsafeMutableBufferPointer<Sample>
     /// The chain's scratch space, allocated with the pipeline.
     let soundScratch: SoundScratch
     /// Frames over which the first samples rise from silence (0: they start as they are).
@@ -113,7 +113,8 @@ struct OutputLoop<Sink: AudioSink> {
             let frames: Int
             do {
                 frames = try sink.write(
-                    pending.isEmpty ? region : UnsafeBufferPointer(rebasing: processBuffer[pending]))
+                    UnsafeRawBufferPointer(
+                        pending.isEmpty ? region : UnsafeBufferPointer(rebasing: processBuffer[pending])))
                 if frames == 0 {
                     if !isAudible && sink.reportsStart {
                         // The device is full and says when it starts: ask it again shortly
@@ -275,7 +276,8 @@ struct OutputLoop<Sink: AudioSink> {
         while written < fadeFrames * channels {
             if state.isHaltRequested { return end(.halted, delay: sink.delay(), drop: true) }
             do {
-                let frames = try sink.write(UnsafeBufferPointer(rebasing: fadeBuffer[written..<fadeFrames * channels]))
+                let frames = try sink.write(
+                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: fadeBuffer[written..<fadeFrames * channels])))
                 if frames == 0 {
                     _ = try sink.waitWritable(orWake: outputWake)
                     continue
@@ -294,14 +296,14 @@ struct OutputLoop<Sink: AudioSink> {
 
     /// Scales the first frames of `samples` up from silence, continuing a fade-in at frame
     /// `done` of `fadeInFrames`; returns the frames faded in so far.
-    private func fadeIn(_ samples: UnsafeMutableBufferPointer<Int16>, from done: Int) -> Int {
+    private func fadeIn(_ samples: UnsafeMutableBufferPointer<Sample>, from done: Int) -> Int {
         let frames = min(samples.count / channels, fadeInFrames - done)
         guard frames > 0 else { return done }
         for index in 0..<frames {
-            let reached = Int32(done + index)
+            let reached = Int64(done + index)
             for channel in 0..<channels {
-                let sample = Int32(samples[index * channels + channel])
-                samples[index * channels + channel] = Int16(sample * reached / Int32(fadeInFrames))
+                let sample = Int64(samples[index * channels + channel])
+                samples[index * channels + channel] = Sample(truncatingIfNeeded: sample * reached / Int64(fadeInFrames))
             }
         }
         return done + frames
@@ -309,12 +311,13 @@ struct OutputLoop<Sink: AudioSink> {
 
     /// Writes `region`'s frames into the fade buffer from `frame` on, scaled down linearly to
     /// reach zero at frame `fadeFrames`.
-    private func scaleIntoFade(_ region: UnsafeBufferPointer<Int16>, at frame: Int, of fadeFrames: Int) {
+    private func scaleIntoFade(_ region: UnsafeBufferPointer<Sample>, at frame: Int, of fadeFrames: Int) {
         for index in 0..<(region.count / channels) {
-            let remaining = Int32(fadeFrames - frame - index)
+            let remaining = Int64(fadeFrames - frame - index)
             for channel in 0..<channels {
-                let sample = Int32(region[index * channels + channel])
-                fadeBuffer[(frame + index) * channels + channel] = Int16(sample * remaining / Int32(fadeFrames))
+                let sample = Int64(region[index * channels + channel])
+                fadeBuffer[(frame + index) * channels + channel] =
+                    Sample(truncatingIfNeeded: sample * remaining / Int64(fadeFrames))
             }
         }
     }

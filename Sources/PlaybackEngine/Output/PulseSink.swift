@@ -108,8 +108,9 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     private func openStream(_ format: AudioFormat) throws(SinkError) {
         guard let context else { return }
         var spec = pa_sample_spec(
-            format: PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channels))
-        frameBytes = 2 * format.channels
+            format: format.sampleFormat == .s32 ? PA_SAMPLE_S32LE : PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate),
+            channels: UInt8(format.channels))
+        frameBytes = format.frameBytes
         guard let stream = playbackd_pa_stream_new(context, "Music", &spec, nil) else {
             throw SinkError(
                 function: "pa_stream_new", code: -EINVAL, reason: "cannot play \(format)", isUnsupportedFormat: true)
@@ -140,7 +141,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         _ = PA_OPERATION_RUNNING == PA_OPERATION_DONE
     }
 
-    public func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int {
+    public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int {
         guard let stream, let base = samples.baseAddress else {
             throw SinkError(function: "pa_stream_write", code: -EBADFD, reason: "device is closed")
         }
@@ -154,7 +155,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         // A rewrite replaces what was written: it may go as far as it went back, even into a
         // full buffer (libpulse counts the seek and the data together).
         writable += Int(-seekBytes)
-        let bytes = min(writable / frameBytes, samples.count * 2 / frameBytes) * frameBytes
+        let bytes = min(writable / frameBytes, samples.count / frameBytes) * frameBytes
         guard bytes > 0 else { return 0 }
         guard playbackd_pa_stream_write(stream, base, bytes, nil, seekBytes, PA_SEEK_RELATIVE) == 0 else {
             throw streamFailure("pa_stream_write")

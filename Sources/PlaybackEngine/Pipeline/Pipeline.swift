@@ -6,17 +6,9 @@ import SystemSupport
 /// thread halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
 /// a new one there; the device stays open in between.
 final class Pipeline: @unchecked Sendable {
-    /// The decoded audio the ring holds at least: a second of the stream, which `SampleRing`
-    /// rounds up to a power of two (1.49 s of 44.1 kHz stereo in 256 KiB; 1.49 s of a 22.05 kHz
-    /// mono audiobook in 64 KiB). The device's own buffer comes on top. Every page of the ring
-    /// is resident once it has wrapped, and a bigger ring decodes no faster (docs/performance.md),
-    /// so more would be memory held for nothing.
-    static func ringSamples(_ format: AudioFormat) -> Int { format.sampleRate * format.channels }
-
     let format: AudioFormat
     /// Media seconds per second heard (`PlaybackEngine.playbackRate` when it started).
     let rate: Double
-    let ring: SampleRing
     let segments = SegmentLog()
     let state = PipelineState()
     let clock = PlaybackClock()
@@ -28,10 +20,9 @@ final class Pipeline: @unchecked Sendable {
     private var threads: [NamedThread] = []
     /// Whether the output thread got `SCHED_FIFO`.
     private(set) var isRealtime = false
-    /// Preallocated for the output thread's fade-out (it never allocates).
-    private let fadeBuffer: UnsafeMutableBufferPointer<Int16>
-    /// Preallocated for the output thread's processed samples.
-    private let processBuffer: UnsafeMutableBufferPointer<Int16>
+    /// The ring and the buffers the threads work in (`PipelineBuffers` of the format's sample
+    /// type), kept until the pipeline goes.
+    private var buffers: AnyObject?
     /// What the output thread processes before it writes, at most: a quarter second, the ALSA
     /// sink's period, so that the device takes a processed block in one write as it takes the
     /// ring's samples when nothing is processed (a write a period costs a sound server's plugin
@@ -39,8 +30,6 @@ final class Pipeline: @unchecked Sendable {
     static let processMilliseconds = 250
     /// Frames the sound chain works on at a time (its scratch space; about 90 ms at 44.1 kHz).
     static let chainFrames = 4096
-    /// Decoded samples on their way to the stretcher (empty at rate 1).
-    private let stretchInput: UnsafeMutableBufferPointer<Int16>
     /// Frames decoded at a time for the stretcher (about 23 ms at 44.1 kHz).
     static let stretchFrames = 1024
 
@@ -50,54 +39,73 @@ final class Pipeline: @unchecked Sendable {
         events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool
     ) {
         format = decoder.format
-        // A device that can replace what it holds gets the ring's last samples kept behind the
-        // read position, to process them again (`RewriteHistory`).
-        let rewrites = sink.canRewrite
-        ring = SampleRing(
-            capacity: Self.ringSamples(format),
-            reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) * format.channels : 0)
         // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
         let stretcher =
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
         self.rate = stretcher?.rate ?? 1
-        stretchInput = .allocate(capacity: stretcher == nil ? 0 : Self.stretchFrames * format.channels)
         self.upcoming = UpcomingItems(upcoming)
         segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain))
+        let start = Start(
+            item: item, decoder: decoder, startFrame: startFrame, seeks: seeks, sink: sink, openDecoder: openDecoder,
+            events: events, realtime: realtime, sound: sound, stretcher: stretcher, fadesIn: fadesIn)
+        switch format.sampleFormat {
+        case .s16: run(start, as: Int16.self)
+        case .s32: run(start, as: Int32.self)
+        }
+    }
+
+    /// What `init` starts the threads with.
+    private struct Start<Sink: AudioSink> {
+        let item: EngineItem
+        let decoder: any AudioDecoder
+        let startFrame: Int
+        let seeks: Bool
+        let sink: Sink
+        let openDecoder: AudioDecoderFactory
+        let events: EventSignal
+        let realtime: Bool
+        let sound: SoundControl
+        let stretcher: TimeStretcher?
+        let fadesIn: Bool
+    }
+
+    /// Starts the decoder and output threads on a ring of `Sample`s.
+    private func run<Sink: AudioSink, Sample: PCMSample>(_ start: Start<Sink>, as _: Sample.Type) {
+        let sink = start.sink
+        // A device that can replace what it holds gets the ring's last samples kept behind the
+        // read position, to process them again (`RewriteHistory`).
+        let rewrites = sink.canRewrite
+        let buffers = PipelineBuffers<Sample>(
+            format: format,
+            reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) * format.channels : 0,
+            stretches: start.stretcher != nil)
+        self.buffers = buffers
         let decoding = DecoderLoop(
-            ring: ring, segments: segments, upcoming: self.upcoming, state: state,
-            openDecoder: openDecoder, outputWake: outputWake,
-            decoderWake: decoderWake, parking: parking, stretcher: stretcher, stretchInput: stretchInput)
-        fadeBuffer = .allocate(capacity: format.sampleRate * Self.fadeMilliseconds / 1000 * format.channels)
-        let processFrames = format.sampleRate * Self.processMilliseconds / 1000
-        processBuffer = .allocate(capacity: max(processFrames * format.channels, fadeBuffer.count))
+            ring: buffers.ring, segments: segments, upcoming: upcoming, state: state,
+            openDecoder: start.openDecoder, outputWake: outputWake, decoderWake: decoderWake, parking: parking,
+            stretcher: start.stretcher, stretchInput: buffers.stretchInput)
         let soundScratch = SoundScratch(frames: Self.chainFrames)
         let output = OutputLoop(
-            sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: ring, segments: segments,
-            state: state, clock: clock, outputWake: outputWake,
-            decoderWake: decoderWake, events: events, fadeBuffer: fadeBuffer, sound: sound,
-            processBuffer: processBuffer, soundScratch: soundScratch,
-            fadeInFrames: fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0,
+            sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: buffers.ring,
+            segments: segments, state: state, clock: clock, outputWake: outputWake,
+            decoderWake: decoderWake, events: start.events, fadeBuffer: buffers.fade, sound: start.sound,
+            processBuffer: buffers.process, soundScratch: soundScratch,
+            fadeInFrames: start.fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0,
             history: rewrites
                 ? RewriteHistory(
                     capacity: Self.rewriteReserveFrames(format.sampleRate, sink) / RewriteHistory.blockFrames + 8,
                     chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
                 : nil)
-        let decoderWork = UncheckedSendable((decoding, decoder))
+        let decoderWork = UncheckedSendable((decoding, start.decoder))
         let outputWork = UncheckedSendable(output)
+        let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
         threads.append(
             NamedThread(name: "pbd-decoder") {
-                decoderWork.value.0.run(
-                    first: decoderWork.value.1, itemID: item.id, seekingTo: seeks ? startFrame : nil)
+                decoderWork.value.0.run(first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame)
             })
         let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
-        isRealtime = realtime && outputThread.requestRealtime(priority: 20)
+        isRealtime = start.realtime && outputThread.requestRealtime(priority: 20)
         threads.append(outputThread)
-    }
-
-    deinit {
-        fadeBuffer.deallocate()
-        processBuffer.deallocate()
-        stretchInput.deallocate()
     }
 
     /// How long the fade at the end of `fadeOut()` lasts.

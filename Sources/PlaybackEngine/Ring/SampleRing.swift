@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A preallocated lock-free single-producer/single-consumer ring of interleaved 16-bit samples.
+/// A preallocated lock-free single-producer/single-consumer ring of interleaved samples
+/// (`Int16` or `Int32`: one pipeline's `PCMSample`).
 ///
 /// The decoder thread is the only producer, the output thread the only consumer. Indices
 /// count samples since the ring was created and never wrap in practice (Int is 64-bit);
@@ -10,17 +11,17 @@ import Synchronization
 /// With a `reserve`, the producer never fills the last `reserve` slots, so that many samples
 /// behind the read position stay as they were: the consumer can step back over them
 /// (`unconsume`) to hand them to the device again, processed anew.
-public final class SampleRing: @unchecked Sendable {
-    public let capacity: Int
+final class SampleRing<Sample: PCMSample>: @unchecked Sendable {
+    let capacity: Int
     /// Samples behind the read position the producer leaves alone.
-    public let reserve: Int
+    let reserve: Int
     private let mask: Int
-    private let storage: UnsafeMutablePointer<Int16>
+    private let storage: UnsafeMutablePointer<Sample>
     private let writeIndex = Atomic<Int>(0)
     private let readIndex = Atomic<Int>(0)
 
     /// `capacity` is rounded up to a power of two, after adding `reserve` to it.
-    public init(capacity: Int, reserve: Int = 0) {
+    init(capacity: Int, reserve: Int = 0) {
         precondition(reserve >= 0)
         var size = 1
         while size < capacity + reserve { size <<= 1 }
@@ -34,12 +35,12 @@ public final class SampleRing: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// Samples the consumer has taken so far (consumer's view is exact; others see a lower bound).
-    public var totalRead: Int { readIndex.load(ordering: .acquiring) }
+    var totalRead: Int { readIndex.load(ordering: .acquiring) }
     /// Samples the producer has written so far.
-    public var totalWritten: Int { writeIndex.load(ordering: .acquiring) }
+    var totalWritten: Int { writeIndex.load(ordering: .acquiring) }
 
     /// Producer: free slots.
-    public var writableCount: Int {
+    var writableCount: Int {
         // Never negative: a read position stepped back (`unconsume`) can leave more than
         // `capacity - reserve` samples unread for a while.
         max(0, capacity - reserve - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)))
@@ -47,7 +48,7 @@ public final class SampleRing: @unchecked Sendable {
 
     /// Producer: the longest contiguous run of free slots (possibly empty), to be filled in
     /// place and then published with `commit`.
-    public func writableRegion() -> UnsafeMutableBufferPointer<Int16> {
+    func writableRegion() -> UnsafeMutableBufferPointer<Sample> {
         let write = writeIndex.load(ordering: .relaxed)
         let free = max(0, capacity - reserve - (write - readIndex.load(ordering: .acquiring)))
         let start = write & mask
@@ -55,12 +56,12 @@ public final class SampleRing: @unchecked Sendable {
     }
 
     /// Producer: publishes `count` samples written into `writableRegion()`.
-    public func commit(_ count: Int) {
+    func commit(_ count: Int) {
         writeIndex.store(writeIndex.load(ordering: .relaxed) + count, ordering: .releasing)
     }
 
     /// Consumer: the longest contiguous run of readable samples (possibly empty).
-    public func readableRegion() -> UnsafeBufferPointer<Int16> {
+    func readableRegion() -> UnsafeBufferPointer<Sample> {
         let read = readIndex.load(ordering: .relaxed)
         let available = writeIndex.load(ordering: .acquiring) - read
         let start = read & mask
@@ -68,18 +69,18 @@ public final class SampleRing: @unchecked Sendable {
     }
 
     /// Consumer: readable samples in total.
-    public var readableCount: Int {
+    var readableCount: Int {
         writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
     }
 
     /// Consumer: marks `count` samples as read.
-    public func consume(_ count: Int) {
+    func consume(_ count: Int) {
         readIndex.store(readIndex.load(ordering: .relaxed) + count, ordering: .releasing)
     }
 
     /// Consumer: steps back over `count` samples already read (at most `reserve`, and never
     /// before the first sample), which become readable again, unchanged.
-    public func unconsume(_ count: Int) {
+    func unconsume(_ count: Int) {
         let read = readIndex.load(ordering: .relaxed)
         precondition(count >= 0 && count <= reserve && count <= read)
         readIndex.store(read - count, ordering: .releasing)

@@ -5,8 +5,9 @@ import PlaybackModel
     import Glibc
 #endif
 
-/// The output thread's processing of 16-bit samples: preamp, the equalizer's biquads, global
-/// gain and volume in 64-bit floating point, then TPDF dither back to 16 bits. Transparent
+/// The output thread's processing of 16 or 32-bit samples: preamp, the equalizer's biquads,
+/// global gain and volume in 64-bit floating point, then TPDF dither back to 16 bits (to 24 at
+/// the top of 32-bit samples). Transparent
 /// settings are a plain copy, bit for bit. A change crossfades from the old chain's output to
 /// the new one's over `crossfadeMilliseconds` (the new filters start from the old ones'
 /// memory), so it never clicks. It works a block at a time, in scratch space allocated with
@@ -58,7 +59,9 @@ struct SoundChain {
 
     /// Processes `input` (interleaved frames) into `output`, which holds at least as many
     /// samples, the scratch's capacity at a time.
-    mutating func process(_ input: UnsafeBufferPointer<Int16>, into output: UnsafeMutableBufferPointer<Int16>) {
+    mutating func process<Sample: PCMSample>(
+        _ input: UnsafeBufferPointer<Sample>, into output: UnsafeMutableBufferPointer<Sample>
+    ) {
         guard let source = input.baseAddress, let target = output.baseAddress else { return }
         let total = input.count / channels
         var done = 0
@@ -74,12 +77,12 @@ struct SoundChain {
         }
     }
 
-    private mutating func processBlock(
-        _ input: UnsafePointer<Int16>, frames: Int, into output: UnsafeMutablePointer<Int16>
+    private mutating func processBlock<Sample: PCMSample>(
+        _ input: UnsafePointer<Sample>, frames: Int, into output: UnsafeMutablePointer<Sample>
     ) {
         let signal = scratch.signal
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
-            playbackd_sound_widen(input, frames, Int32(channels), samples)
+            Sample.widen(input, frames: frames, channels: channels, into: samples)
         }
         let fading = min(frames, fadeFrames - fadeFrame)
         if fading > 0 {
@@ -96,7 +99,7 @@ struct SoundChain {
             current.run(signal, count: frames, &states)
         }
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
-            playbackd_sound_narrow(samples, frames, Int32(channels), &dither, output)
+            Sample.narrow(samples, frames: frames, channels: channels, dither: &dither, into: output)
         }
     }
 }

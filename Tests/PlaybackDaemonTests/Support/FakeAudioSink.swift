@@ -26,9 +26,9 @@ final class FakeAudioSink: AudioSink, @unchecked Sendable {
         buffered.store(0, ordering: .relaxed)
     }
 
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws(SinkError) -> Int {
+    func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int {
         let room = capacityFrames - buffered.load(ordering: .relaxed)
-        let frames = min(room, samples.count / (openFormat?.channels ?? 2))
+        let frames = min(room, samples.count / (openFormat?.frameBytes ?? 4))
         buffered.add(frames, ordering: .relaxed)
         return frames
     }
