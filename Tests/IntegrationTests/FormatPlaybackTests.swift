@@ -129,12 +129,7 @@ extension ConcurrentIntegrationSuite {
             #expect(items.map { $0["sampleRate"]?.numberValue } == [44_100, 96_000, 96_000, 44_100])
             #expect(
                 items.count == 4 && items[1]["duration"]?.numberValue == 3 && items[2]["duration"]?.numberValue == 3)
-            // `flac -d` writes 3-byte samples; the device took 4-byte ones, the low byte zero.
-            let flac = try Self.data("flac-24bit.ref.raw")
-            var widened = Data(capacity: flac.count / 3 * 4)
-            for offset in stride(from: flac.startIndex, to: flac.endIndex, by: 3) {
-                widened.append(contentsOf: [0, flac[offset], flac[offset + 1], flac[offset + 2]])
-            }
+            let widened = try TestEnvironment.widenedReference("flac-24bit")
             let hires = try daemon.captured(suffix: "_96000_2.raw")
             #expect(hires.count == 2 * 3 * 96_000 * 2 * 4, "two items of 3 s, stereo, 4 bytes a sample")
             #expect(pcmDifference(hires.prefix(widened.count), widened) == nil, "FLAC: every sample flac -d's")

@@ -18,24 +18,46 @@ extension IntegrationSuite {
                 $0["nowPlaying"]?["state"]?.stringValue == "stopped" && $0["nowPlaying"]?["title"] == nil
             }
             Thread.sleep(forTimeInterval: 0.3)
-            let recorded = try recorder.stop()
             let reference = try ["one", "two", "three"].map(TestEnvironment.reference).reduce(Data(), +)
-            // The monitor's first blocks come a little after the sink starts: align on 64 bytes
-            // of the first item that the recording holds, and compare everything from there
-            // (both gapless seams, at 2.37 s and 5.48 s, included).
-            let seconds = [0.1, 0.5, 1.0, 1.5]
+            // Both gapless seams, at 2.37 s and 5.48 s, included.
+            try Self.expectPlayed(try recorder.stop(), reference, frameBytes: 4, rate: 44_100)
+            #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText)")
+        }
+
+        @Test("a 24-bit 96 kHz FLAC reaches an S32 sink of that rate with every bit (flac -d's samples)")
+        func twentyFourBits() throws {
+            let server = try PulseServer()
+            _ = try server.loadSink("hires", description: "Hi-res", makeDefault: true, format: "s32le", rate: 96_000)
+            let daemon = try DaemonProcess(device: "pulseaudio", pulseRuntime: server.runtime)
+            let recorder = try MonitorRecorder(
+                server: server, sink: "hires", directory: daemon.directory, format: "s32le", rate: 96_000)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["flac-24bit.flac"], play: true)
+            try events.waitForEvent(timeout: 30) {
+                $0["nowPlaying"]?["state"]?.stringValue == "stopped" && $0["nowPlaying"]?["title"] == nil
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            let streams = try recorder.stop()
+            try Self.expectPlayed(
+                streams, try TestEnvironment.widenedReference("flac-24bit"), frameBytes: 8, rate: 96_000)
+        }
+
+        /// Expects `recorded` (a sink's monitor) to hold `reference` from where it starts. The
+        /// monitor's first blocks come a little after the sink starts: align on 64 bytes of the
+        /// reference that the recording holds, and compare everything from there.
+        static func expectPlayed(_ recorded: Data, _ reference: Data, frameBytes: Int, rate: Int) throws {
             let shift = try #require(
-                seconds.lazy.compactMap { second -> Int? in
-                    let offset = Int(second * 44_100) * 4
+                [0.1, 0.5, 1.0, 1.5].lazy.compactMap { second -> Int? in
+                    let offset = Int(second * Double(rate)) * frameBytes
                     return recorded.range(of: reference[offset..<(offset + 64)]).map {
                         $0.lowerBound - recorded.startIndex - offset
                     }
                 }.first, "the first item is not in the recording")
             let start = max(0, -shift)
-            #expect(start < 2 * 44_100 * 4, "the recording misses \(start / 4) frames of the start")
+            #expect(start < 2 * rate * frameBytes, "the recording misses \(start / frameBytes) frames of the start")
             let played = recorded.dropFirst(start + shift).prefix(reference.count - start)
             #expect(pcmDifference(Data(played), reference.dropFirst(start)) == nil)
-            #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText)")
         }
 
         @Test(

@@ -1,22 +1,27 @@
 import Foundation
 import Testing
 
-/// Records what a PulseAudio sink plays (its monitor source) with `parec`, as raw 16-bit
-/// stereo at 44.1 kHz in a file. The monitor delivers blocks of 5 ms as the sink plays them,
+/// Records what a PulseAudio sink plays (its monitor source) with `parec`, as raw stereo
+/// samples (16-bit at 44.1 kHz unless told) in a file. The monitor delivers blocks of 5 ms as the sink plays them,
 /// so the file's length tells how far playback had come. Ready when the server lists the
 /// recording stream; the first blocks still come a little after the sink starts.
 final class MonitorRecorder {
     let path: String
     private var process: SpawnedProcess?
+    private let frameBytes: Int
 
-    init(server: PulseServer, sink: String = "nullsink", directory: String) throws {
+    /// `format`: `parec`'s name of the sample format (`s16le`, `s32le`).
+    init(
+        server: PulseServer, sink: String = "nullsink", directory: String, format: String = "s16le", rate: Int = 44_100
+    ) throws {
+        frameBytes = format == "s32le" ? 8 : 4
         let runtime = server.runtime
         path = directory + "/monitor.raw"
         FileManager.default.createFile(atPath: path, contents: nil)
         process = try SpawnedProcess(
             [
                 "/bin/sh", "-c",
-                "exec /usr/bin/parec -d \(sink).monitor --format=s16le --rate=44100 --channels=2 --latency-msec=5 > '\(path)'",
+                "exec /usr/bin/parec -d \(sink).monitor --format=\(format) --rate=\(rate) --channels=2 --latency-msec=5 > '\(path)'",
             ], environment: ["XDG_RUNTIME_DIR=" + runtime, "HOME=" + runtime, "PATH=/usr/bin:/bin"])
         try waitUntil(timeout: 10) { !(try server.pactl(["list", "short", "source-outputs"]).isEmpty) }
     }
@@ -36,7 +41,7 @@ final class MonitorRecorder {
     /// Frames recorded so far.
     var frames: Int {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return size / 4
+        return size / frameBytes
     }
 
     /// Stops recording; what was recorded.

@@ -42,11 +42,14 @@ final class PulseServer {
         return run.stdout
     }
 
-    /// Loads a null sink named `name` that mixers show as `description`; the module's index.
-    func loadSink(_ name: String, description: String, makeDefault: Bool) throws -> String {
+    /// Loads a null sink named `name` that mixers show as `description`, playing `format`
+    /// (`pactl`'s names) at `rate`; the module's index.
+    func loadSink(
+        _ name: String, description: String, makeDefault: Bool, format: String = "s16le", rate: Int = 44_100
+    ) throws -> String {
         let module = try pactl([
             "load-module", "module-null-sink", "sink_name=\(name)", "sink_properties=device.description=\(description)",
-            "rate=44100", "channels=2",
+            "format=\(format)", "rate=\(rate)", "channels=2",
         ]).trimmingCharacters(in: .whitespacesAndNewlines)
         if makeDefault { try pactl(["set-default-sink", name]) }
         return module

@@ -26,6 +26,17 @@ enum TestEnvironment {
         try Data(contentsOf: URL(fileURLWithPath: fixture(name + ".ref.raw")))
     }
 
+    /// `flac -d`'s 3-byte reference of a 24-bit fixture as the 4-byte samples a device opened at
+    /// `S32_LE` takes: each value at the top, the low byte zero.
+    static func widenedReference(_ name: String) throws -> Data {
+        let packed = try reference(name)
+        var widened = Data(capacity: packed.count / 3 * 4)
+        for offset in stride(from: packed.startIndex, to: packed.endIndex - 2, by: 3) {
+            widened.append(contentsOf: [0, packed[offset], packed[offset + 1], packed[offset + 2]])
+        }
+        return widened
+    }
+
     /// Builds `Tests/Fixtures/src/NAME.c` with the toolchain's C compiler into `directory`, as a
     /// library to preload into a daemon (`LD_PRELOAD`); its path.
     static func preloadLibrary(_ name: String, in directory: String) throws -> String {
