@@ -145,6 +145,27 @@ extension ConcurrentIntegrationSuite {
                     == nil)
         }
 
+        @Test("8 kHz mono, six channels at 48 kHz and 24-bit 192 kHz: each reaches the device as it is, bit for bit")
+        func ratesAndChannels() throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture_per_format")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            #expect(
+                try daemon.enqueue(["flac-8k.flac", "flac-6ch.flac", "flac-192k.flac"], play: true)["added"]?
+                    .arrayValue?.count == 3)
+            try events.waitForState("stopped")
+            #expect(
+                pcmDifference(try daemon.captured(suffix: "_8000_1.raw"), try TestEnvironment.reference("flac-8k"))
+                    == nil)
+            #expect(
+                pcmDifference(try daemon.captured(suffix: "_48000_6.raw"), try TestEnvironment.reference("flac-6ch"))
+                    == nil)
+            #expect(
+                pcmDifference(
+                    try daemon.captured(suffix: "_192000_2.raw"), try TestEnvironment.widenedReference("flac-192k"))
+                    == nil)
+        }
+
         @Test("ALAC in MP4, AIFF and FLAC cut from one signal play as the signal itself, bit for bit")
         func losslessContainers() throws {
             let captured = try Self.play(["alac-one.m4a", "aiff-two.aiff", "flac-three.flac"]).captured()

@@ -131,6 +131,18 @@ import Testing
         #expect((errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot() < 2)
     }
 
+    @Test("six channels: the volume scales each alike (within the dither); the equalizer, made for two, is not applied")
+    func sixChannels() {
+        let input = (0..<6_000).map { Int16(truncatingIfNeeded: ($0 % 6 + 1) * 3_000 - ($0 / 6 % 7) * 100) }
+        var chain = SoundChain(channels: 6, sampleRate: 48_000, scratch: SoundScratch(frames: 1 << 20))
+        chain.start(with: Self.parameters(Equalizer()))
+        #expect(Self.run(&chain, input) == input)
+        let boost = Equalizer(isEnabled: true, bands: [EQBand(type: .parametric, frequency: 1_000, gain: 12)])
+        chain.start(with: Self.parameters(boost, volume: 0.5))
+        let halved = Self.run(&chain, input)
+        #expect(zip(halved, input).allSatisfy { abs(Double($0) - Double($1) / 2) <= 1.5 })
+    }
+
     @Test(
         "a block longer than the scratch space is processed a scratch at a time, as one block would be; after a crossfade to transparent settings the rest is a plain copy"
     )

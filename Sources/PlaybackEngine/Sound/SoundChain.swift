@@ -13,12 +13,17 @@ import PlaybackModel
 /// memory), so it never clicks. It works a block at a time, in scratch space allocated with
 /// the pipeline; the inner loops are `CSoundKernel`'s (vector code chosen for the processor).
 /// Nothing here allocates, locks or logs. One per pipeline, used by its output thread alone.
+///
+/// Mono and stereo take the whole chain. More channels (5.1 and the like) take the gains and
+/// the volume only, the equalizer being made for two: their samples are processed as one mono
+/// signal (the same gain on every channel, so the channels need not be told apart).
 struct SoundChain {
     static let crossfadeMilliseconds = 5
-    /// Mono and stereo: the decoder delivers no more.
-    static let maximumChannels = 2
 
     let channels: Int
+    /// The channels of the signal the kernels see: the item's for mono and stereo, else 1 (its
+    /// samples one after another).
+    private let signalChannels: Int
     let sampleRate: Double
     private var current = ChainStage.identity
     private var previous = ChainStage.identity
@@ -32,11 +37,12 @@ struct SoundChain {
 
     /// `scratch` holds at least as many frames as one `process` call is given.
     init(channels: Int, sampleRate: Int, scratch: SoundScratch) {
-        precondition(channels >= 1 && channels <= Self.maximumChannels)
+        precondition(channels >= 1)
         self.channels = channels
+        signalChannels = channels <= 2 ? channels : 1
         self.sampleRate = Double(sampleRate)
         self.scratch = scratch
-        fadeFrames = max(1, sampleRate * Self.crossfadeMilliseconds / 1000)
+        fadeFrames = max(1, sampleRate * Self.crossfadeMilliseconds / 1000) * channels / signalChannels
         fadeFrame = fadeFrames
     }
 
@@ -45,7 +51,7 @@ struct SoundChain {
 
     /// The settings a pipeline starts with, at once.
     mutating func start(with parameters: SoundParameters) {
-        current = ChainStage(parameters, sampleRate: sampleRate)
+        current = stage(parameters)
         fadeFrame = fadeFrames
     }
 
@@ -53,8 +59,15 @@ struct SoundChain {
     mutating func apply(_ parameters: SoundParameters) {
         previous = current
         previousStates = states
-        current = ChainStage(parameters, sampleRate: sampleRate)
+        current = stage(parameters)
         fadeFrame = previous.isIdentity && current.isIdentity ? fadeFrames : 0
+    }
+
+    /// `parameters` for this chain's channels: without the equalizer beyond stereo.
+    private func stage(_ parameters: SoundParameters) -> ChainStage {
+        var parameters = parameters
+        if signalChannels != channels { parameters.isEnabled = false }
+        return ChainStage(parameters, sampleRate: sampleRate)
     }
 
     /// Processes `input` (interleaved frames) into `output`, which holds at least as many
@@ -63,13 +76,13 @@ struct SoundChain {
         _ input: UnsafeBufferPointer<Sample>, into output: UnsafeMutableBufferPointer<Sample>
     ) {
         guard let source = input.baseAddress, let target = output.baseAddress else { return }
-        let total = input.count / channels
+        let total = input.count / signalChannels
         var done = 0
         while done < total {
             let frames = min(total - done, scratch.frames)
-            let offset = done * channels
+            let offset = done * signalChannels
             if isTransparent {
-                target.advanced(by: offset).update(from: source.advanced(by: offset), count: frames * channels)
+                target.advanced(by: offset).update(from: source.advanced(by: offset), count: frames * signalChannels)
             } else {
                 processBlock(source.advanced(by: offset), frames: frames, into: target.advanced(by: offset))
             }
@@ -82,7 +95,7 @@ struct SoundChain {
     ) {
         let signal = scratch.signal
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
-            Sample.widen(input, frames: frames, channels: channels, into: samples)
+            Sample.widen(input, frames: frames, channels: signalChannels, into: samples)
         }
         let fading = min(frames, fadeFrames - fadeFrame)
         if fading > 0 {
@@ -99,7 +112,7 @@ struct SoundChain {
             current.run(signal, count: frames, &states)
         }
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
-            Sample.narrow(samples, frames: frames, channels: channels, dither: &dither, into: output)
+            Sample.narrow(samples, frames: frames, channels: signalChannels, dither: &dither, into: output)
         }
     }
 }
@@ -207,10 +220,15 @@ extension SoundChain {
         var parameters = SoundParameters()
         let version = control.read(ifNewerThan: .max, into: &parameters)
         _ = control.read(ifNewerThan: version ?? 0, into: &parameters)
+        warmUp(Int16.self, parameters)
+        warmUp(Int32.self, parameters)
+    }
+
+    private static func warmUp<Sample: PCMSample>(_: Sample.Type, _ parameters: SoundParameters) {
         var chain = SoundChain(channels: 2, sampleRate: 44_100, scratch: SoundScratch(frames: 64))
         chain.start(with: parameters)
-        let input = [Int16](repeating: 1000, count: 128)
-        var output = [Int16](repeating: 0, count: 128)
+        let input = [Sample](repeating: 1000, count: 128)
+        var output = [Sample](repeating: 0, count: 128)
         for next in [SoundParameters(), parameters] {
             input.withUnsafeBufferPointer { source in
                 output.withUnsafeMutableBufferPointer { target in
