@@ -7,8 +7,11 @@ import SystemSupport
 /// the decoder signals). After every write it publishes `(samples written, device delay,
 /// time)` for the clock, and when it reaches the first sample of a new item it tells the
 /// control thread through `events`.
-struct OutputLoop<Sink: AudioSink, Sample: PCMSample> {
-    let sink: Sink
+///
+/// Generic over the sample type only, which the pipeline knows: each type's loop is compiled for
+/// it (specialized), while the sink, chosen at run time, is called through its protocol.
+struct OutputLoop<Sample: PCMSample> {
+    let sink: any AudioSink
     let channels: Int
     let sampleRate: Int
     let ring: SampleRing<Sample>

@@ -35,7 +35,7 @@ final class Pipeline: @unchecked Sendable {
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
-        upcoming: [EngineItem], sink: some AudioSink, openDecoder: @escaping AudioDecoderFactory,
+        upcoming: [EngineItem], sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory,
         events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool
     ) {
         format = decoder.format
@@ -55,12 +55,12 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// What `init` starts the threads with.
-    private struct Start<Sink: AudioSink> {
+    private struct Start {
         let item: EngineItem
         let decoder: any AudioDecoder
         let startFrame: Int
         let seeks: Bool
-        let sink: Sink
+        let sink: any AudioSink
         let openDecoder: AudioDecoderFactory
         let events: EventSignal
         let realtime: Bool
@@ -70,7 +70,7 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// Starts the decoder and output threads on a ring of `Sample`s.
-    private func run<Sink: AudioSink, Sample: PCMSample>(_ start: Start<Sink>, as _: Sample.Type) {
+    private func run<Sample: PCMSample>(_ start: Start, as _: Sample.Type) {
         let sink = start.sink
         // A device that can replace what it holds gets the ring's last samples kept behind the
         // read position, to process them again (`RewriteHistory`).
@@ -115,7 +115,7 @@ final class Pipeline: @unchecked Sendable {
     /// How much played audio the ring keeps for a device that can replace what it holds, and
     /// how far back the chain's history goes: a quarter more than the device's buffer
     /// (`AudioSink.rewindableMicroseconds`). About 150 KB of history at 44.1 kHz for 1 s.
-    static func rewriteReserveFrames(_ sampleRate: Int, _ sink: some AudioSink) -> Int {
+    static func rewriteReserveFrames(_ sampleRate: Int, _ sink: any AudioSink) -> Int {
         sampleRate * sink.rewindableMicroseconds * 5 / 4 / 1_000_000
     }
 
