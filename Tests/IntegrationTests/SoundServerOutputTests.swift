@@ -43,6 +43,50 @@ extension IntegrationSuite {
                 streams, try TestEnvironment.widenedReference("flac-24bit"), frameBytes: 8, rate: 96_000)
         }
 
+        @Test(
+            "a queue of four formats on the paced sound server: each item's first snapshot names it with its length and rate, pushed at its start, and no item starts before the one before it has played out"
+        )
+        func mixedQueuePositions() throws {
+            let server = try PulseServer()
+            let daemon = try DaemonProcess(device: "pulseaudio", pulseRuntime: server.runtime)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            // 48 kHz mono, 8 kHz mono, 44.1 kHz mono in 32 bits, 8 kHz mono again: a reopen each.
+            let items =
+                [("flac-mono48.flac", 1.5, 48_000.0), ("flac-8k.flac", 1, 8_000), ("wave-float.wav", 1, 44_100)]
+                + [("flac-8k.flac", 1, 8_000)]
+            _ = try daemon.enqueue(items.map(\.0), play: true)
+            var first: [Int: JSONValue] = [:]
+            try events.waitForEvent(timeout: 60) { event in
+                if let snapshot = event["nowPlaying"], snapshot["state"]?.stringValue == "playing",
+                    let index = snapshot["queueIndex"]?.numberValue
+                {
+                    first[Int(index)] = first[Int(index)] ?? snapshot
+                }
+                return event["nowPlaying"]?["state"]?.stringValue == "stopped" && event["nowPlaying"]?["title"] == nil
+            }
+            var previousStart: Double?
+            for (index, (_, duration, rate)) in items.enumerated() {
+                let snapshot = try #require(first[index], "no snapshot for item \(index)")
+                #expect(abs((snapshot["duration"]?.numberValue ?? 0) - duration) < 1e-6, "\(snapshot.serialized)")
+                #expect(snapshot["sampleRate"]?.numberValue == rate, "\(snapshot.serialized)")
+                let elapsed = try #require(snapshot["elapsed"]?.numberValue)
+                let timestamp = try #require(snapshot["timestamp"]?.numberValue)
+                // Items of at least a second: a snapshot still on the item before would be late in it.
+                #expect(elapsed >= 0 && elapsed < 0.5, "item \(index) pushed \(elapsed) s in")
+                let start = timestamp - elapsed
+                // Nothing overlaps: a reopened stream starts after the last one has played out.
+                // (How long after is the sink's latency: up to 2 s on this null sink, which no
+                // client asks for less; docs/sound.md.)
+                if let previousStart {
+                    let previous = items[index - 1].1
+                    #expect(
+                        start - previousStart > previous - 0.05, "item \(index) started before item \(index - 1) ended")
+                }
+                previousStart = start
+            }
+        }
+
         /// Expects `recorded` (a sink's monitor) to hold `reference` from where it starts. The
         /// monitor's first blocks come a little after the sink starts: align on 64 bytes of the
         /// reference that the recording holds, and compare everything from there.
