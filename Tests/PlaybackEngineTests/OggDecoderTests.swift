@@ -8,6 +8,24 @@ import Testing
 /// `opusdec --rate 48000 --no-dither` write it (within 1 LSB, as the two reference decoders
 /// round floats themselves), exact lengths and seeks, tags, covers and R128 gains.
 @Suite struct OggDecoderTests {
+    @Test(
+        "six channels in Vorbis and Opus come out in WAVE order: each channel's tone where the WAV had it",
+        arguments: ["surround.ogg", "surround.opus"])
+    func surroundOrder(file: String) throws {
+        let decoder = try AudioFileFormat.open(Fixtures.path(file))
+        #expect(decoder.format.channels == 6)
+        let samples = try Fixtures.decodeAll(decoder).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let seconds = Double(samples.count / 6) / 48_000
+        // Each channel's frequency from its sign changes over the item.
+        let frequencies = (0..<6).map { channel in
+            let signal = stride(from: channel, to: samples.count, by: 6).map { samples[$0] }
+            return Double(zip(signal, signal.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count) / 2 / seconds
+        }
+        for (channel, expected) in [300.0, 400, 500, 60, 700, 800].enumerated() {
+            #expect(abs(frequencies[channel] - expected) < expected * 0.05, "channel \(channel): \(frequencies)")
+        }
+    }
+
     static let formats: [(prefix: String, ext: String)] = [("vorbis", "ogg"), ("opus", "opus")]
 
     @Test("each item decodes as its reference decoder does, and exactly as long as its source", arguments: formats)

@@ -30,6 +30,23 @@ import Testing
         #expect(ring.totalRead == 12)
     }
 
+    @Test("six channels: the capacity is whole frames, so no region splits a frame at the end of the storage")
+    func wholeFrames() {
+        let ring = SampleRing<Int16>(capacity: 100, reserve: 12, channels: 6)
+        #expect(ring.capacity == 192, "112 samples are 19 frames: 32 frames")
+        var split = 0
+        for step in 0..<1_000 {
+            let writable = ring.writableRegion()
+            split += writable.count % 6 == 0 ? 0 : 1
+            ring.commit(min(writable.count, (step % 7 + 1) * 6))
+            let readable = ring.readableRegion()
+            split += readable.count % 6 == 0 ? 0 : 1
+            ring.consume(min(readable.count, (step % 5 + 1) * 6))
+        }
+        #expect(split == 0)
+        #expect(ring.totalRead > 10 * ring.capacity, "the storage wrapped many times")
+    }
+
     @Test("a producer and a consumer thread pass 20 million samples in order")
     func concurrentTransfer() async {
         let ring = SampleRing<Int16>(capacity: 4096)

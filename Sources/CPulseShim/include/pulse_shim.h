@@ -59,6 +59,8 @@ int playbackd_pulse_load(void);
     RETURNING(pa_mainloop_api *, pa_mainloop_get_api, (pa_mainloop * m), (m))                                        \
     RETURNING(int, pa_mainloop_iterate, (pa_mainloop * m, int block, int *retval), (m, block, retval))               \
     VOID(pa_mainloop_set_poll_func, (pa_mainloop * m, pa_poll_func poll_func, void *userdata), (m, poll_func, userdata)) \
+    RETURNING(pa_channel_map *, pa_channel_map_init_extend,                                                          \
+              (pa_channel_map * m, unsigned channels, pa_channel_map_def_t def), (m, channels, def))                 \
     RETURNING(pa_stream *, pa_stream_new,                                                                            \
               (pa_context * c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map),               \
               (c, name, ss, map))                                                                                    \

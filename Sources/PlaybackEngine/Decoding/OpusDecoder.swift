@@ -22,6 +22,8 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
     private let cover: EmbeddedPicture?
     /// Set once a link with another channel count is met: the item ends there.
     private var formatChanged = false
+    /// Vorbis order to WAVE order, beyond stereo (`ChannelOrder`).
+    private let channelMap: [Int]?
 
     public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
         guard playbackd_opusfile_load() == 1 else {
@@ -58,6 +60,7 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         self.input = input
         let total = playbackd_op_pcm_total(file, -1)
         let format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
+        channelMap = ChannelOrder.fromVorbis(channels: format.channels)
         let frameCount = total > 0 ? Int(total) : nil
         let comments =
             playbackd_op_tags(file, -1).map {
@@ -76,6 +79,12 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
         var link: Int32 = 0
+        // Whatever path returns, what was decoded leaves in WAVE order.
+        defer {
+            if let channelMap {
+                ChannelOrder.rearrange(UnsafeMutableBufferPointer(rebasing: buffer[..<done]), by: channelMap)
+            }
+        }
         while done < buffer.count, !formatChanged {
             let frames = playbackd_op_read(
                 file, buffer.baseAddress! + done, Int32(clamping: buffer.count - done), &link)

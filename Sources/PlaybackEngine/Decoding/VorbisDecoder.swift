@@ -19,6 +19,8 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
     private let cover: EmbeddedPicture?
     /// Set once a link of another format is met: the item ends there.
     private var formatChanged = false
+    /// Vorbis order to WAVE order, beyond stereo (`ChannelOrder`).
+    private let channelMap: [Int]?
 
     public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
         guard playbackd_vorbisfile_load() == 1 else {
@@ -53,6 +55,7 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
         self.input = input
         let total = playbackd_ov_pcm_total(file, -1)
         let format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
+        channelMap = ChannelOrder.fromVorbis(channels: format.channels)
         let frameCount = total > 0 ? Int(total) : nil
         let comments =
             playbackd_ov_comment(file, -1).map {
@@ -73,8 +76,15 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {
         var done = 0
         var link: Int32 = 0
-        while done < buffer.count, !formatChanged {
-            let bytes = Int32(clamping: (buffer.count - done) * 2)
+        // Whatever path returns, what was decoded leaves in WAVE order.
+        defer {
+            if let channelMap {
+                ChannelOrder.rearrange(UnsafeMutableBufferPointer(rebasing: buffer[..<done]), by: channelMap)
+            }
+        }
+        // Whole frames only: libvorbisfile refuses a buffer shorter than one (OV_EINVAL).
+        while buffer.count - done >= format.channels, !formatChanged {
+            let bytes = Int32(clamping: (buffer.count - done) / format.channels * format.channels * 2)
             let destination = UnsafeMutableRawPointer(buffer.baseAddress! + done).assumingMemoryBound(to: CChar.self)
             let got = playbackd_ov_read(file, destination, bytes, 0, 2, 1, &link)
             // A missing page: decoding goes on after it.

@@ -111,7 +111,11 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
             format: format.sampleFormat == .s32 ? PA_SAMPLE_S32LE : PA_SAMPLE_S16LE, rate: UInt32(format.sampleRate),
             channels: UInt8(format.channels))
         frameBytes = format.frameBytes
-        guard let stream = playbackd_pa_stream_new(context, "Music", &spec, nil) else {
+        // The engine's channels are in WAVE order (`ChannelOrder`); libpulse's default map for
+        // more than two channels is another one.
+        var map = pa_channel_map()
+        playbackd_pa_channel_map_init_extend(&map, UInt32(format.channels), PA_CHANNEL_MAP_WAVEEX)
+        guard let stream = playbackd_pa_stream_new(context, "Music", &spec, &map) else {
             throw SinkError(
                 function: "pa_stream_new", code: -EINVAL, reason: "cannot play \(format)", isUnsupportedFormat: true)
         }

@@ -18,7 +18,7 @@ final class PipelineBuffers<Sample: PCMSample>: @unchecked Sendable {
 
     /// `reserve`: samples the ring keeps behind its read position (`SampleRing`).
     init(format: AudioFormat, reserve: Int, stretches: Bool) {
-        ring = SampleRing(capacity: Self.ringSamples(format), reserve: reserve)
+        ring = SampleRing(capacity: Self.ringSamples(format), reserve: reserve, channels: format.channels)
         stretchInput = .allocate(capacity: stretches ? Pipeline.stretchFrames * format.channels : 0)
         fade = .allocate(capacity: format.sampleRate * Pipeline.fadeMilliseconds / 1000 * format.channels)
         let processFrames = format.sampleRate * Pipeline.processMilliseconds / 1000

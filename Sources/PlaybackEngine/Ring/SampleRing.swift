@@ -5,8 +5,11 @@ import Synchronization
 ///
 /// The decoder thread is the only producer, the output thread the only consumer. Indices
 /// count samples since the ring was created and never wrap in practice (Int is 64-bit);
-/// the slot is `index & mask`. The consumer's index doubles as the absolute count of samples
-/// handed to the device, which the clock and the segment log are expressed in.
+/// the slot is `index % capacity`. The capacity is a whole number of frames, so the end of the
+/// storage never splits one: every region the producer or the consumer is given holds whole
+/// frames (a decoding library writes no part of one, a device takes none). The consumer's
+/// index doubles as the absolute count of samples handed to the device, which the clock and
+/// the segment log are expressed in.
 ///
 /// With a `reserve`, the producer never fills the last `reserve` slots, so that many samples
 /// behind the read position stay as they were: the consumer can step back over them
@@ -15,19 +18,19 @@ final class SampleRing<Sample: PCMSample>: @unchecked Sendable {
     let capacity: Int
     /// Samples behind the read position the producer leaves alone.
     let reserve: Int
-    private let mask: Int
     private let storage: UnsafeMutablePointer<Sample>
     private let writeIndex = Atomic<Int>(0)
     private let readIndex = Atomic<Int>(0)
 
-    /// `capacity` is rounded up to a power of two, after adding `reserve` to it.
-    init(capacity: Int, reserve: Int = 0) {
-        precondition(reserve >= 0)
-        var size = 1
-        while size < capacity + reserve { size <<= 1 }
+    /// `capacity` and `reserve` are in samples, of `channels` a frame (`reserve` a whole number
+    /// of frames); their sum is rounded up to a power of two frames.
+    init(capacity: Int, reserve: Int = 0, channels: Int = 1) {
+        precondition(reserve >= 0 && channels >= 1 && reserve % channels == 0)
+        var frames = 1
+        while frames * channels < capacity + reserve { frames <<= 1 }
+        let size = frames * channels
         self.capacity = size
         self.reserve = reserve
-        self.mask = size - 1
         self.storage = .allocate(capacity: size)
         storage.initialize(repeating: 0, count: size)
     }
@@ -51,7 +54,7 @@ final class SampleRing<Sample: PCMSample>: @unchecked Sendable {
     func writableRegion() -> UnsafeMutableBufferPointer<Sample> {
         let write = writeIndex.load(ordering: .relaxed)
         let free = max(0, capacity - reserve - (write - readIndex.load(ordering: .acquiring)))
-        let start = write & mask
+        let start = write % capacity
         return UnsafeMutableBufferPointer(start: storage + start, count: min(free, capacity - start))
     }
 
@@ -64,7 +67,7 @@ final class SampleRing<Sample: PCMSample>: @unchecked Sendable {
     func readableRegion() -> UnsafeBufferPointer<Sample> {
         let read = readIndex.load(ordering: .relaxed)
         let available = writeIndex.load(ordering: .acquiring) - read
-        let start = read & mask
+        let start = read % capacity
         return UnsafeBufferPointer(start: storage + start, count: min(available, capacity - start))
     }
 
