@@ -119,12 +119,9 @@ extension ConcurrentIntegrationSuite {
             "24-bit 96 kHz FLAC and ALAC between 16-bit items: the device reopens at S32_LE, every sample the reference's 24 bits at the top, the two 24-bit items one stream"
         )
         func twentyFourBits() throws {
-            let daemon = try DaemonProcess(device: "playbackd_capture_per_format")
-            let events = try daemon.connect()
-            _ = try events.subscribe()
-            let names = ["flac-one.flac", "flac-24bit.flac", "alac-24bit.m4a", "flac-two.flac"]
-            #expect(try daemon.enqueue(names, play: true)["added"]?.arrayValue?.count == 4)
-            try events.waitForState("stopped")
+            let daemon = try Self.play(
+                ["flac-one.flac", "flac-24bit.flac", "alac-24bit.m4a", "flac-two.flac"],
+                device: "playbackd_capture_per_format")
             let items = try daemon.call("queue")["items"]?.arrayValue ?? []
             #expect(items.map { $0["sampleRate"]?.numberValue } == [44_100, 96_000, 96_000, 44_100])
             #expect(
@@ -147,13 +144,8 @@ extension ConcurrentIntegrationSuite {
 
         @Test("8 kHz mono, six channels at 48 kHz and 24-bit 192 kHz: each reaches the device as it is, bit for bit")
         func ratesAndChannels() throws {
-            let daemon = try DaemonProcess(device: "playbackd_capture_per_format")
-            let events = try daemon.connect()
-            _ = try events.subscribe()
-            #expect(
-                try daemon.enqueue(["flac-8k.flac", "flac-6ch.flac", "flac-192k.flac"], play: true)["added"]?
-                    .arrayValue?.count == 3)
-            try events.waitForState("stopped")
+            let daemon = try Self.play(
+                ["flac-8k.flac", "flac-6ch.flac", "flac-192k.flac"], device: "playbackd_capture_per_format")
             #expect(
                 pcmDifference(try daemon.captured(suffix: "_8000_1.raw"), try TestEnvironment.reference("flac-8k"))
                     == nil)
