@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlaybackModel
 
 #if canImport(Glibc)
     import Glibc
@@ -41,6 +42,10 @@ struct RequestBuilder {
                 members.append(("change", try value([word], positional)))
                 continue
             }
+            if positional.kind == .sleepTimer, let boundary = Self.sleepBoundaries[word] {
+                members.append(("at", .string(boundary.rawValue)))
+                continue
+            }
             if positional.kind == .presetOrFile, word.contains("/") || word.hasSuffix(".txt") {
                 members.append(("file", .string(absolute(word))))
                 continue
@@ -55,6 +60,11 @@ struct RequestBuilder {
         if let extra = remaining.first { throw UsageError("\(verb.name): unexpected argument '\(extra)'") }
         return .object([("command", .string(command))] + members)
     }
+
+    /// The words `sleep` takes for a boundary.
+    static let sleepBoundaries: [String: SleepTimer.Boundary] = [
+        "end-of-item": .endOfItem, "end-of-chapter": .endOfChapter,
+    ]
 
     /// A level or a change of it (`N`, `+N`, `-N`), with its unit allowed after it.
     private static func level(_ word: String, unit: String) -> Double? {
@@ -92,6 +102,14 @@ struct RequestBuilder {
             return .number(Double(band - 1))
         case .word, .presetOrFile:
             return .string(word)
+        case .pathOrAll:
+            return .string(absolute(word))
+        case .sleepTimer:
+            guard let seconds = TimeText.duration(word) else {
+                throw UsageError(
+                    "\(verb.name): '\(word)' is not a time (30m, 45s, 1h30m, 90) nor end-of-item or end-of-chapter")
+            }
+            return .number(seconds)
         case .commandName:
             guard CommandName(rawValue: word) != nil else {
                 throw UsageError("\(verb.name): unknown command name '\(word)'")

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Times as people type and read them: `90`, `1:30`, `1:02:03`, `12.5`.
 public enum TimeText {
     /// Parses seconds, `M:SS` or `H:MM:SS` (fractions allowed in the last field).
@@ -14,6 +18,43 @@ public enum TimeText {
             total = total * 60 + value
         }
         return total
+    }
+
+    /// A duration with units, as `sleep` takes it: `30m`, `45s`, `1h30m`, `1h 5m 10s`, or
+    /// what `parse` reads (`90`, `1:30:00`); nil otherwise.
+    public static func duration(_ text: String) -> Double? {
+        if let plain = parse(text) { return plain }
+        var total = 0.0
+        var number = ""
+        var units = 0
+        for character in text where character != " " {
+            if character.isASCII && (character.isNumber || character == ".") {
+                number.append(character)
+                continue
+            }
+            let scale: Double
+            switch character {
+            case "h": scale = 3600
+            case "m": scale = 60
+            case "s": scale = 1
+            default: return nil
+            }
+            guard let value = Double(number), value.isFinite else { return nil }
+            total += value * scale
+            number = ""
+            units += 1
+        }
+        guard number.isEmpty, units > 0 else { return nil }
+        return total
+    }
+
+    /// `2026-11-26 10:05` in local time, from seconds since the epoch.
+    public static func date(_ seconds: Double) -> String {
+        var time = time_t(seconds.isFinite ? seconds : 0)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 
     /// `M:SS` below an hour, `H:MM:SS` from an hour on; negative and non-finite values read as 0.

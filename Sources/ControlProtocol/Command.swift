@@ -7,7 +7,18 @@ public enum CommandName: String, CaseIterable, Sendable {
     case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume
     case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
     case resetEqualizer, loadEqualizer, saveEqualizer
+    case nextChapter, previousChapter, chapters
+    case setSleepTimer, cancelSleepTimer
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
+    case bookmarks, forgetBookmarks
+}
+
+/// When `setSleepTimer` is to pause playback.
+public enum SleepRequest: Sendable, Equatable {
+    /// This many seconds from now.
+    case seconds(Double)
+    /// At the end of the item or chapter playing.
+    case boundary(SleepTimer.Boundary)
 }
 
 /// Where `enqueue` puts its items.
@@ -101,6 +112,12 @@ public enum Command: Sendable, Equatable {
     case resetEqualizer
     case loadEqualizer(EqualizerSource)
     case saveEqualizer(name: String)
+    case nextChapter
+    /// Restarts the chapter when more than 3 s into it, else goes to the one before.
+    case previousChapter
+    case chapters
+    case setSleepTimer(SleepRequest)
+    case cancelSleepTimer
     case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
@@ -113,6 +130,9 @@ public enum Command: Sendable, Equatable {
     case commands
     case subscribe
     case setCommandEnabled(CommandName, enabled: Bool)
+    case bookmarks
+    /// Forgets the bookmark of the file at `path`, or every bookmark (nil).
+    case forgetBookmarks(path: String?)
 }
 
 /// One parsed request line: the optional client `id` to echo, and the command.
@@ -151,6 +171,13 @@ extension Command {
         case .resetEqualizer: .resetEqualizer
         case .loadEqualizer: .loadEqualizer
         case .saveEqualizer: .saveEqualizer
+        case .nextChapter: .nextChapter
+        case .previousChapter: .previousChapter
+        case .chapters: .chapters
+        case .setSleepTimer: .setSleepTimer
+        case .cancelSleepTimer: .cancelSleepTimer
+        case .bookmarks: .bookmarks
+        case .forgetBookmarks: .forgetBookmarks
         case .enqueue: .enqueue
         case .remove: .remove
         case .move: .move

@@ -2,6 +2,9 @@
 /// (`MPSkipIntervalCommand.preferredIntervals`).
 public struct CommandAvailability: Sendable, Equatable {
     public private(set) var disabled: Set<CommandName> = []
+    /// Commands that cannot act on the current item (`CommandSpec.needsChapters` without
+    /// chapters): shown disabled, refused, but not the clients' choice (not saved).
+    public var unavailable: Set<CommandName> = []
     public var skipForwardIntervals: [Double]
     public var skipBackwardIntervals: [Double]
 
@@ -15,7 +18,17 @@ public struct CommandAvailability: Sendable, Equatable {
         self.skipBackwardIntervals = skipBackwardIntervals
     }
 
-    public func isEnabled(_ name: CommandName) -> Bool { !disabled.contains(name) }
+    public func isEnabled(_ name: CommandName) -> Bool { !disabled.contains(name) && !unavailable.contains(name) }
+
+    /// This availability for a current item with or without chapters.
+    public func forItem(hasChapters: Bool) -> CommandAvailability {
+        var availability = self
+        availability.unavailable = hasChapters ? [] : CommandAvailability.chapterCommands
+        return availability
+    }
+
+    /// The commands that need chapters.
+    public static let chapterCommands = Set(CommandCatalog.all.filter(\.needsChapters).map(\.name))
 
     /// Returns true when this changed anything.
     public mutating func set(_ name: CommandName, enabled: Bool) -> Bool {

@@ -9,7 +9,8 @@ public enum CommandCatalog {
     /// configuration names one.
     public static let defaultSkipInterval = 15.0
 
-    public static let all: [CommandSpec] = transport + navigation + modes + sound + queueing + queries
+    public static let all: [CommandSpec] =
+        transport + navigation + chapterNavigation + modes + sound + sleep + queueing + queries + bookmarking
 
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec { byName[name]! }

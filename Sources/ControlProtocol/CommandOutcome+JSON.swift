@@ -33,6 +33,8 @@ extension CommandOutcome {
             [("equalizer", equalizer.json)] + (presets.map { [("presets", JSONValue.array($0.map(JSONValue.string)))] } ?? [])
         case .removed(let count, let queueCount):
             [("removed", .number(Double(count))), ("queueCount", .number(Double(queueCount)))]
+        case .chapters(let chapters): [("chapters", chapters.json)]
+        case .bookmarks(let bookmarks): [("bookmarks", .array(bookmarks.map(\.json)))]
         }
     }
 
@@ -64,6 +66,12 @@ extension CommandOutcome {
             self = .equalizer(try Equalizer(json: json), presets: presets)
         case .removed:
             self = .removed(count: try reader.wholeNumber("removed"), queueCount: try reader.wholeNumber("queueCount"))
+        case .chapters:
+            self = .chapters(try [Chapter](json: reply["chapters"] ?? .null))
+        case .bookmarks:
+            var bookmarks: [Bookmark] = []
+            for entry in try reader.array("bookmarks") { bookmarks.append(try Bookmark(json: entry)) }
+            self = .bookmarks(bookmarks)
         }
     }
 }

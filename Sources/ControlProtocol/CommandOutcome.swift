@@ -16,11 +16,15 @@ public enum CommandOutcome: Equatable, Sendable {
     case equalizer(Equalizer, presets: [String]?)
     /// How many items `remove` took out, and how many are left.
     case removed(count: Int, queueCount: Int)
+    /// The current item's chapters.
+    case chapters([Chapter])
+    /// Every bookmark, newest first.
+    case bookmarks([Bookmark])
 
     /// Which case a command's successful reply is: declared with the command
     /// (`CommandSpec.replies`), so a client knows what it reads without looking at the keys.
     public enum Kind: Sendable, Equatable {
-        case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed
+        case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed, chapters, bookmarks
 
         /// What a successful reply of this kind holds besides `status` and `id`, for the
         /// protocol reference.
@@ -36,6 +40,9 @@ public enum CommandOutcome: Equatable, Sendable {
                     + " a failed enqueue still has `added` and `rejected`."
             case .equalizer: "`equalizer`, the curve; `presets`, the preset names, when asked for the equalizer."
             case .removed: "`removed`, the items taken out, and `queueCount`."
+            case .chapters: "`chapters`, each with `start` and `end` (seconds into the item) and `title`."
+            case .bookmarks:
+                "`bookmarks`, newest first, each with `path`, `title`, `position`, `duration` and `saved` (seconds since the epoch)."
             }
         }
     }
@@ -50,6 +57,8 @@ public enum CommandOutcome: Equatable, Sendable {
         case .enqueued: .enqueued
         case .equalizer: .equalizer
         case .removed: .removed
+        case .chapters: .chapters
+        case .bookmarks: .bookmarks
         }
     }
 }

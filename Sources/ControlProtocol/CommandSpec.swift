@@ -39,6 +39,11 @@ public enum CLIValueKind: Sendable, Equatable {
     /// A playback rate: `N` sets it (argument `rate`), `+N` / `-N` change it (argument
     /// `change`); a trailing `x` is allowed.
     case rate
+    /// A sleep timer: a duration (`30m`, `45s`, `1h30m`, `90`, `1:30:00`) sets `seconds`;
+    /// `end-of-item` or `end-of-chapter` sets `at`.
+    case sleepTimer
+    /// A file's path (argument `path`, made absolute), or `--all` (argument `all`).
+    case pathOrAll
 }
 
 /// One request argument.
@@ -123,13 +128,17 @@ public struct CommandSpec: Sendable {
     public let verbs: [CLIVerb]
     /// What a successful reply carries (`CommandOutcome(json:kind:)` reads it).
     public let replies: CommandOutcome.Kind
+    /// Available only while the current item has chapters (`commands` shows it disabled
+    /// otherwise, and it is refused as a disabled command is).
+    public let needsChapters: Bool
     let build: @Sendable (ArgumentValues) throws(RequestError) -> Command
 
     init(
         _ name: CommandName, _ summary: String, remote: Bool, replies: CommandOutcome.Kind = .done,
-        arguments: [ArgumentSpec] = [], verbs: [CLIVerb],
+        needsChapters: Bool = false, arguments: [ArgumentSpec] = [], verbs: [CLIVerb],
         build: @escaping @Sendable (ArgumentValues) throws(RequestError) -> Command
     ) {
+        self.needsChapters = needsChapters
         self.name = name
         self.summary = summary
         self.replies = replies

@@ -22,6 +22,14 @@ extension NowPlaying {
         members.append(("timestamp", .number(timestamp.roundedToMicroseconds)))
         if let queueIndex { members.append(("queueIndex", .number(Double(queueIndex)))) }
         members.append(("queueCount", .number(Double(queueCount))))
+        if let chapter {
+            members.append(("chapterNumber", .number(Double(chapter.number))))
+            members.append(("chapterCount", .number(Double(chapter.count))))
+            members.append(("chapterTitle", .string(chapter.title)))
+            members.append(("chapterStart", .number(chapter.start.roundedToMicroseconds)))
+            members.append(("chapterEnd", .number(chapter.end.roundedToMicroseconds)))
+        }
+        members.append(("sleepTimer", sleepTimerJSON))
         members.append(("assetURL", .string(FileURL.from(path: item.path))))
         members.append(("mediaType", .string("audio")))
         members.append(("isLiveStream", .bool(false)))
@@ -39,7 +47,41 @@ extension NowPlaying {
     }
 
     /// Room for every member: the fixed ones and every track field.
-    private static var memberCapacity: Int { 17 + TrackField.all.count }
+    private static var memberCapacity: Int { 23 + TrackField.all.count }
+
+    /// `sleepTimer`: the time it fires (seconds since the epoch), the boundary it waits for,
+    /// or null.
+    private var sleepTimerJSON: JSONValue {
+        switch sleepTimer {
+        case nil: .null
+        case .at(let time): .number(time.roundedToMicroseconds)
+        case .endOfItem, .endOfChapter: .string(sleepTimer!.boundary!.rawValue)
+        }
+    }
+
+    /// Reads `sleepTimer`, when there is one.
+    private static func sleepTimer(in json: JSONValue) throws(WireDecodingError) -> SleepTimer? {
+        switch json["sleepTimer"] {
+        case nil, .null?: return nil
+        case .number(let time)?: return .at(time)
+        case .string(let name)?:
+            guard let boundary = SleepTimer.Boundary(rawValue: name) else {
+                throw WireDecodingError("nowPlaying: 'sleepTimer' is not valid")
+            }
+            return SleepTimer(boundary)
+        default: throw WireDecodingError("nowPlaying: 'sleepTimer' is not valid")
+        }
+    }
+
+    /// Reads the chapter members, when there are.
+    private static func chapter(in json: JSONValue) throws(WireDecodingError) -> CurrentChapter? {
+        guard json["chapterNumber"] != nil else { return nil }
+        let reader = WireReader(object: json, context: "nowPlaying")
+        return CurrentChapter(
+            number: try reader.wholeNumber("chapterNumber"), count: try reader.wholeNumber("chapterCount"),
+            title: try reader.string("chapterTitle"), start: try reader.number("chapterStart"),
+            end: try reader.number("chapterEnd"))
+    }
 
     private func appendModes(to members: inout [(String, JSONValue)]) {
         members.append(("repeatMode", .string(repeatMode.rawValue)))
@@ -97,6 +139,8 @@ extension NowPlaying {
             timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
             queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
             volume: volume, defaultRate: defaultRate, replayGain: replayGain, routeChange: routeChange)
+        chapter = try Self.chapter(in: json)
+        sleepTimer = try Self.sleepTimer(in: json)
     }
 }
 

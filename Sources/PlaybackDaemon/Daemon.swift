@@ -47,7 +47,10 @@ public final class Daemon {
                 openDecoder: probeDecoder,
                 artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process))),
             presets: EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process)),
-            loop: loop, log: engineLog)
+            bookmarks: BookmarkStore(
+                path: BookmarkStore.defaultPath(environment: .process),
+                minimumDuration: settings.bookmarkMinimumSeconds, loop: loop, log: engineLog),
+            sleepFadeSeconds: settings.sleepFadeSeconds, loop: loop, log: engineLog)
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput))
         subsystems = makeSubsystems()
     }

@@ -43,6 +43,8 @@ public final class PlaybackEngine {
     deinit { releaseAll() }
 
     public var isRunning: Bool { pipeline != nil }
+    /// Counts the pipelines started: a sleep fade (`fadeForSleep`) belongs to one of them.
+    public private(set) var pipelineGeneration = 0
     public var isDeviceOpen: Bool { sink.openFormat != nil }
     public var deviceName: String { sink.deviceName }
     /// Whether the open device is a sound server's stream, not worth holding while paused
@@ -88,6 +90,12 @@ public final class PlaybackEngine {
         }
         events.reset()
         reportedSegment = 0
+        // A sleep fade belongs to the pipeline whose samples it counts.
+        if soundSettings.fade != nil {
+            soundSettings.fade = nil
+            sound.set(soundSettings)
+        }
+        pipelineGeneration += 1
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
             sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound,
@@ -101,7 +109,38 @@ public final class PlaybackEngine {
     /// (`AudioSink.canRewrite`): then the output thread is woken and rewrites it from just
     /// ahead of the frame heard.
     public func setSound(_ settings: SoundSettings) {
+        var settings = settings
+        settings.fade = soundSettings.fade
         guard settings != soundSettings else { return }
+        publishSound(settings)
+    }
+
+    /// Fades the running pipeline's output to silence, sample-accurately: from `seconds` after
+    /// the sample heard now, over `duration` seconds, silent after that, until the next start
+    /// (a sleep timer, which pauses when the fade has ended). Audio the device already holds is
+    /// faded too where it can replace it (`AudioSink.canRewrite`); elsewhere the fade begins no
+    /// earlier than the first sample not yet written. Nothing happens without a pipeline.
+    public func fadeForSleep(startingIn seconds: Double, over duration: Double) {
+        guard let pipeline else { return }
+        let samplesPerSecond = Double(pipeline.format.sampleRate * pipeline.format.channels)
+        let channels = pipeline.format.channels
+        let start = playedSample(in: pipeline, extrapolate: true) + Int(max(0, seconds) * samplesPerSecond) / channels * channels
+        var settings = soundSettings
+        settings.fade = SoundSettings.SampleFade(
+            startSample: start, endSample: start + Int(max(0, duration) * samplesPerSecond) / channels * channels)
+        publishSound(settings)
+    }
+
+    /// Ends a sleep fade: the output is heard at its level again (with the 5 ms crossfade of
+    /// any change).
+    public func cancelSleepFade() {
+        guard soundSettings.fade != nil else { return }
+        var settings = soundSettings
+        settings.fade = nil
+        publishSound(settings)
+    }
+
+    private func publishSound(_ settings: SoundSettings) {
         soundSettings = settings
         sound.set(settings)
         if sink.canRewrite { pipeline?.wakeOutput() }

@@ -26,6 +26,10 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let rate = ChangeSet(rawValue: 1 << 9)
     /// The audio route changed (`routeChange` in the snapshot says how).
     public static let route = ChangeSet(rawValue: 1 << 10)
+    /// The chapter playing changed (at its boundary, or by a move).
+    public static let chapter = ChangeSet(rawValue: 1 << 11)
+    /// The sleep timer was set, cancelled or fired.
+    public static let sleepTimer = ChangeSet(rawValue: 1 << 12)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
@@ -33,7 +37,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.state, "state"), (.item, "item"), (.position, "position"),
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
-            (.route, "route"),
+            (.route, "route"), (.chapter, "chapter"), (.sleepTimer, "sleepTimer"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

@@ -25,6 +25,10 @@ public struct NowPlaying: Sendable, Equatable {
     public var replayGain: AppliedReplayGain?
     /// The latest change of the audio route since the daemon started; nil before any.
     public var routeChange: RouteChange?
+    /// The chapter playing at `timestamp`; nil when the item has none.
+    public var chapter: CurrentChapter?
+    /// When the sleep timer pauses playback; nil when none is set.
+    public var sleepTimer: SleepTimer?
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,

@@ -38,6 +38,8 @@ public struct TrackMetadata: Sendable, Equatable {
     public var duration: Double
     public var sampleRate: Int
     public var channels: Int
+    /// The item's chapters (`Chapter.normalized`: sorted, tiling the item); empty without.
+    public var chapters: [Chapter] = []
 
     public init(
         title: String, artist: String? = nil, album: String? = nil,

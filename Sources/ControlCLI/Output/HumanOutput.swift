@@ -12,6 +12,8 @@ public enum HumanOutput {
         case .enqueued(let outcome): enqueued(outcome)
         case .equalizer(let curve, let presets): equalizer(curve, presets: presets)
         case .position(let seconds): "position \(TimeText.format(seconds))\n"
+        case .chapters(let chapters): self.chapters(chapters)
+        case .bookmarks(let bookmarks): self.bookmarks(bookmarks)
         case .done, .nowPlaying, .removed: ""
         }
     }
@@ -41,9 +43,46 @@ public enum HumanOutput {
         if nowPlaying.repeatMode != .off { timing += "  repeat \(nowPlaying.repeatMode.rawValue)" }
         if nowPlaying.shuffleMode == .items { timing += "  shuffle" }
         lines.append(timing)
+        if let chapter = nowPlaying.chapter {
+            lines.append("chapter \(chapter.number + 1)/\(chapter.count): \(chapter.title)")
+        }
+        if let sleep = sleepLine(nowPlaying, now: now) { lines.append(sleep) }
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + String(lines[0].dropFirst(tag.count))
         return lines.concatenated(separator: "\n") + "\n" + route
+    }
+
+    /// `sleep in 29:59`, `sleep at the end of the item (in 3:10)`: the sleep timer.
+    static func sleepLine(_ nowPlaying: NowPlaying, now: Double) -> String? {
+        guard let timer = nowPlaying.sleepTimer, let remaining = nowPlaying.sleepRemaining(at: now) else {
+            return nil
+        }
+        let left = TimeText.format(remaining.rounded(.up))
+        switch timer {
+        case .at: return "sleep in \(left)"
+        case .endOfItem: return "sleep at the end of the item (in \(left))"
+        case .endOfChapter: return "sleep at the end of the chapter (in \(left))"
+        }
+    }
+
+    /// One line per chapter: its number, start and title.
+    static func chapters(_ chapters: [Chapter]) -> String {
+        guard !chapters.isEmpty else { return "(the item has no chapters)\n" }
+        let width = String(chapters.count).count
+        return chapters.enumerated().map { index, chapter in
+            let number = String(index + 1)
+            let padded = String(repeating: " ", count: width - number.count) + number
+            return "\(padded). \(TimeText.format(chapter.start))  \(chapter.title)\n"
+        }.joined()
+    }
+
+    /// One line per bookmark: position / duration, title, when, path.
+    static func bookmarks(_ bookmarks: [Bookmark]) -> String {
+        guard !bookmarks.isEmpty else { return "(no bookmarks)\n" }
+        return bookmarks.map { bookmark in
+            "\(TimeText.format(bookmark.position)) / \(TimeText.format(bookmark.duration))  \(bookmark.title)  "
+                + "(\(TimeText.date(bookmark.saved)))  \(bookmark.path)\n"
+        }.joined()
     }
 
     /// `route: Headphones went away` or `route: USB DAC appeared`: the latest route change.

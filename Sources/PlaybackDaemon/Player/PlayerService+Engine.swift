@@ -47,11 +47,12 @@ extension PlayerService {
     /// A pipeline played out: start what follows (the item whose format differs, items
     /// enqueued after the decoder ran out, the next pass of a repeat), or stop at the end.
     private func continueAfterPipeline(next: UInt64?) {
+        if state.transport == .playing, let finished = state.queue.current { itemFinished(finished.id) }
         guard state.transport == .playing,
             let changes = next.map({ state.advance(toItem: $0) }) ?? state.advance(automatic: true)
         else { return endOfQueue() }
         note(changes)
-        if let failure = startEngine(atFrame: 0) {
+        if let failure = startEngine(atFrame: state.heldFrame) {
             log.error("cannot continue with item \(state.queue.currentIndex ?? -1): \(failure.message)")
             if failure.status == .noSuchContent { endOfQueue() }
         }
@@ -61,6 +62,9 @@ extension PlayerService {
     /// a new pass of the same item (repeat-one), which restarts the position.
     func boundaryHeard(_ id: UInt64, segment: Int, _ heard: EnginePosition) {
         guard state.transport == .playing else { return }
+        // The item before played to its end (when the state had not followed the engine yet;
+        // otherwise the periodic save within its last 30 s already forgot its bookmark).
+        if let previous = state.queue.current, previous.id != heard.itemID { itemFinished(previous.id) }
         if state.queue.current?.id == id && heard.segment == segment {
             note(.position)
         } else {

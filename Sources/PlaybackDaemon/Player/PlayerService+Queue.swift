@@ -16,6 +16,7 @@ extension PlayerService {
             let (items, rejected) = prober.probe(paths, limit: PlaybackQueue.maximumCount + 1, ids: ids)
             return { [unowned self] in
                 syncWithEngine()
+                if replace || play { bookmarkCurrentItem() }
                 reply(enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
                 publishChanges()
             }
@@ -67,7 +68,7 @@ extension PlayerService {
         note(changes)
         if play || (replace && wasPlaying) {
             note(state.select(firstNew))
-            return startEngine(atFrame: 0)
+            return startEngine(atFrame: state.heldFrame)
         }
         refreshUpcoming()
         return nil
@@ -122,7 +123,7 @@ extension PlayerService {
 
     func setEnabled(_ name: CommandName, _ enabled: Bool) -> CommandResult {
         note(state.setEnabled(name, enabled))
-        return .success(.commands(state.availability))
+        return .success(.commands(state.currentAvailability))
     }
 
     func outOfRange(_ index: Int) -> CommandResult {

@@ -69,11 +69,13 @@ extension PlayerService {
         return startCurrentItem(state.select(index))
     }
 
-    /// Plays (or, when not playing, holds) the current item from its start, after a move
-    /// that caused `changes`.
+    /// Plays (or, when not playing, holds) the current item from its start (a long item's
+    /// bookmark), after a move that caused `changes`.
     func startCurrentItem(_ changes: ChangeSet) -> CommandResult {
         note(changes)
-        if state.transport == .playing, let failure = startEngine(atFrame: 0) { return .failure(failure) }
+        if state.transport == .playing, let failure = startEngine(atFrame: state.heldFrame) {
+            return .failure(failure)
+        }
         return .success(.done)
     }
 

@@ -28,6 +28,21 @@ final class PlayerService {
     /// Changes held back until the device starts playing (see `publishChanges`).
     private var deferredChanges: ChangeSet = []
     private let audibleStartTimer: OneShotTimer
+    /// The bookmarks of long items.
+    let bookmarks: BookmarkStore
+    /// Saves the bookmark of a long item while it plays.
+    let bookmarkTimer: OneShotTimer
+    /// Announces the next chapter boundary.
+    let chapterTimer: OneShotTimer
+    /// The item and chapter the last published snapshot showed.
+    var announcedChapter: (UInt64, Int?)?
+    /// Pauses when the sleep timer comes due.
+    let sleepAlarm: OneShotTimer
+    /// The sleep fade the engine was given, and for what.
+    var armedFade: FadeKey?
+    /// The sleep timer's fade (`sleep-fade`), and the length of the one set.
+    var sleepFadeSeconds: Double
+    var sleepFadeLength = 0.0
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
 
@@ -35,9 +50,15 @@ final class PlayerService {
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        loop: EventLoop, log: DaemonLog
+        bookmarks: BookmarkStore, sleepFadeSeconds: Double, loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
+        self.bookmarks = bookmarks
+        self.sleepFadeSeconds = sleepFadeSeconds
+        self.state.startPosition = { [bookmarks] item in bookmarks.position(for: item) }
+        bookmarkTimer = OneShotTimer(loop: loop, accuracy: 0.25)
+        chapterTimer = OneShotTimer(loop: loop)
+        sleepAlarm = OneShotTimer(loop: loop)
         self.driver = driver
         self.prober = prober
         self.presets = presets
@@ -57,8 +78,13 @@ final class PlayerService {
     /// A disabled remote command is refused here, for every front end.
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
         let name = command.name
-        if CommandCatalog.spec(name).isRemoteCommand && !state.availability.isEnabled(name) {
-            return reply(.failure(CommandFailure(.commandDisabled, "\(name.rawValue) is disabled")))
+        if CommandCatalog.spec(name).isRemoteCommand && !state.currentAvailability.isEnabled(name) {
+            let why = state.availability.isEnabled(name) ? ": the current item has no chapters" : ""
+            return reply(.failure(CommandFailure(.commandDisabled, "\(name.rawValue) is disabled\(why)")))
+        }
+        if Self.mayLeaveItem(command) {
+            syncWithEngine()
+            bookmarkCurrentItem()
         }
         if case .enqueue(let paths, let placement, let replace, let play) = command {
             return enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
@@ -93,8 +119,15 @@ final class PlayerService {
         case .clear: clear()
         case .queue(let offset, let limit): .success(.queuePage(state.queuePage(offset: offset, limit: limit)))
         case .nowPlaying, .subscribe: .success(.nowPlaying(view().nowPlaying))
-        case .commands: .success(.commands(state.availability))
+        case .commands: .success(.commands(state.currentAvailability))
         case .setCommandEnabled(let name, let enabled): setEnabled(name, enabled)
+        case .nextChapter: nextChapter()
+        case .previousChapter: previousChapter()
+        case .chapters: listChapters()
+        case .setSleepTimer(let request): setSleepTimer(request)
+        case .cancelSleepTimer: cancelSleepTimer()
+        case .bookmarks: listBookmarks()
+        case .forgetBookmarks(let path): forgetBookmarks(path: path)
         }
     }
 
@@ -118,8 +151,9 @@ final class PlayerService {
             }
         }
         return PlayerView(
-            nowPlaying: shown.snapshot(frame: frame, timestamp: timestamp, rate: isAdvancing ? engine.runningRate : 0),
-            availability: state.availability, equalizer: state.equalizer,
+            nowPlaying: shown.snapshot(
+                frame: frame, timestamp: timestamp, rate: isAdvancing ? engine.runningRate : 0, now: WallClock.now()),
+            availability: shown.currentAvailability, equalizer: state.equalizer,
             resume: shown.resumeState(frame: frame))
     }
 
@@ -165,7 +199,17 @@ final class PlayerService {
         pendingChanges = []
         deferredChanges = []
         audibleStartTimer.cancel()
-        onPublish(view(), changes)
+        emit(changes)
+    }
+
+    /// Publishes `changes` with a fresh view, and arms what follows the position from it: the
+    /// next chapter's announcement, the sleep timer, the bookmark's periodic save.
+    private func emit(_ changes: ChangeSet) {
+        let published = view()
+        onPublish(published, changes)
+        followChapters(published.nowPlaying)
+        followSleepTimer(published.nowPlaying)
+        followBookmarks(published.nowPlaying)
     }
 
     /// Publishes what waited for the device to start (or for the wait to time out).
@@ -177,7 +221,7 @@ final class PlayerService {
         let changes = deferredChanges.union(pendingChanges)
         deferredChanges = []
         pendingChanges = []
-        onPublish(view(), changes)
+        emit(changes)
         return true
     }
 
@@ -199,6 +243,8 @@ final class PlayerService {
     /// setting reaches the engine, new ReplayGain restarts at the frame heard.
     func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
         driver.pauseHoldSeconds = new.pauseHoldSeconds
+        bookmarks.minimumDuration = new.bookmarkMinimumSeconds
+        sleepFadeSeconds = new.sleepFadeSeconds
         let rateMinimum = state.rateMinimumSeconds
         let changes = state.apply(new, replacing: old)
         note(changes)
@@ -215,5 +261,10 @@ final class PlayerService {
 
     /// The exit: the device plays out what it holds and fades; the position heard last is
     /// held, for the last view (what resume saves).
-    func fadeOutForExit() { holdPosition(engine.fadeOut()) }
+    /// The bookmark of a long item is saved there, before returning.
+    func fadeOutForExit() {
+        holdPosition(engine.fadeOut())
+        bookmarkCurrentItem()
+        bookmarks.flush()
+    }
 }

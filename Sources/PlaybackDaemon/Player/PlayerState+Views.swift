@@ -14,13 +14,25 @@ extension PlayerState {
 
     /// The now-playing snapshot at `frame` of the current item, measured at `timestamp`,
     /// advancing at `rate` (0 when it does not advance).
-    func snapshot(frame: Int, timestamp: Double, rate: Double) -> NowPlaying {
+    /// The chapter is the one playing at `now` (the position extrapolated from the anchor).
+    func snapshot(frame: Int, timestamp: Double, rate: Double, now: Double) -> NowPlaying {
         let item = queue.current
-        return NowPlaying(
+        var snapshot = NowPlaying(
             state: transport, item: item, elapsed: item?.metadata.seconds(atFrame: frame) ?? 0,
             rate: rate, timestamp: timestamp, queueIndex: queue.currentIndex, queueCount: queue.count,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume,
             defaultRate: playbackRate, replayGain: currentReplayGain(), routeChange: routeChange)
+        if let item {
+            snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
+            snapshot.sleepTimer = sleepTimer
+        }
+        return snapshot
+    }
+
+    /// Which commands are enabled for the current item (those that need chapters only when it
+    /// has them).
+    var currentAvailability: CommandAvailability {
+        availability.forItem(hasChapters: !(queue.current?.metadata.chapters.isEmpty ?? true))
     }
 
     /// One page of the queue, in its own order.
@@ -54,6 +66,7 @@ extension PlayerState {
     /// The current item and those that play after it (at most `engineLookahead`) at the same
     /// rate, as the engine takes them: each with its ReplayGain factor. An item with another
     /// rate starts a new pipeline: the stretcher is one for all it plays.
+    /// An upcoming item other than the current one starts at its bookmark.
     mutating func engineItems() -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
         let rate = rate(of: current)
@@ -63,7 +76,10 @@ extension PlayerState {
             let gain = replayGain(
                 of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
                 after: index + 1 < sequence.count ? sequence[index + 1] : nil)
-            return EngineItem(id: item.id, path: item.path, gain: gain?.factor ?? 1)
+            let start = index > 0 && item.id != current.id ? startPosition(item) : nil
+            return EngineItem(
+                id: item.id, path: item.path, gain: gain?.factor ?? 1,
+                startFrame: start.map { item.metadata.frame(at: $0) } ?? 0)
         }
         return (items[0], Array(items.dropFirst()))
     }

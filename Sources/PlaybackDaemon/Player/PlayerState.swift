@@ -36,6 +36,10 @@ struct PlayerState {
     private(set) var onRouteBack = RouteBackAction.stayPaused
     /// Whether the pause in effect is one a lost device caused (only that one resumes itself).
     private(set) var isPausedByRouteLoss = false
+    /// When playback is to pause by itself; nil when no sleep timer is set.
+    private(set) var sleepTimer: SleepTimer?
+    /// Where an item starts when it becomes current: its bookmark (`BookmarkStore`), else 0.
+    var startPosition: (QueueItem) -> Double? = { _ in nil }
 
     /// The state the daemon starts with: empty, stopped, with the configuration's settings.
     init(settings: DaemonSettings) {
@@ -84,11 +88,19 @@ struct PlayerState {
         return .item
     }
 
-    /// Stop: the position goes back to the start; the queue and the current item stay.
+    /// Stop: the position goes back to the start (a long item's bookmark); the queue and the
+    /// current item stay.
     mutating func stop() -> ChangeSet {
-        let changes: ChangeSet = heldFrame != 0 ? .position : []
-        heldFrame = 0
+        let start = startFrame()
+        let changes: ChangeSet = heldFrame != start ? .position : []
+        heldFrame = start
         return changes.union(setTransport(.stopped))
+    }
+
+    /// Where the current item starts: its bookmark's frame, else 0.
+    func startFrame() -> Int {
+        guard let item = queue.current, let seconds = startPosition(item) else { return 0 }
+        return item.metadata.frame(at: seconds)
     }
 
     /// Past the last item: stopped, with no current item.
@@ -105,7 +117,7 @@ struct PlayerState {
     mutating func beginIfNeeded() -> ChangeSet? {
         guard queue.current == nil else { return [] }
         guard queue.begin() else { return nil }
-        heldFrame = 0
+        heldFrame = startFrame()
         return .item
     }
 
@@ -136,9 +148,9 @@ struct PlayerState {
         return restartItem()
     }
 
-    /// The current item from its start.
+    /// The current item from its start (a long item's bookmark).
     mutating func restartItem() -> ChangeSet {
-        heldFrame = 0
+        heldFrame = startFrame()
         return [.item, .position]
     }
 
@@ -151,10 +163,8 @@ struct PlayerState {
     ) -> (changes: ChangeSet, firstNew: Int) {
         if replace { queue.removeAll() }
         var changes: ChangeSet = .queue
-        if queue.current == nil {
-            heldFrame = 0
-            changes.insert(.item)
-        }
+        let hadCurrent = queue.current != nil
+        if !hadCurrent { changes.insert(.item) }
         let firstNew: Int
         switch replace ? .end : placement {
         case .end: firstNew = queue.count
@@ -162,6 +172,7 @@ struct PlayerState {
         case .index(let index): firstNew = index
         }
         queue.insert(items, at: firstNew, playNext: placement == .next && !replace)
+        if !hadCurrent { heldFrame = startFrame() }
         return (changes, firstNew)
     }
 
@@ -169,7 +180,7 @@ struct PlayerState {
     /// that would have played next becomes current, from its start, or there is none.
     mutating func remove(at offsets: Set<Int>) -> (changes: ChangeSet, removedCurrent: Bool) {
         guard queue.remove(at: offsets) else { return (.queue, false) }
-        heldFrame = 0
+        heldFrame = startFrame()
         return ([.queue, .item, .position], true)
     }
 
@@ -246,6 +257,14 @@ struct PlayerState {
         guard seconds != rateMinimumSeconds else { return false }
         rateMinimumSeconds = seconds
         return true
+    }
+
+    // MARK: The sleep timer
+
+    mutating func setSleepTimer(_ timer: SleepTimer?) -> ChangeSet {
+        guard timer != sleepTimer else { return [] }
+        sleepTimer = timer
+        return .sleepTimer
     }
 
     // MARK: Commands, settings and the route

@@ -92,7 +92,11 @@ extension ResumeState {
 }
 
 extension QueueItem {
-    fileprivate var stateJSON: JSONValue { .object([("path", .string(path))] + metadata.stateMembers) }
+    fileprivate var stateJSON: JSONValue {
+        var members = [("path", JSONValue.string(path))] + metadata.stateMembers
+        if !metadata.chapters.isEmpty { members.append(("chapters", metadata.chapters.json)) }
+        return .object(members)
+    }
 
     fileprivate init(stateJSON json: JSONValue, id: UInt64, index: Int) throws(StateFileError) {
         // Made only for an error: a state file holds thousands of items.
@@ -110,7 +114,17 @@ extension QueueItem {
         guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
             throw StateFileError("\(context()): bad format")
         }
-        self.init(id: id, path: path, metadata: metadata)
+        var withChapters = metadata
+        if let chapters = json["chapters"] {
+            do {
+                let read = try [Chapter](json: chapters)
+                withChapters.chapters = Chapter.normalized(
+                    read.map { ($0.start, $0.title) }, duration: metadata.duration)
+            } catch {
+                throw StateFileError("\(context()): \(error.description)")
+            }
+        }
+        self.init(id: id, path: path, metadata: withChapters)
     }
 }
 

@@ -29,6 +29,10 @@ public struct DaemonSettings: Sendable, Equatable {
     /// The playback rate applies to items at least this long, in seconds; shorter ones play at
     /// 1 (0: every item).
     public var rateMinimumSeconds = 0.0
+    /// Items at least this long keep a bookmark, in seconds (0: none).
+    public var bookmarkMinimumSeconds = 600.0
+    /// The sleep timer's fade, in seconds.
+    public var sleepFadeSeconds = 10.0
     /// What a lost output device does to playback.
     public var onRouteLost = RouteLostAction.pause
     /// What a new output device does to playback paused by a lost one.

@@ -197,6 +197,14 @@ enum SettingsCatalog {
             "rate-min-length", "MINUTES",
             "The playback rate (changePlaybackRate) applies to items at least this long, such as podcasts and audiobooks; shorter ones, such as songs, play at 1 (0: every item)",
             0...1440, unit: " minutes", scale: 60, \.rateMinimumSeconds),
+        number(
+            "bookmark-min-length", "MINUTES",
+            "Items at least this long (audiobooks, podcasts) keep a bookmark: played again, from any queue or after a restart, they start where they were left (0: no bookmarks)",
+            0...1440, unit: " minutes", scale: 60, \.bookmarkMinimumSeconds),
+        number(
+            "sleep-fade", "SECONDS",
+            "How long the sleep timer fades playback out before it pauses (never longer than the timer; 0: no fade)",
+            0...60, unit: " s", \.sleepFadeSeconds),
         choice(
             "on-route-lost", "ACTION",
             "When the output device goes away (headphones unplugged, a sink removed): pause, or continue where the system sends the stream",

@@ -149,9 +149,15 @@ struct DecoderLoop<Sample: PCMSample> {
     /// items that cannot be opened.
     private func nextDecoder(format: AudioFormat, startSample: Int) -> Next {
         while let item = upcoming.next() {
-            guard let decoder = try? openDecoder(item.path) else {
+            guard var decoder = try? openDecoder(item.path) else {
                 state.skippedItems.add(1, ordering: .relaxed)
                 continue
+            }
+            var firstFrame = 0
+            if item.startFrame > 0 {
+                // A bookmark: a seek that fails plays the item from its start.
+                firstFrame = (try? decoder.seek(toFrame: item.startFrame)) ?? 0
+                if firstFrame == 0, let reopened = try? openDecoder(item.path) { decoder = reopened }
             }
             guard decoder.format == format else {
                 state.formatChangeItem.store(item.id, ordering: .relaxed)
@@ -161,7 +167,7 @@ struct DecoderLoop<Sample: PCMSample> {
             while !segments.hasRoom {
                 guard waitForOutput() else { return .halted }
             }
-            segments.append(.init(itemID: item.id, startSample: startSample, firstFrame: 0, gain: item.gain))
+            segments.append(.init(itemID: item.id, startSample: startSample, firstFrame: firstFrame, gain: item.gain))
             upcoming.noteSegmentStarted()
             return .item(item.id, decoder)
         }

@@ -71,9 +71,25 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
             ? Int(playbackd_av_rescale_q(duration, timeBase, AVRational(num: 1, den: rate))) : nil
         opened = OpenedFile(
             format: format, frameCount: frameCount,
-            metadata: FFmpegTags(dictionaries: [context.pointee.metadata, audio.pointee.metadata])
-                .applied(to: .untagged(path: path, format: format, frames: frameCount)))
+            metadata: FFmpegTags(
+                dictionaries: [context.pointee.metadata, audio.pointee.metadata], chapters: Self.chapters(context)
+            )
+            .applied(to: .untagged(path: path, format: format, frames: frameCount)))
         cover = readsPictures ? Self.attachedPicture(context) : nil
+    }
+
+    /// The container's chapters (an M4B's chapter track or Nero `chpl` atom, as libavformat
+    /// reads them): each one's start in seconds and its `title`.
+    private static func chapters(_ context: UnsafeMutablePointer<AVFormatContext>) -> [(start: Double, title: String?)] {
+        guard let list = context.pointee.chapters else { return [] }
+        return (0..<Int(context.pointee.nb_chapters)).compactMap { index in
+            guard let chapter = list[index] else { return nil }
+            let base = chapter.pointee.time_base
+            guard base.den > 0, base.num > 0 else { return nil }
+            let start = Double(chapter.pointee.start) * Double(base.num) / Double(base.den)
+            let title = FFmpegTags(dictionaries: [chapter.pointee.metadata], chapters: []).title
+            return (start, title)
+        }
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) throws(DecoderError) -> Int {

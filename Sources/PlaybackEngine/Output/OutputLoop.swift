@@ -104,9 +104,10 @@ struct OutputLoop<Sample: PCMSample> {
                     parameters.itemGain = itemGain
                     chain.apply(parameters)
                 }
+                chain.position = ring.totalRead
                 history?.record(position: ring.totalRead, chain: chain, fadedIn: fadedIn)
-                if !chain.isTransparent || fadedIn < fadeInFrames {
-                    let count = min(region.count, processBuffer.count)
+                let count = min(region.count, processBuffer.count)
+                if !chain.isTransparent(forSamples: count) || fadedIn < fadeInFrames {
                     let processed = UnsafeMutableBufferPointer(rebasing: processBuffer[..<count])
                     chain.process(UnsafeBufferPointer(rebasing: region.prefix(count)), into: processed)
                     fadedIn = fadeIn(processed, from: fadedIn)

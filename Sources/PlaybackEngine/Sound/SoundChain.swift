@@ -34,6 +34,11 @@ struct SoundChain {
     /// The TPDF dither's noise, from a fixed seed so that a capture is the same on every run.
     private var dither = playbackd_dither_seeded(0x9E37_79B9_7F4A_7C15)
     private let scratch: SoundScratch
+    /// The sleep timer's fade (`SoundParameters.fadeStart`, `fadeEnd`: ring samples).
+    private var fadeOutStart = Int.max
+    private var fadeOutEnd = Int.max
+    /// The ring sample `process` is given next (set by the output loop before each call).
+    var position = 0
 
     /// `scratch` holds at least as many frames as one `process` call is given.
     init(channels: Int, sampleRate: Int, scratch: SoundScratch) {
@@ -46,17 +51,32 @@ struct SoundChain {
         fadeFrame = fadeFrames
     }
 
-    /// Whether `process` is a plain copy now (transparent settings, no crossfade running).
-    var isTransparent: Bool { current.isIdentity && fadeFrame >= fadeFrames }
+    /// Whether `process` is a plain copy for the next `samples` from `position` (transparent
+    /// settings, no crossfade running, the sleep fade not begun).
+    func isTransparent(forSamples samples: Int) -> Bool {
+        current.isIdentity && fadeFrame >= fadeFrames && position + samples <= fadeOutStart
+    }
 
     /// The settings a pipeline starts with, at once.
     mutating func start(with parameters: SoundParameters) {
         current = stage(parameters)
         fadeFrame = fadeFrames
+        takeFadeOut(parameters)
+    }
+
+    /// Takes the sleep fade from `parameters`. One that should have begun before `position`
+    /// (the samples before it are processed: written, on a device that cannot take them back)
+    /// begins there instead, ending when it was to end but lasting at least the crossfade, so
+    /// the level never steps.
+    private mutating func takeFadeOut(_ parameters: SoundParameters) {
+        guard parameters.fadeStart != Int.max else { return (fadeOutStart, fadeOutEnd) = (Int.max, Int.max) }
+        fadeOutStart = max(parameters.fadeStart, position)
+        fadeOutEnd = max(parameters.fadeEnd, fadeOutStart + fadeFrames * signalChannels)
     }
 
     /// Takes new settings; the output crossfades to them (unless both are transparent).
     mutating func apply(_ parameters: SoundParameters) {
+        takeFadeOut(parameters)
         previous = current
         previousStates = states
         current = stage(parameters)
@@ -81,12 +101,13 @@ struct SoundChain {
         while done < total {
             let frames = min(total - done, scratch.frames)
             let offset = done * signalChannels
-            if isTransparent {
+            if isTransparent(forSamples: frames * signalChannels) {
                 target.advanced(by: offset).update(from: source.advanced(by: offset), count: frames * signalChannels)
             } else {
                 processBlock(source.advanced(by: offset), frames: frames, into: target.advanced(by: offset))
             }
             done += frames
+            position += frames * signalChannels
         }
     }
 
@@ -111,8 +132,25 @@ struct SoundChain {
         } else {
             current.run(signal, count: frames, &states)
         }
+        if position + frames * signalChannels > fadeOutStart { fadeOutEnvelope(signal, frames: frames) }
         signal.withMemoryRebound(to: Double.self, capacity: frames * 2) { samples in
             Sample.narrow(samples, frames: frames, channels: signalChannels, dither: &dither, into: output)
+        }
+    }
+}
+
+extension SoundChain {
+    /// The sleep timer's fade over `frames` of `signal` starting at `position`: the gain falls
+    /// from 1 at `fadeOutStart` to 0 at `fadeOutEnd` (the square of a straight line, so the
+    /// level falls evenly in loudness rather than lingering and then dropping), and stays 0
+    /// after it. A continuous gain, so it cannot click.
+    private func fadeOutEnvelope(_ signal: UnsafeMutablePointer<SIMD2<Double>>, frames: Int) {
+        let length = Double(max(1, fadeOutEnd - fadeOutStart))
+        for frame in 0..<frames {
+            let sample = position + frame * signalChannels
+            guard sample > fadeOutStart else { continue }
+            let left = min(1, max(0, Double(fadeOutEnd - sample) / length))
+            signal[frame] *= left * left
         }
     }
 }

@@ -7,15 +7,15 @@ import Synchronization
 /// two reads of an even, unchanged sequence and otherwise keeps what it has until its next
 /// write. Neither side waits, locks or allocates.
 final class SoundControl: Sendable {
-    private static let headerWords = 5
+    private static let headerWords = 7
     private static let bandWords = 6
     static let wordCount = headerWords + bandWords * Equalizer.maximumBands
 
     private let sequence = Atomic<UInt64>(0)
-    private let words: InlineArray<101, Atomic<UInt64>>
+    private let words: InlineArray<103, Atomic<UInt64>>
 
     init() {
-        precondition(Self.wordCount == 101)
+        precondition(Self.wordCount == 103)
         words = InlineArray { _ in Atomic<UInt64>(0) }
         set(SoundSettings())
     }
@@ -31,6 +31,8 @@ final class SoundControl: Sendable {
         store(2, equalizer.globalGain.bitPattern)
         store(3, equalizer.preamp.bitPattern)
         store(4, settings.volume.bitPattern)
+        store(5, UInt64(bitPattern: Int64(settings.fade?.startSample ?? Int.max)))
+        store(6, UInt64(bitPattern: Int64(settings.fade?.endSample ?? Int.max)))
         for (index, band) in equalizer.bands.prefix(Equalizer.maximumBands).enumerated() {
             let base = Self.headerWords + index * Self.bandWords
             store(base, UInt64(EQFilterType.ordered.firstIndex(of: band.type)!))
@@ -58,6 +60,8 @@ final class SoundControl: Sendable {
         read.globalGain = Double(bitPattern: load(2))
         read.preamp = Double(bitPattern: load(3))
         read.volume = Double(bitPattern: load(4))
+        read.fadeStart = Int(Int64(bitPattern: load(5)))
+        read.fadeEnd = Int(Int64(bitPattern: load(6)))
         for index in 0..<read.bandCount {
             let base = Self.headerWords + index * Self.bandWords
             let typeIndex = Int(min(load(base), UInt64(EQFilterType.ordered.count - 1)))
@@ -86,6 +90,9 @@ struct SoundParameters: Sendable {
     var volume = 1.0
     /// The current item's gain (ReplayGain), from its segment rather than the handoff.
     var itemGain = 1.0
+    /// The sleep timer's fade, in ring samples (`Int.max`: none).
+    var fadeStart = Int.max
+    var fadeEnd = Int.max
     var bands = InlineArray<16, EQBand>(repeating: EQBand(type: .parametric, frequency: 1000))
 
     /// Whether the output is the input, bit for bit.

@@ -7,10 +7,18 @@ public struct SoundSettings: Sendable, Equatable {
     public var equalizer: Equalizer
     /// Linear gain, 0 - 1 (100%).
     public var volume: Double
+    /// The sleep timer's fade-out in the running pipeline (`PlaybackEngine.fadeForSleep`).
+    var fade: SampleFade?
 
     public init(equalizer: Equalizer = Equalizer(), volume: Double = 1) {
         self.equalizer = equalizer
         self.volume = volume
+    }
+
+    /// A fade to silence between two ring samples of one pipeline.
+    struct SampleFade: Sendable, Equatable {
+        var startSample: Int
+        var endSample: Int
     }
 
     /// Whether the output is the decoded samples, bit for bit.

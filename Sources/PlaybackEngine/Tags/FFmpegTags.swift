@@ -8,6 +8,11 @@ import PlaybackModel
 struct FFmpegTags: TagReader {
     /// The container's tags, then the audio stream's.
     let dictionaries: [OpaquePointer?]
+    /// The container's chapters (`AVFormatContext.chapters`).
+    let chapters: [(start: Double, title: String?)]
+
+    /// The `title` tag.
+    var title: String? { text("title") }
 
     /// What libavformat calls the tag that holds what an ID3v2 frame holds.
     private static let frameKeys = ["TPE2": "album_artist", "TCOM": "composer", "TRCK": "track", "TPOS": "disc"]

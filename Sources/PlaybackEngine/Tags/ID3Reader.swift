@@ -15,8 +15,21 @@ enum ID3Reader {
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         _ = mpg123_id3(handle, &v1, &v2)
         let tags = Tags(
-            v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee), userTexts: userTexts(v2?.pointee))
+            v1: v1?.pointee, v2: v2?.pointee, frames: textFrames(v2?.pointee), userTexts: userTexts(v2?.pointee),
+            chapters: rawChapters(handle))
         return tags.applied(to: .untagged(path: path, format: format, frames: frames))
+    }
+
+    /// The chapters of the raw tag libmpg123 kept (only when probing, with pictures).
+    private static func rawChapters(_ handle: OpaquePointer) -> [(start: Double, title: String?)] {
+        var raw1: UnsafeMutablePointer<UInt8>?
+        var raw2: UnsafeMutablePointer<UInt8>?
+        var size1 = 0
+        var size2 = 0
+        guard mpg123_id3_raw(handle, &raw1, &size1, &raw2, &size2) == MPG123_OK.rawValue, let raw2, size2 > 0 else {
+            return []
+        }
+        return ID3Chapters.read(rawTag: UnsafeBufferPointer(start: raw2, count: size2))
     }
 
     /// The tags of one file, read field by field as `TrackField.all` declares.
@@ -27,6 +40,7 @@ enum ID3Reader {
         let frames: [String: String]
         /// ID3v2 `TXXX` frames by their description, upper-cased.
         let userTexts: [String: String]
+        let chapters: [(start: Double, title: String?)]
 
         func value(of source: TagSource) -> TrackFieldValue? {
             switch source {

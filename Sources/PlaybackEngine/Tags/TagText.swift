@@ -5,16 +5,21 @@ import SystemSupport
 protocol TagReader {
     /// The value `source` names, read from these tags; nil when they do not hold it.
     func value(of source: TagSource) -> TrackFieldValue?
+    /// The chapters these tags hold, as they hold them (`Chapter.normalized` makes the list).
+    var chapters: [(start: Double, title: String?)] { get }
 }
 
 extension TagReader {
-    /// `metadata` with every field these tags hold.
+    var chapters: [(start: Double, title: String?)] { [] }
+
+    /// `metadata` with every field and the chapters these tags hold.
     func applied(to metadata: TrackMetadata) -> TrackMetadata {
         var metadata = metadata
         for field in TrackField.all {
             guard let source = field.source, let value = value(of: source) else { continue }
             field.set(value, in: &metadata)
         }
+        metadata.chapters = Chapter.normalized(chapters, duration: metadata.duration)
         return metadata
     }
 }

@@ -72,6 +72,34 @@ struct VorbisComments: TagReader {
         }
     }
 
+    /// `CHAPTER001=00:01:30.500` with `CHAPTER001NAME=...` (the chapter extension of Vorbis
+    /// comments, as `vorbiscomment`, Matroska tools and audiobook encoders write it).
+    var chapters: [(start: Double, title: String?)] {
+        values.compactMap { key, value -> (Int, Double, String?)? in
+            guard key.hasPrefix(bytes: "CHAPTER"), key.utf8.count > 7 else { return nil }
+            let digits = key.utf8.dropFirst(7)
+            guard digits.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(String(decoding: digits, as: UTF8.self)),
+                let start = Self.chapterTime(value)
+            else { return nil }
+            return (number, start, values[key + "NAME"])
+        }.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+    }
+
+    /// `HH:MM:SS.mmm` (also `MM:SS.mmm`, or plain seconds) as seconds; nil otherwise.
+    static func chapterTime(_ text: String) -> Double? {
+        let fields = text.trimmingCharacters(in: " ").split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(fields.count) else { return nil }
+        var seconds = 0.0
+        for (index, field) in fields.enumerated() {
+            let isLast = index == fields.count - 1
+            guard !field.isEmpty, field.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
+                let value = Double(field), value.isFinite
+            else { return nil }
+            seconds = seconds * 60 + value
+        }
+        return seconds
+    }
+
     private func text(_ key: String) -> TrackFieldValue? { values[key].map(TrackFieldValue.text) }
 
     private func first(_ keys: [String]?) -> String? { keys?.lazy.compactMap { values[$0] }.first }
