@@ -43,6 +43,9 @@ enum FuzzTarget: String, CaseIterable {
     /// A raw ID3v2.2 tag (or its frames alone) read by our own `PIC` frame parser, the one
     /// binary tag parser that is ours and not libmpg123's, fed the bytes directly.
     case id3v22Pictures = "id3v22-pictures"
+    /// A raw ID3v2.3 or 2.4 tag read by our `CHAP`/`CTOC` parser, then made into an item's
+    /// chapter list.
+    case id3Chapters = "id3-chapters"
     /// An M3U/M3U8 playlist's bytes, and each entry resolved to a path.
     case m3u
     /// The TOML configuration file, applied to the default settings.
@@ -88,6 +91,15 @@ enum FuzzTarget: String, CaseIterable {
                     !picture.data.isEmpty && picture.data.count < bytes.count,
                     "a picture of \(picture.data.count) bytes")
                 check(!picture.mimeType.isEmpty, "a picture without a type")
+            }
+        case .id3Chapters:
+            let found = ID3Chapters.read(rawTag: bytes)
+            let chapters = Chapter.normalized(found, duration: 3600)
+            check(chapters.count <= min(found.count, Chapter.maximumCount), "more chapters than the tag holds")
+            for (index, chapter) in chapters.enumerated() {
+                let end = index + 1 < chapters.count ? chapters[index + 1].start : 3600
+                check(chapter.start >= 0 && chapter.start < chapter.end && chapter.end == end, "chapters that do not tile")
+                check(!chapter.title.isEmpty, "an untitled chapter")
             }
         case .m3u:
             let playlist = M3UPlaylist(bytes: Array(bytes))

@@ -23,7 +23,9 @@ import Testing
         service = PlayerService(
             state: PlayerState(settings: DaemonSettings()),
             driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, loop: loop, log: log),
-            prober: prober, presets: EqualizerPresets(directory: nil), loop: loop, log: log)
+            prober: prober, presets: EqualizerPresets(directory: nil),
+            bookmarks: BookmarkStore(path: nil, minimumDuration: 600, loop: loop, log: log), sleepFadeSeconds: 10,
+            loop: loop, log: log)
     }
 
     /// Reloads the default settings changed by `change`, as SIGHUP does.

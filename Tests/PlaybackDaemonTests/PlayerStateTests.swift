@@ -162,7 +162,7 @@ import Testing
         items[0].metadata.replayGainAlbumGain = -6
         items[0].metadata.replayGainTrackGain = -3
         _ = state.insert(items, placement: .end, replace: false)
-        let snapshot = state.snapshot(frame: 22050, timestamp: 100, rate: 0)
+        let snapshot = state.snapshot(frame: 22050, timestamp: 100, rate: 0, now: 100)
         #expect(snapshot.elapsed == 0.5 && snapshot.timestamp == 100 && snapshot.queueCount == 2)
         #expect(snapshot.replayGain?.gain == -6, "the next item shares the album: the album gain")
         #expect(state.queuePage(offset: 1, limit: 5).items.map(\.id) == [2])

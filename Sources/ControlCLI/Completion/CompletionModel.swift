@@ -19,13 +19,17 @@ struct CompletionModel {
         CommandCatalog.all.filter(\.isRemoteCommand).map(\.name.rawValue)
     }
 
+    /// Times offered for `sleep`.
+    static let sleepTimes = ["15m", "30m", "45m", "1h"]
+
     init() {
         var verbs = VerbTable.all.map { spec, verb in
             let positional: ValueCompletion =
                 // A verb that takes paths completes file names (`insert POSITION PATH...` too).
                 switch verb.positionals.contains(where: { $0.kind == .paths }) ? .paths : verb.positionals.first?.kind {
-                case .paths?: .file
+                case .paths?, .pathOrAll?: .file
                 case .commandName?: .choices(Self.remoteCommandNames)
+                case .sleepTimer?: .choices(RequestBuilder.sleepBoundaries.keys.sorted() + Self.sleepTimes + ["off"])
                 case .choice(let words)?: .choices(words)
                 default: .none
                 }

@@ -91,6 +91,29 @@ public struct TemplateField: Sendable, Equatable {
             TemplateField("routeDevice", .text, "the device the latest route change was about") {
                 $0.nowPlaying.routeChange.map { .text($0.device) }
             },
+            TemplateField("chapterTitle", .text, "the title of the chapter playing") {
+                $0.nowPlaying.chapter.map { .text($0.title) }
+            },
+            TemplateField(
+                "chapterNumber", .number, "the chapter playing, from 1 (the protocol's chapterNumber counts from 0)"
+            ) {
+                $0.nowPlaying.chapter.map { .number(Double($0.number + 1)) }
+            },
+            TemplateField("chapterCount", .number, "the number of chapters of the item") {
+                $0.nowPlaying.chapter.map { .number(Double($0.count)) }
+            },
+            TemplateField("chapterStart", .seconds, "where the chapter playing starts, in the item") {
+                $0.nowPlaying.chapter.map { .seconds($0.start) }
+            },
+            TemplateField("chapterEnd", .seconds, "where the chapter playing ends, in the item") {
+                $0.nowPlaying.chapter.map { .seconds($0.end) }
+            },
+            TemplateField(
+                "sleepRemaining", .seconds, followsPosition: true,
+                "the time left before the sleep timer pauses playback (to its time, or the end of the item or chapter)"
+            ) {
+                $0.nowPlaying.sleepRemaining(at: $0.now).map(TemplateValue.seconds)
+            },
         ]
 
     /// The position as a whole percentage of the duration.
