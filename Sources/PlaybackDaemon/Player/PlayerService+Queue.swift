@@ -18,6 +18,7 @@ extension PlayerService {
                 syncWithEngine()
                 if replace || play { bookmarkCurrentItem() }
                 reply(enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
+                if replace || play { aimSleepTimer() }
                 publishChanges()
             }
         }

@@ -27,7 +27,17 @@ extension PlayerService {
         engine.cancelSleepFade()
         armedFade = nil
         note(state.setSleepTimer(timer))
+        aimSleepTimer()
         return .success(.done)
+    }
+
+    /// Commands that move playback to another item or position (a boundary sleep timer then
+    /// waits for the end of where playback is).
+    static func movesPlayback(_ command: Command) -> Bool {
+        switch command {
+        case .skipForward, .skipBackward, .changePlaybackPosition, .previousChapter: true
+        default: mayLeaveItem(command)
+        }
     }
 
     func cancelSleepTimer() -> CommandResult {
@@ -39,8 +49,25 @@ extension PlayerService {
     func endSleepTimer() {
         sleepAlarm.cancel()
         armedFade = nil
+        sleepTarget = nil
         engine.cancelSleepFade()
         note(state.setSleepTimer(nil))
+    }
+
+    /// Where a boundary timer waits: the end of the item playing, or of its chapter, as
+    /// they are when it is set or when a command moves playback (a skip, a seek). Playback
+    /// passing on into the next item or chapter does not move it.
+    func aimSleepTimer() {
+        guard let timer = state.sleepTimer, timer.boundary != nil, let item = state.queue.current else {
+            return sleepTarget = nil
+        }
+        let position = item.metadata.seconds(atFrame: playedFrame())
+        let end =
+            timer == .endOfItem
+            ? item.metadata.duration
+            : CurrentChapter(item.metadata.chapters, at: position)?.end ?? item.metadata.duration
+        sleepTarget = SleepTarget(item: item.id, seconds: end)
+        armedFade = nil
     }
 
     /// Arms the fade and the pause for the snapshot just published: at the timer's time, or
@@ -49,33 +76,33 @@ extension PlayerService {
     func followSleepTimer(_ published: NowPlaying) {
         guard let timer = published.sleepTimer else { return sleepAlarm.cancel() }
         let now = WallClock.now()
-        let due: Double?
-        var target: (item: UInt64, seconds: Double)?
+        let due: Double
         switch timer {
         case .at(let time): due = time
         case .endOfItem, .endOfChapter:
-            guard let item = published.item else { return sleepAlarm.cancel() }
-            let end = timer == .endOfItem ? item.metadata.duration : (published.chapter?.end ?? item.metadata.duration)
-            target = (item.id, end)
-            due = published.time(reaching: end)
+            guard let target = sleepTarget, published.state == .playing, published.rate > 0 else {
+                return sleepAlarm.cancel()
+            }
+            guard published.item?.id == target.item, let reaching = published.time(reaching: target.seconds) else {
+                // Playback has passed the boundary into the next item: pause now.
+                return sleepAlarm.arm(after: 0) { [unowned self] in sleepAtBoundary(target) }
+            }
+            due = reaching
         }
-        guard let due else { return sleepAlarm.cancel() }
         let remaining = due - now
         if published.state == .playing && published.rate > 0 {
-            let key = FadeKey(pipeline: engine.pipelineGeneration, item: target?.item, seconds: target?.seconds ?? due)
+            let key = FadeKey(pipeline: engine.pipelineGeneration, target: sleepTarget, due: sleepTarget == nil ? due : 0)
             if armedFade != key {
                 armedFade = key
                 let fade = min(sleepFadeLength, max(0, remaining))
                 engine.fadeForSleep(startingIn: remaining - fade, over: fade)
             }
         }
-        guard case .at = timer else {
-            guard published.state == .playing, published.rate > 0 else { return sleepAlarm.cancel() }
-            return sleepAlarm.arm(after: max(0, remaining) + Self.sleepLateness) { [unowned self] in
-                sleepAtBoundary(target!)
-            }
+        if let target = sleepTarget {
+            sleepAlarm.arm(after: max(0, remaining) + Self.sleepLateness) { [unowned self] in sleepAtBoundary(target) }
+        } else {
+            sleepAlarm.arm(after: max(0, remaining)) { [unowned self] in sleepNow() }
         }
-        sleepAlarm.arm(after: max(0, remaining)) { [unowned self] in sleepNow() }
     }
 
     /// The timer's time has come: pause where playback is (after the fade, silent), or, when
@@ -90,7 +117,7 @@ extension PlayerService {
 
     /// Playback reached the end of the item or chapter the timer waited for: pause there, the
     /// next item current at its start or the position at the chapter's end.
-    private func sleepAtBoundary(_ target: (item: UInt64, seconds: Double)) {
+    private func sleepAtBoundary(_ target: SleepTarget) {
         syncWithEngine()
         guard state.transport == .playing else { return }
         if let heard = engine.currentPosition(), heard.itemID == target.item,
@@ -118,9 +145,16 @@ extension PlayerService {
     static var sleepLateness: Double { 0.02 }
 }
 
-/// What a sleep fade was set for: the pipeline whose samples it counts and its target.
+/// The boundary a sleep timer waits for: a position in an item.
+struct SleepTarget: Equatable {
+    var item: UInt64
+    var seconds: Double
+}
+
+/// What a sleep fade was set for: the pipeline whose samples it counts, and the boundary or
+/// the time it ends at.
 struct FadeKey: Equatable {
     var pipeline: Int
-    var item: UInt64?
-    var seconds: Double
+    var target: SleepTarget?
+    var due: Double
 }

@@ -40,6 +40,8 @@ final class PlayerService {
     let sleepAlarm: OneShotTimer
     /// The sleep fade the engine was given, and for what.
     var armedFade: FadeKey?
+    /// The boundary a boundary sleep timer waits for.
+    var sleepTarget: SleepTarget?
     /// The sleep timer's fade (`sleep-fade`), and the length of the one set.
     var sleepFadeSeconds: Double
     var sleepFadeLength = 0.0
@@ -91,6 +93,7 @@ final class PlayerService {
         }
         syncWithEngine()
         reply(perform(command))
+        if Self.movesPlayback(command) { aimSleepTimer() }
         publishChanges()
     }
 
