@@ -31,16 +31,17 @@ extension PlayerService {
         bookmarks.record(item, at: item.metadata.duration)
     }
 
-    /// Keeps saving the bookmark of a long item while it plays, for the snapshot just published.
-    func followBookmarks(_ published: NowPlaying) {
-        guard published.state == .playing, let item = published.item, bookmarks.keepsBookmark(item) else {
+    /// Keeps saving the bookmark of a long item while it plays: armed when playback starts
+    /// (not when the start is announced, which waits for the device) and after each save.
+    func followBookmarks() {
+        guard state.transport == .playing, let item = state.queue.current, bookmarks.keepsBookmark(item) else {
             return bookmarkTimer.cancel()
         }
         guard !bookmarkTimer.isArmed else { return }
         bookmarkTimer.arm(after: Self.bookmarkInterval) { [unowned self] in
             syncWithEngine()
             bookmarkCurrentItem()
-            followBookmarks(view().nowPlaying)
+            followBookmarks()
         }
     }
 

@@ -100,6 +100,7 @@ extension PlayerService {
         do throws(EngineError) {
             state.hold(try driver.start(items, atFrame: frame, rate: state.rate(of: item), fadingIn: fadingIn))
             setTransport(.playing)
+            followBookmarks()
             return nil
         } catch {
             return startFailure(error, item: item, frame: frame)

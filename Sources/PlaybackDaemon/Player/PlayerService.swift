@@ -212,7 +212,7 @@ final class PlayerService {
         onPublish(published, changes)
         followChapters(published.nowPlaying)
         followSleepTimer(published.nowPlaying)
-        followBookmarks(published.nowPlaying)
+        followBookmarks()
     }
 
     /// Publishes what waited for the device to start (or for the wait to time out).
