@@ -21,7 +21,8 @@ extension [Chapter] {
             let reader = WireReader(object: entry, context: "chapter")
             append(
                 Chapter(
-                    start: try reader.number("start"), end: try reader.number("end"), title: try reader.string("title")))
+                    start: try reader.number("start"), end: try reader.number("end"), title: try reader.string("title"))
+            )
         }
     }
 }

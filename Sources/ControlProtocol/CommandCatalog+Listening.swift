@@ -10,7 +10,8 @@ extension CommandCatalog {
 
     static let chapterNavigation: [CommandSpec] = [
         CommandSpec(
-            .nextChapter, "Go to the start of the next chapter, sample-accurately; from the last one, to the next item.",
+            .nextChapter,
+            "Go to the start of the next chapter, sample-accurately; from the last one, to the next item.",
             remote: true, replies: .position, needsChapters: true,
             verbs: [
                 CLIVerb("chapter-next", "Go to the next chapter.", examples: ["chapter next"])
@@ -45,7 +46,8 @@ extension CommandCatalog {
             arguments: [
                 ArgumentSpec("seconds", .number, "Seconds from now, > 0 and at most 86400 (24 h)."),
                 ArgumentSpec(
-                    "at", .string, "\"endOfItem\" or \"endOfChapter\" (the item must have chapters); instead of seconds."
+                    "at", .string,
+                    "\"endOfItem\" or \"endOfChapter\" (the item must have chapters); instead of seconds."
                 ),
             ],
             verbs: [

@@ -30,7 +30,8 @@ extension CommandOutcome {
                 ),
             ] + (outcome.queueCount.map { [("queueCount", JSONValue.number(Double($0)))] } ?? [])
         case .equalizer(let equalizer, let presets):
-            [("equalizer", equalizer.json)] + (presets.map { [("presets", JSONValue.array($0.map(JSONValue.string)))] } ?? [])
+            [("equalizer", equalizer.json)]
+                + (presets.map { [("presets", JSONValue.array($0.map(JSONValue.string)))] } ?? [])
         case .removed(let count, let queueCount):
             [("removed", .number(Double(count))), ("queueCount", .number(Double(queueCount)))]
         case .chapters(let chapters): [("chapters", chapters.json)]
@@ -55,7 +56,8 @@ extension CommandOutcome {
             for item in try reader.array("items") { items.append(try QueueItem(json: item)) }
             self = .queuePage(
                 QueuePage(
-                    currentIndex: try reader.optionalWholeNumber("currentIndex"), count: try reader.wholeNumber("count"),
+                    currentIndex: try reader.optionalWholeNumber("currentIndex"),
+                    count: try reader.wholeNumber("count"),
                     offset: try reader.wholeNumber("offset"), repeatMode: try reader.choice("repeatMode"),
                     shuffleMode: try reader.choice("shuffleMode"), items: items))
         case .enqueued:

@@ -42,7 +42,8 @@ public final class Daemon {
         let engineLog = DaemonLog(label: "playbackd.engine", output: logOutput)
         service = PlayerService(
             state: PlayerState(settings: settings),
-            driver: EngineDriver(engine: engine, pauseHoldSeconds: settings.pauseHoldSeconds, loop: loop, log: engineLog),
+            driver: EngineDriver(
+                engine: engine, pauseHoldSeconds: settings.pauseHoldSeconds, loop: loop, log: engineLog),
             prober: ItemProber(
                 openDecoder: probeDecoder,
                 artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process))),

@@ -124,7 +124,9 @@ public final class PlaybackEngine {
         guard let pipeline else { return }
         let samplesPerSecond = Double(pipeline.format.sampleRate * pipeline.format.channels)
         let channels = pipeline.format.channels
-        let start = playedSample(in: pipeline, extrapolate: true) + Int(max(0, seconds) * samplesPerSecond) / channels * channels
+        let start =
+            playedSample(in: pipeline, extrapolate: true) + Int(max(0, seconds) * samplesPerSecond) / channels
+            * channels
         var settings = soundSettings
         settings.fade = SoundSettings.SampleFade(
             startSample: start, endSample: start + Int(max(0, duration) * samplesPerSecond) / channels * channels)

@@ -98,7 +98,9 @@ enum FuzzTarget: String, CaseIterable {
             check(chapters.count <= min(found.count, Chapter.maximumCount), "more chapters than the tag holds")
             for (index, chapter) in chapters.enumerated() {
                 let end = index + 1 < chapters.count ? chapters[index + 1].start : 3600
-                check(chapter.start >= 0 && chapter.start < chapter.end && chapter.end == end, "chapters that do not tile")
+                check(
+                    chapter.start >= 0 && chapter.start < chapter.end && chapter.end == end, "chapters that do not tile"
+                )
                 check(!chapter.title.isEmpty, "an untitled chapter")
             }
         case .m3u:

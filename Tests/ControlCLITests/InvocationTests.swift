@@ -34,6 +34,18 @@ import Testing
                 ["enqueue", "--play", "--", "--replace"],
                 #"{"command":"enqueue","play":true,"items":["/nonexistent-dir/--replace"]}"#
             ),
+            (["chapter", "next"], #"{"command":"nextChapter"}"#),
+            (["chapter", "prev"], #"{"command":"previousChapter"}"#),
+            (["chapters"], #"{"command":"chapters"}"#),
+            (["sleep", "30m"], #"{"command":"setSleepTimer","seconds":1800}"#),
+            (["sleep", "1h15m"], #"{"command":"setSleepTimer","seconds":4500}"#),
+            (["sleep", "45s"], #"{"command":"setSleepTimer","seconds":45}"#),
+            (["sleep", "90"], #"{"command":"setSleepTimer","seconds":90}"#),
+            (["sleep", "end-of-chapter"], #"{"command":"setSleepTimer","at":"endOfChapter"}"#),
+            (["sleep", "off"], #"{"command":"cancelSleepTimer"}"#),
+            (["bookmarks"], #"{"command":"bookmarks"}"#),
+            (["bookmarks", "forget", "--all"], #"{"command":"forgetBookmarks","all":true}"#),
+            (["bookmarks", "forget", "/b/book.m4b"], #"{"command":"forgetBookmarks","path":"/b/book.m4b"}"#),
         ])
     func requests(_ arguments: [String], _ expected: String) throws {
         #expect(try request(arguments) == expected)
@@ -45,7 +57,8 @@ import Testing
             ["dance"], ["seek"], ["seek", "soon"], ["seek", "1:60"], ["skip-forward", "-3"], ["play", "extra"],
             ["enqueue"], ["enqueue", "a.mp3", "--loud"], ["disable", "fly"], ["--socket"],
             ["--timeout", "0", "status"], ["--timeout", "-1", "status"], ["--timeout", "soon", "status"],
-            ["--timeout", "nan", "status"], ["status", "--timeout"],
+            ["--timeout", "nan", "status"], ["status", "--timeout"], ["sleep"], ["sleep", "soon"], ["sleep", "5x"],
+            ["sleep", "m"], ["chapter", "sideways"],
         ])
     func usageErrors(_ arguments: [String]) {
         #expect(throws: UsageError.self) { try Invocation.parse(arguments, cwd: "/") }

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DocumentationSupport
+import Foundation
 import PlaybackModel
 import Testing
 
@@ -128,5 +129,36 @@ import Testing
     func referenceIsCurrent() throws {
         try GeneratedDocument.check(
             "docs/protocol.md", TrackFieldReference.section, content: TrackFieldReference.markdown)
+    }
+}
+
+@Suite struct ListeningWireTests {
+    @Test("the snapshot's chapter and sleep timer, and the chapters and bookmarks replies, read back what they write")
+    func roundTrips() throws {
+        let item = QueueItem(
+            id: 7, path: "/b/book.m4b",
+            metadata: TrackMetadata(title: "Book", duration: 3600, sampleRate: 44_100, channels: 2))
+        for timer in [SleepTimer.at(1_795_000_000.25), .endOfItem, .endOfChapter, nil] {
+            var snapshot = NowPlaying(
+                state: .paused, item: item, elapsed: 61.5, rate: 0, timestamp: 1_795_000_000, queueIndex: 0,
+                queueCount: 1)
+            snapshot.chapter = CurrentChapter(number: 1, count: 3, title: "Zwei ✓", start: 60, end: 120.5)
+            snapshot.sleepTimer = timer
+            #expect(try NowPlaying(json: JSONParser.parse(Array(snapshot.json.serialized.utf8))) == snapshot)
+        }
+        let chapters = [Chapter(start: 0, end: 2.5, title: "A"), Chapter(start: 2.5, end: 8, title: "B \"quoted\"")]
+        let bookmarks = [
+            Bookmark(path: "/b/book.m4b", title: "Book", position: 61.5, duration: 3600, saved: 1_795_000_000)
+        ]
+        for outcome in [CommandOutcome.chapters(chapters), .chapters([]), .bookmarks(bookmarks), .bookmarks([])] {
+            let json = JSONValue.object(outcome.fields)
+            #expect(try CommandOutcome(json: json, kind: outcome.kind) == outcome)
+        }
+        let written = NowPlaying(
+            state: .paused, item: item, elapsed: 1, rate: 0, timestamp: 1, queueIndex: 0, queueCount: 1
+        ).json.serialized
+        #expect(written.contains(#""sleepTimer":null"#))
+        let bad = written.replacingOccurrences(of: #""sleepTimer":null"#, with: #""sleepTimer":"later""#)
+        #expect(throws: WireDecodingError.self) { try NowPlaying(json: JSONParser.parse(Array(bad.utf8))) }
     }
 }

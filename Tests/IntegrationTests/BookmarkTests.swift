@@ -95,7 +95,9 @@ extension IntegrationSuite {
             #expect(forgot["status"]?.stringValue == "success")
             let again = try daemon.call("forgetBookmarks", [("path", .string(path))])
             #expect(again["status"]?.stringValue == "noSuchContent", "\(again.serialized)")
-            #expect(try daemon.call("forgetBookmarks", [("path", .string("book12.mp3"))])["status"]?.stringValue == "badRequest")
+            #expect(
+                try daemon.call("forgetBookmarks", [("path", .string("book12.mp3"))])["status"]?.stringValue
+                    == "badRequest")
             #expect(try daemon.call("forgetBookmarks")["status"]?.stringValue == "badRequest")
             _ = try daemon.enqueue(["book12.mp3"], replace: true)
             #expect(try Self.elapsed(daemon) == 0)
@@ -109,7 +111,9 @@ extension IntegrationSuite {
 
 extension ConcurrentIntegrationSuite {
     @Suite struct BookmarkStarts {
-        @Test("an upcoming item with a bookmark starts there, gaplessly: the capture is one item whole, then the next from its bookmark's sample")
+        @Test(
+            "an upcoming item with a bookmark starts there, gaplessly: the capture is one item whole, then the next from its bookmark's sample"
+        )
         func gaplessIntoBookmark() throws {
             // Items of 30 s and more keep bookmarks here, so the 40 s fixture does.
             let daemon = try DaemonProcess(device: "playbackd_capture", arguments: ["--bookmark-min-length", "0.5"])

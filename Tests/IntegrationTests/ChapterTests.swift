@@ -36,7 +36,9 @@ extension ConcurrentIntegrationSuite {
                 #expect(chapter["title"]?.stringValue == title)
             }
             let snapshot = try daemon.nowPlaying()
-            #expect(snapshot["chapterNumber"]?.numberValue == 0 && snapshot["chapterCount"]?.numberValue == Double(expected.count))
+            #expect(
+                snapshot["chapterNumber"]?.numberValue == 0
+                    && snapshot["chapterCount"]?.numberValue == Double(expected.count))
             #expect(snapshot["chapterTitle"]?.stringValue == expected[0].2)
         }
 
@@ -122,7 +124,9 @@ extension IntegrationSuite {
             for (changes, snapshot) in playing {
                 let number = snapshot["chapterNumber"]?.numberValue
                 if let shown, number != shown {
-                    #expect(changes.contains("chapter") || changes.contains("position"), "\(changes) \(snapshot.serialized)")
+                    #expect(
+                        changes.contains("chapter") || changes.contains("position"), "\(changes) \(snapshot.serialized)"
+                    )
                 }
                 shown = number
             }

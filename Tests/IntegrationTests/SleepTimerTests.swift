@@ -4,7 +4,9 @@ import Testing
 
 extension ConcurrentIntegrationSuite {
     @Suite struct SleepTimerRequests {
-        @Test("setSleepTimer and cancelSleepTimer: the snapshot carries the timer; bad values are refused with the reason")
+        @Test(
+            "setSleepTimer and cancelSleepTimer: the snapshot carries the timer; bad values are refused with the reason"
+        )
         func requests() throws {
             let daemon = try DaemonProcess()
             #expect(
@@ -30,7 +32,8 @@ extension ConcurrentIntegrationSuite {
             #expect(try daemon.call("setSleepTimer", [("seconds", .number(600))])["status"]?.stringValue == "success")
             let fires = try #require(try daemon.nowPlaying()["sleepTimer"]?.numberValue)
             #expect(fires >= before + 600 && fires < Date().timeIntervalSince1970 + 600)
-            #expect(try daemon.call("setSleepTimer", [("at", .string("endOfItem"))])["status"]?.stringValue == "success")
+            #expect(
+                try daemon.call("setSleepTimer", [("at", .string("endOfItem"))])["status"]?.stringValue == "success")
             #expect(try daemon.nowPlaying()["sleepTimer"]?.stringValue == "endOfItem")
             #expect(try daemon.call("cancelSleepTimer")["status"]?.stringValue == "success")
             #expect(try daemon.nowPlaying()["sleepTimer"] == .null)
@@ -91,7 +94,8 @@ extension IntegrationSuite {
             _ = try events.subscribe()
             _ = try daemon.enqueue(["one.mp3", "two.mp3"], play: true)
             try events.waitForState("playing")
-            #expect(try daemon.call("setSleepTimer", [("at", .string("endOfItem"))])["status"]?.stringValue == "success")
+            #expect(
+                try daemon.call("setSleepTimer", [("at", .string("endOfItem"))])["status"]?.stringValue == "success")
             let item = try #require(try events.waitForState("paused", timeout: 30)["nowPlaying"])
             #expect(item["queueIndex"]?.numberValue == 1 && item["elapsed"]?.numberValue == 0, "\(item.serialized)")
             #expect(item["sleepTimer"] == .null)

@@ -135,7 +135,8 @@ import Testing
         service.routeChanged(lost)
         #expect(playback == .paused)
         #expect(service.view().nowPlaying.routeChange == lost)
-        #expect(abs(service.view().nowPlaying.elapsed - 5) < 1.1, "paused where it was heard (the fake device holds 1 s)")
+        #expect(
+            abs(service.view().nowPlaying.elapsed - 5) < 1.1, "paused where it was heard (the fake device holds 1 s)")
         service.routeChanged(new)
         #expect(playback == .paused, "on-route-back = stay-paused (the default)")
 

@@ -167,4 +167,30 @@ import Testing
         #expect(snapshot.replayGain?.gain == -6, "the next item shares the album: the album gain")
         #expect(state.queuePage(offset: 1, limit: 5).items.map(\.id) == [2])
     }
+
+    @Test(
+        "an item with a bookmark starts there whenever it becomes current, and stop returns there; upcoming items carry it, the current item's next pass does not"
+    )
+    func bookmarkedStarts() throws {
+        var state = PlayerState(settings: DaemonSettings())
+        state.startPosition = { $0.id == 2 ? 30 : nil }
+        _ = state.insert(Self.items(3), placement: .end, replace: false)
+        #expect(state.heldFrame == 0)
+        _ = state.select(1)
+        #expect(state.heldFrame == 30 * 44_100)
+        _ = state.moveHeld(to: 100)
+        _ = state.stop()
+        #expect(state.heldFrame == 30 * 44_100, "stop goes back to where the item starts")
+        _ = state.select(0)
+        let upcoming = state.engineItems()?.upcoming ?? []
+        #expect(upcoming.map(\.startFrame) == [30 * 44_100, 0])
+        _ = state.select(1)
+        _ = state.setRepeat(.one)
+        let loop = state.engineItems()?.upcoming ?? []
+        #expect(!loop.isEmpty && loop.allSatisfy { $0.startFrame == 0 }, "a loop of it starts at 0")
+        var fresh = PlayerState(settings: DaemonSettings())
+        fresh.startPosition = { _ in 12 }
+        _ = fresh.insert(Self.items(1), placement: .end, replace: false)
+        #expect(fresh.heldFrame == 12 * 44_100, "the first item of an empty queue")
+    }
 }

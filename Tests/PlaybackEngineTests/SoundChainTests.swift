@@ -291,4 +291,55 @@ import Testing
         #expect(parameters.bandCount == 10 && parameters.volume == 0.5 && parameters.globalGain == -3)
         #expect((0..<10).allSatisfy { parameters.bands[$0] == bands[$0] })
     }
+
+    @Test("the sleep fade: untouched before it, the level falling without a step to silence at its end, silent after")
+    func sleepFade() {
+        let input = Self.sine(1000, sampleRate: 44100, seconds: 1, amplitude: 0.5)
+        var chain = SoundChain(channels: 2, sampleRate: 44100, scratch: SoundScratch(frames: 4096))
+        var parameters = Self.parameters(Equalizer())
+        // From 0.25 s to 0.75 s (ring samples: frames times two channels).
+        parameters.fadeStart = 22_050
+        parameters.fadeEnd = 66_150
+        chain.start(with: parameters)
+        #expect(chain.isTransparent(forSamples: 22_050) && !chain.isTransparent(forSamples: 22_052))
+        // In blocks of 1000 samples, as the output loop hands them over.
+        var output: [Int16] = []
+        for start in stride(from: 0, to: input.count, by: 1000) {
+            chain.position = start
+            let block = Array(input[start..<min(input.count, start + 1000)])
+            output += Self.run(&chain, block)
+        }
+        // Bit for bit up to the block the fade begins in (that block is processed: dithered).
+        let untouched = output[..<22_000] == input[..<22_000]
+        #expect(untouched, "before the fade, bit for bit")
+        let dithered = zip(output[22_000..<22_050], input[22_000..<22_050]).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+        #expect(dithered, "the fade's first block before it starts: at full level")
+        let silent = output[66_150...].allSatisfy { abs(Int($0)) <= 1 }
+        #expect(silent, "silent after it (dither aside)")
+        let peaks = stride(from: 22_050, to: 66_150, by: 882).map { start in
+            output[start..<(start + 882)].map { abs(Int($0)) }.max() ?? 0
+        }
+        #expect(zip(peaks, peaks.dropFirst()).allSatisfy { $1 <= $0 }, "falls steadily: \(peaks)")
+        #expect(peaks.first! > 15_000 && peaks.last! < 200, "\(peaks)")
+        let steps = zip(output, output.dropFirst(2)).map { abs(Int($1) - Int($0)) }
+        let tone = zip(input, input.dropFirst(2)).map { abs(Int($1) - Int($0)) }.max()!
+        #expect(steps.max()! <= tone + 2, "no step larger than the tone's own")
+    }
+
+    @Test("a fade that should have begun before what is processed begins there, without a step")
+    func lateSleepFade() {
+        let input = Self.sine(1000, sampleRate: 44100, seconds: 0.5, amplitude: 0.5)
+        var chain = SoundChain(channels: 2, sampleRate: 44100, scratch: SoundScratch(frames: 4096))
+        chain.start(with: Self.parameters(Equalizer()))
+        chain.position = 20_000
+        var parameters = Self.parameters(Equalizer())
+        (parameters.fadeStart, parameters.fadeEnd) = (0, 20_002)
+        chain.apply(parameters)
+        let output = Self.run(&chain, input)
+        let steps = zip(output, output.dropFirst(2)).map { abs(Int($1) - Int($0)) }
+        let tone = zip(input, input.dropFirst(2)).map { abs(Int($1) - Int($0)) }.max()!
+        #expect(steps.max()! <= tone + 2, "a 5 ms fade at least")
+        let silent = output[882...].allSatisfy { abs(Int($0)) <= 1 }
+        #expect(silent)
+    }
 }

@@ -176,7 +176,9 @@ final class BookmarkStore {
                 throw WireDecodingError("bookmark: '\(bookmark.path)' is not an absolute path with a position")
             }
             entries.append(
-                Entry(bookmark: bookmark, size: try entry.wholeNumber("size"), modified: try entry.wholeNumber("modified")))
+                Entry(
+                    bookmark: bookmark, size: try entry.wholeNumber("size"), modified: try entry.wholeNumber("modified")
+                ))
         }
         return entries
     }

@@ -14,7 +14,9 @@ extension PlayerService {
         if position < chapters[index].start { return seek(to: chapters[index].start) }
         guard index + 1 < chapters.count else {
             // From the last chapter, on to the next item (mpv's `add chapter 1` does the same).
-            return nextTrack().map { _ in .position(state.queue.current.map { $0.metadata.seconds(atFrame: state.heldFrame) } ?? 0) }
+            return nextTrack().map { _ in
+                .position(state.queue.current.map { $0.metadata.seconds(atFrame: state.heldFrame) } ?? 0)
+            }
         }
         return seek(to: chapters[index + 1].start)
     }

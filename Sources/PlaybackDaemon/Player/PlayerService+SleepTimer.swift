@@ -91,7 +91,8 @@ extension PlayerService {
         }
         let remaining = due - now
         if published.state == .playing && published.rate > 0 {
-            let key = FadeKey(pipeline: engine.pipelineGeneration, target: sleepTarget, due: sleepTarget == nil ? due : 0)
+            let key = FadeKey(
+                pipeline: engine.pipelineGeneration, target: sleepTarget, due: sleepTarget == nil ? due : 0)
             if armedFade != key {
                 armedFade = key
                 let fade = min(sleepFadeLength, max(0, remaining))
@@ -135,7 +136,9 @@ extension PlayerService {
                 note(state.moveHeld(to: state.startFrame()))
             }
         }
-        log.info("the sleep timer paused playback at the end of the \(state.sleepTimer == .endOfChapter ? "chapter" : "item")")
+        log.info(
+            "the sleep timer paused playback at the end of the \(state.sleepTimer == .endOfChapter ? "chapter" : "item")"
+        )
         endSleepTimer()
         publishChanges()
     }

@@ -80,7 +80,8 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
 
     /// The container's chapters (an M4B's chapter track or Nero `chpl` atom, as libavformat
     /// reads them): each one's start in seconds and its `title`.
-    private static func chapters(_ context: UnsafeMutablePointer<AVFormatContext>) -> [(start: Double, title: String?)] {
+    private static func chapters(_ context: UnsafeMutablePointer<AVFormatContext>) -> [(start: Double, title: String?)]
+    {
         guard let list = context.pointee.chapters else { return [] }
         return (0..<Int(context.pointee.nb_chapters)).compactMap { index in
             guard let chapter = list[index] else { return nil }

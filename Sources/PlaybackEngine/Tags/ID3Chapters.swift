@@ -75,7 +75,8 @@ public enum ID3Chapters {
     }
 
     /// A `CHAP` frame: element id, start time (ms), and the title of its embedded `TIT2`.
-    private static func chapter(_ data: ArraySlice<UInt8>, version: Int) -> (id: String, start: Double, title: String?)? {
+    private static func chapter(_ data: ArraySlice<UInt8>, version: Int) -> (id: String, start: Double, title: String?)?
+    {
         guard let end = data.firstIndex(of: 0), data.endIndex - end > 16 else { return nil }
         let id = String(decoding: data[data.startIndex..<end], as: UTF8.self)
         let times = data[(end + 1)...]

@@ -78,7 +78,8 @@ struct VorbisComments: TagReader {
         values.compactMap { key, value -> (Int, Double, String?)? in
             guard key.hasPrefix(bytes: "CHAPTER"), key.utf8.count > 7 else { return nil }
             let digits = key.utf8.dropFirst(7)
-            guard digits.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(String(decoding: digits, as: UTF8.self)),
+            guard digits.allSatisfy({ (0x30...0x39).contains($0) }),
+                let number = Int(String(decoding: digits, as: UTF8.self)),
                 let start = Self.chapterTime(value)
             else { return nil }
             return (number, start, values[key + "NAME"])
