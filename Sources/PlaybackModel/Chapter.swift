@@ -21,10 +21,13 @@ public struct Chapter: Sendable, Equatable {
     /// one called "Chapter N" (N from 1). A tag's own end times are not kept: a chapter that
     /// ended early would leave a stretch of the item in no chapter.
     public static func normalized(_ found: [(start: Double, title: String?)], duration: Double) -> [Chapter] {
-        let usable = found.filter { $0.start.isFinite && $0.start >= 0 && $0.start < duration }
+        // Sorted by start, then by the tag's order: of two starting together, the first kept.
+        let usable = found.enumerated().filter {
+            $0.element.start.isFinite && $0.element.start >= 0 && $0.element.start < duration
+        }
         var sorted: [(start: Double, title: String?)] = []
-        for entry in usable.sorted(by: { $0.start < $1.start }).prefix(maximumCount)
-        where sorted.last?.start != entry.start {
+        for (_, entry) in usable.sorted(by: { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) })
+        where sorted.last?.start != entry.start && sorted.count < maximumCount {
             sorted.append(entry)
         }
         return sorted.indices.map { index in
@@ -117,14 +120,17 @@ extension NowPlaying {
     /// position does, it stands still while paused). Nil without a timer.
     public func sleepRemaining(at time: Double) -> Double? {
         guard let sleepTimer else { return nil }
+        // The rate the item plays at: `rate` while it advances (an item shorter than the
+        // daemon's `rate-min-length` plays at 1), else the one chosen.
+        let speed = max(rate > 0 ? rate : defaultRate, 0.001)
         switch sleepTimer {
         case .at(let fire): return max(0, fire - time)
         case .endOfItem:
             guard let item else { return nil }
-            return max(0, (item.metadata.duration - position(at: time)) / max(defaultRate, 0.001))
+            return max(0, (item.metadata.duration - position(at: time)) / speed)
         case .endOfChapter:
             guard let chapter else { return nil }
-            return max(0, (chapter.end - position(at: time)) / max(defaultRate, 0.001))
+            return max(0, (chapter.end - position(at: time)) / speed)
         }
     }
 }

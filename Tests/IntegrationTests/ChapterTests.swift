@@ -100,7 +100,7 @@ extension IntegrationSuite {
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["chapters.mp3"])
-            _ = try daemon.call("changePlaybackPosition", [("position", .number(6.5))])
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(5))])
             _ = try daemon.call("play")
             var snapshots: [(changes: [String], snapshot: JSONValue)] = []
             try events.waitForEvent(timeout: 60) { event in
@@ -112,7 +112,8 @@ extension IntegrationSuite {
             let playing = snapshots.filter { $0.snapshot["state"]?.stringValue == "playing" }
             let announced = playing.filter { $0.changes.contains("chapter") }
             #expect(announced.map { $0.snapshot["chapterNumber"]?.numberValue } == [2, 3], "\(snapshots)")
-            for (_, snapshot) in announced {
+            // A boundary crossed before the start was announced comes with the start.
+            for (_, snapshot) in announced.filter({ !$0.changes.contains("state") }) {
                 let elapsed = try #require(snapshot["elapsed"]?.numberValue)
                 let start = try #require(snapshot["chapterStart"]?.numberValue)
                 // Pushed when the boundary is heard: the anchor (the output's last measurement,

@@ -23,15 +23,19 @@ extension ConcurrentIntegrationSuite {
             .setEqualizerGains: [("gains", .array(Array(repeating: .number(1), count: 10)))],
             .setEqualizerGlobalGain: [("gain", .number(-2))], .resetEqualizer: [],
             .loadEqualizer: [("preset", .string("warm"))], .saveEqualizer: [("name", .string("saved"))],
+            .nextChapter: [], .previousChapter: [], .chapters: [], .setSleepTimer: [("seconds", .number(600))],
+            .cancelSleepTimer: [], .bookmarks: [], .forgetBookmarks: [("all", .bool(true))],
         ]
 
-        @Test("every command answers success over the socket, echoing the id, with the reply its catalog entry declares")
+        @Test(
+            "every command answers success over the socket, echoing the id, with the reply its catalog entry declares")
         func everyCommandSucceeds() throws {
             // Real-time pacing: on the unpaced file device `play` would finish the item at once.
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
             let ordered: [CommandName] = [
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
-                .changePlaybackPosition, .skipForward, .skipBackward, .play, .pause,
+                .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
+                .bookmarks, .forgetBookmarks, .skipForward, .skipBackward, .play, .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
                 .changeVolume, .changePlaybackRate, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
                 .setEqualizerGains,
@@ -40,7 +44,8 @@ extension ConcurrentIntegrationSuite {
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
-            _ = try daemon.enqueue(["long.mp3"])
+            // An item with chapters, for the chapter commands.
+            _ = try daemon.enqueue(["chapters.mp3"])
             for (index, name) in ordered.enumerated() {
                 let reply = try daemon.call(name.rawValue, Self.validRequests[name]!, id: .number(Double(index)))
                 #expect(reply["status"]?.stringValue == "success", "\(name): \(reply.serialized)")
@@ -58,7 +63,10 @@ extension ConcurrentIntegrationSuite {
         @Test("noActionableNowPlayingItem without a current item")
         func noActionableItem() throws {
             let daemon = try DaemonProcess()
-            for name in ["play", "pause", "nextTrack", "previousTrack", "skipForward", "skipBackward"] {
+            for name in [
+                "play", "pause", "nextTrack", "previousTrack", "skipForward", "skipBackward", "nextChapter",
+                "previousChapter", "chapters",
+            ] {
                 let reply = try daemon.call(name)
                 #expect(reply["status"]?.stringValue == "noActionableNowPlayingItem", "\(name)")
                 #expect(reply["message"]?.stringValue?.isEmpty == false)

@@ -74,12 +74,14 @@ final class BookmarkStore {
     func record(_ item: QueueItem, at position: Double, now: Double = WallClock.now()) {
         guard keepsBookmark(item) else { return }
         let existing = index(for: item)
+        // Whatever was kept for this file, or under its path for another recording, goes.
+        var kept = entries
+        if let existing { kept.remove(at: existing) }
+        kept.removeAll { $0.bookmark.path == item.path }
         if position <= 0 || position >= item.metadata.duration - Self.finishedMargin {
-            if let existing {
-                entries.remove(at: existing)
-                save()
-            }
-            return
+            guard kept.count != entries.count else { return }
+            entries = kept
+            return save()
         }
         guard let identity = Self.identity(of: item.path) else { return }
         let entry = Entry(
@@ -87,12 +89,8 @@ final class BookmarkStore {
                 path: item.path, title: item.metadata.title, position: position, duration: item.metadata.duration,
                 saved: now),
             size: identity.size, modified: identity.modified)
-        if let existing {
-            guard entries[existing] != entry else { return }
-            entries.remove(at: existing)
-        }
-        entries.insert(entry, at: 0)
-        if entries.count > Self.maximumCount { entries.removeLast(entries.count - Self.maximumCount) }
+        if let existing, entries[existing] == entry { return }
+        entries = [entry] + kept.prefix(Self.maximumCount - 1)
         save()
     }
 

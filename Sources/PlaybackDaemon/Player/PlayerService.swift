@@ -209,6 +209,14 @@ final class PlayerService {
     /// next chapter's announcement, the sleep timer, the bookmark's periodic save.
     private func emit(_ changes: ChangeSet) {
         let published = view()
+        var changes = changes
+        // A chapter other than the one last shown, in the same item, is a chapter change,
+        // whatever brought it (a boundary, a seek, a start announced late).
+        if let item = published.nowPlaying.item, let announced = announcedChapter, announced.0 == item.id,
+            announced.1 != published.nowPlaying.chapter?.number
+        {
+            changes.insert(.chapter)
+        }
         onPublish(published, changes)
         followChapters(published.nowPlaying)
         followSleepTimer(published.nowPlaying)
