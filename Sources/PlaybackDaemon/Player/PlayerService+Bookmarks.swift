@@ -3,7 +3,7 @@ import PlaybackModel
 import SystemSupport
 
 /// Bookmarks: a long item remembers where it was left whenever it stops being the current item
-/// (a move to another item, a queue replaced or cleared, stop, exit), every
+/// (a move to another item, a queue replaced or cleared, stop, exit) or pauses, every
 /// `bookmarkInterval` while it plays (so a `kill -9` loses at most that much), and starts
 /// there when it becomes current again (`PlayerState.startPosition`).
 extension PlayerService {

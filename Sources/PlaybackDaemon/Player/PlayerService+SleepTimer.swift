@@ -110,8 +110,10 @@ extension PlayerService {
     /// already paused, just end the timer.
     private func sleepNow() {
         syncWithEngine()
-        if state.transport == .playing { _ = pause() }
-        log.info("the sleep timer paused playback")
+        if state.transport == .playing {
+            _ = pause()
+            log.info("the sleep timer paused playback")
+        }
         endSleepTimer()
         publishChanges()
     }

@@ -17,7 +17,10 @@ extension PlayerService {
         guard state.queue.current != nil else {
             return .failure(CommandFailure(.noActionableNowPlayingItem, "nothing is playing"))
         }
-        if state.transport == .playing { holdPosition(engine.halt()) }
+        if state.transport == .playing {
+            holdPosition(engine.halt())
+            bookmarkCurrentItem()
+        }
         if state.transport != .stopped { setTransport(.paused) }
         return .success(.done)
     }
