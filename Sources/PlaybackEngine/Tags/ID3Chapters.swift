@@ -9,6 +9,8 @@ public enum ID3Chapters {
     /// names chapters that exist, only those. Public for its fuzz target (`playbackd-fuzz
     /// id3-chapters`), which feeds it raw bytes.
     public static func read(rawTag tag: UnsafeBufferPointer<UInt8>) -> [(start: Double, title: String?)] {
+        // Most tags have no chapters, and some hold a cover of megabytes: look before copying.
+        guard containsChapterFrame(tag) else { return [] }
         let bytes = Array(tag)
         guard bytes.count >= 10, bytes.starts(with: Array("ID3".utf8)), bytes[3] == 3 || bytes[3] == 4 else {
             return []
@@ -45,6 +47,18 @@ public enum ID3Chapters {
             if !named.isEmpty { return named }
         }
         return order.compactMap { chapters[$0] }
+    }
+
+    /// Whether the bytes hold `CHAP` anywhere (a quick look: no frame is parsed).
+    private static func containsChapterFrame(_ tag: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 4 <= tag.count {
+            if tag[index] == 0x43, tag[index + 1] == 0x48, tag[index + 2] == 0x41, tag[index + 3] == 0x50 {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// The frames of a tag body: id and data (decompressed frames and encrypted ones are
