@@ -21,38 +21,39 @@ extension PlayerService {
 
     /// Saves the current item's bookmark at the position heard now.
     func bookmarkCurrentItem() {
-        guard let item = state.queue.current, bookmarks.keepsBookmark(item) else { return }
-        bookmarks.record(item, at: item.metadata.seconds(atFrame: playedFrame()))
+        guard let item = state.queue.current, listening.bookmarks.keepsBookmark(item) else { return }
+        listening.bookmarks.record(item, at: item.metadata.seconds(atFrame: playedFrame()))
     }
 
     /// The item `id` was played to its end: it starts from its beginning next time.
     func itemFinished(_ id: UInt64) {
         guard let item = state.queue.items.first(where: { $0.id == id }) else { return }
-        bookmarks.record(item, at: item.metadata.duration)
+        listening.bookmarks.record(item, at: item.metadata.duration)
     }
 
     /// Keeps saving the bookmark of a long item while it plays: armed when playback starts
     /// (not when the start is announced, which waits for the device) and after each save.
     func followBookmarks() {
-        guard state.transport == .playing, let item = state.queue.current, bookmarks.keepsBookmark(item) else {
-            return bookmarkTimer.cancel()
+        guard state.transport == .playing, let item = state.queue.current, listening.bookmarks.keepsBookmark(item)
+        else {
+            return listening.bookmarkTimer.cancel()
         }
-        guard !bookmarkTimer.isArmed else { return }
-        bookmarkTimer.arm(after: Self.bookmarkInterval) { [unowned self] in
+        guard !listening.bookmarkTimer.isArmed else { return }
+        listening.bookmarkTimer.arm(after: Self.bookmarkInterval) { [unowned self] in
             syncWithEngine()
             bookmarkCurrentItem()
             followBookmarks()
         }
     }
 
-    func listBookmarks() -> CommandResult { .success(.bookmarks(bookmarks.bookmarks)) }
+    func listBookmarks() -> CommandResult { .success(.bookmarks(listening.bookmarks.bookmarks)) }
 
     func forgetBookmarks(path: String?) -> CommandResult {
         guard let path else {
-            _ = bookmarks.forgetAll()
+            _ = listening.bookmarks.forgetAll()
             return .success(.done)
         }
-        guard bookmarks.forget(path: path) else {
+        guard listening.bookmarks.forget(path: path) else {
             return .failure(CommandFailure(.noSuchContent, "no bookmark for \(path)"))
         }
         return .success(.done)

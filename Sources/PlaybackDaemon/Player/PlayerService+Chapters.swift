@@ -44,8 +44,8 @@ extension PlayerService {
 
     /// Arms the announcement of the next chapter boundary for the snapshot just published.
     func followChapters(_ published: NowPlaying) {
-        announcedChapter = published.item.map { ($0.id, published.chapter?.number) }
-        chapterTimer.cancel()
+        listening.announcedChapter = published.item.map { ($0.id, published.chapter?.number) }
+        listening.chapterTimer.cancel()
         guard published.rate > 0, let chapter = published.chapter, chapter.number + 1 < chapter.count,
             let time = published.time(reaching: chapter.end)
         else { return }
@@ -55,10 +55,10 @@ extension PlayerService {
     /// The boundary is due: announced when the snapshot shows the new chapter (the timer runs
     /// on the wall clock, the position on the device's; they differ by milliseconds).
     private func armChapterTimer(after seconds: Double, tries: Int) {
-        chapterTimer.arm(after: max(0, seconds)) { [unowned self] in
+        listening.chapterTimer.arm(after: max(0, seconds)) { [unowned self] in
             let shown = view().nowPlaying
             let now = shown.item.map { ($0.id, shown.chapter?.number) }
-            if now?.0 == announcedChapter?.0 && now?.1 == announcedChapter?.1 {
+            if now?.0 == listening.announcedChapter?.item && now?.1 == listening.announcedChapter?.chapter {
                 guard tries < 20 else { return }
                 return armChapterTimer(after: 0.005, tries: tries + 1)
             }

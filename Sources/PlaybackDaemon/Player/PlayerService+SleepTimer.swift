@@ -16,16 +16,16 @@ extension PlayerService {
         switch request {
         case .seconds(let seconds):
             timer = .at(WallClock.now() + seconds)
-            sleepFadeLength = min(sleepFadeSeconds, seconds)
+            listening.sleepFadeLength = min(listening.sleepFadeSeconds, seconds)
         case .boundary(let boundary):
             if boundary == .endOfChapter && item.metadata.chapters.isEmpty {
                 return .failure(CommandFailure(.commandFailed, "the current item has no chapters to end"))
             }
             timer = SleepTimer(boundary)
-            sleepFadeLength = sleepFadeSeconds
+            listening.sleepFadeLength = listening.sleepFadeSeconds
         }
         engine.cancelSleepFade()
-        armedFade = nil
+        listening.armedFade = nil
         note(state.setSleepTimer(timer))
         aimSleepTimer()
         return .success(.done)
@@ -47,9 +47,9 @@ extension PlayerService {
 
     /// Clears the timer, its fade and its alarm.
     func endSleepTimer() {
-        sleepAlarm.cancel()
-        armedFade = nil
-        sleepTarget = nil
+        listening.sleepAlarm.cancel()
+        listening.armedFade = nil
+        listening.sleepTarget = nil
         engine.cancelSleepFade()
         note(state.setSleepTimer(nil))
     }
@@ -59,50 +59,53 @@ extension PlayerService {
     /// passing on into the next item or chapter does not move it.
     func aimSleepTimer() {
         guard let timer = state.sleepTimer, timer.boundary != nil, let item = state.queue.current else {
-            return sleepTarget = nil
+            return listening.sleepTarget = nil
         }
         let position = item.metadata.seconds(atFrame: playedFrame())
         let end =
             timer == .endOfItem
             ? item.metadata.duration
             : CurrentChapter(item.metadata.chapters, at: position)?.end ?? item.metadata.duration
-        sleepTarget = SleepTarget(item: item.id, seconds: end)
-        armedFade = nil
+        listening.sleepTarget = SleepTarget(item: item.id, seconds: end)
+        listening.armedFade = nil
     }
 
     /// Arms the fade and the pause for the snapshot just published: at the timer's time, or
     /// when the position reaches the boundary. The engine's fade is set once per pipeline and
     /// target (it counts the pipeline's samples).
     func followSleepTimer(_ published: NowPlaying) {
-        guard let timer = published.sleepTimer else { return sleepAlarm.cancel() }
+        guard let timer = published.sleepTimer else { return listening.sleepAlarm.cancel() }
         let now = WallClock.now()
         let due: Double
         switch timer {
         case .at(let time): due = time
         case .endOfItem, .endOfChapter:
-            guard let target = sleepTarget, published.state == .playing, published.rate > 0 else {
-                return sleepAlarm.cancel()
+            guard let target = listening.sleepTarget, published.state == .playing, published.rate > 0 else {
+                return listening.sleepAlarm.cancel()
             }
             guard published.item?.id == target.item, let reaching = published.time(reaching: target.seconds) else {
                 // Playback has passed the boundary into the next item: pause now.
-                return sleepAlarm.arm(after: 0) { [unowned self] in sleepAtBoundary(target) }
+                return listening.sleepAlarm.arm(after: 0) { [unowned self] in sleepAtBoundary(target) }
             }
             due = reaching
         }
         let remaining = due - now
         if published.state == .playing && published.rate > 0 {
             let key = FadeKey(
-                pipeline: engine.pipelineGeneration, target: sleepTarget, due: sleepTarget == nil ? due : 0)
-            if armedFade != key {
-                armedFade = key
-                let fade = min(sleepFadeLength, max(0, remaining))
+                pipeline: engine.pipelineGeneration, target: listening.sleepTarget,
+                due: listening.sleepTarget == nil ? due : 0)
+            if listening.armedFade != key {
+                listening.armedFade = key
+                let fade = min(listening.sleepFadeLength, max(0, remaining))
                 engine.fadeForSleep(startingIn: remaining - fade, over: fade)
             }
         }
-        if let target = sleepTarget {
-            sleepAlarm.arm(after: max(0, remaining) + Self.sleepLateness) { [unowned self] in sleepAtBoundary(target) }
+        if let target = listening.sleepTarget {
+            listening.sleepAlarm.arm(after: max(0, remaining) + Self.sleepLateness) { [unowned self] in
+                sleepAtBoundary(target)
+            }
         } else {
-            sleepAlarm.arm(after: max(0, remaining)) { [unowned self] in sleepNow() }
+            listening.sleepAlarm.arm(after: max(0, remaining)) { [unowned self] in sleepNow() }
         }
     }
 
@@ -128,7 +131,7 @@ extension PlayerService {
             item.metadata.frame(at: target.seconds) > heard.frame + item.metadata.sampleRate / 100
         {
             // Not there yet (the wall clock ran ahead of the device's): look again shortly.
-            return sleepAlarm.arm(after: 0.01) { [unowned self] in sleepAtBoundary(target) }
+            return listening.sleepAlarm.arm(after: 0.01) { [unowned self] in sleepAtBoundary(target) }
         }
         _ = pause()
         if let item = state.queue.current {
@@ -148,18 +151,4 @@ extension PlayerService {
     /// How long after the boundary's computed moment the pause is made (the fade has ended
     /// there: this is silence).
     static var sleepLateness: Double { 0.02 }
-}
-
-/// The boundary a sleep timer waits for: a position in an item.
-struct SleepTarget: Equatable {
-    var item: UInt64
-    var seconds: Double
-}
-
-/// What a sleep fade was set for: the pipeline whose samples it counts, and the boundary or
-/// the time it ends at.
-struct FadeKey: Equatable {
-    var pipeline: Int
-    var target: SleepTarget?
-    var due: Double
 }

@@ -28,23 +28,8 @@ final class PlayerService {
     /// Changes held back until the device starts playing (see `publishChanges`).
     private var deferredChanges: ChangeSet = []
     private let audibleStartTimer: OneShotTimer
-    /// The bookmarks of long items.
-    let bookmarks: BookmarkStore
-    /// Saves the bookmark of a long item while it plays.
-    let bookmarkTimer: OneShotTimer
-    /// Announces the next chapter boundary.
-    let chapterTimer: OneShotTimer
-    /// The item and chapter the last published snapshot showed.
-    var announcedChapter: (UInt64, Int?)?
-    /// Pauses when the sleep timer comes due.
-    let sleepAlarm: OneShotTimer
-    /// The sleep fade the engine was given, and for what.
-    var armedFade: FadeKey?
-    /// The boundary a boundary sleep timer waits for.
-    var sleepTarget: SleepTarget?
-    /// The sleep timer's fade (`sleep-fade`), and the length of the one set.
-    var sleepFadeSeconds: Double
-    var sleepFadeLength = 0.0
+    /// Chapters, bookmarks and the sleep timer: their store and timers.
+    let listening: ListeningTimers
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
 
@@ -55,12 +40,8 @@ final class PlayerService {
         bookmarks: BookmarkStore, sleepFadeSeconds: Double, loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
-        self.bookmarks = bookmarks
-        self.sleepFadeSeconds = sleepFadeSeconds
+        listening = ListeningTimers(bookmarks: bookmarks, sleepFadeSeconds: sleepFadeSeconds, loop: loop)
         self.state.startPosition = { [bookmarks] item in bookmarks.position(for: item) }
-        bookmarkTimer = OneShotTimer(loop: loop, accuracy: 0.25)
-        chapterTimer = OneShotTimer(loop: loop)
-        sleepAlarm = OneShotTimer(loop: loop)
         self.driver = driver
         self.prober = prober
         self.presets = presets
@@ -212,8 +193,8 @@ final class PlayerService {
         var changes = changes
         // A chapter other than the one last shown, in the same item, is a chapter change,
         // whatever brought it (a boundary, a seek, a start announced late).
-        if let item = published.nowPlaying.item, let announced = announcedChapter, announced.0 == item.id,
-            announced.1 != published.nowPlaying.chapter?.number
+        if let item = published.nowPlaying.item, let announced = listening.announcedChapter, announced.item == item.id,
+            announced.chapter != published.nowPlaying.chapter?.number
         {
             changes.insert(.chapter)
         }
@@ -254,8 +235,8 @@ final class PlayerService {
     /// setting reaches the engine, new ReplayGain restarts at the frame heard.
     func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
         driver.pauseHoldSeconds = new.pauseHoldSeconds
-        bookmarks.minimumDuration = new.bookmarkMinimumSeconds
-        sleepFadeSeconds = new.sleepFadeSeconds
+        listening.bookmarks.minimumDuration = new.bookmarkMinimumSeconds
+        listening.sleepFadeSeconds = new.sleepFadeSeconds
         let rateMinimum = state.rateMinimumSeconds
         let changes = state.apply(new, replacing: old)
         note(changes)
@@ -276,6 +257,6 @@ final class PlayerService {
     func fadeOutForExit() {
         holdPosition(engine.fadeOut())
         bookmarkCurrentItem()
-        bookmarks.flush()
+        listening.bookmarks.flush()
     }
 }
