@@ -43,6 +43,25 @@ import Testing
         #expect(lines[0].hasSuffix("長…"))
     }
 
+    @Test("the chapter playing and the sleep timer each have a line; chapters and bookmarks list one per line")
+    func listening() throws {
+        var snapshot = Snapshots.nowPlaying()
+        snapshot.chapter = CurrentChapter(number: 1, count: 12, title: "The Storm", start: 60, end: 300)
+        snapshot.sleepTimer = .at(1000 + 29 * 60 + 59.2)
+        let lines = HumanOutput.status(snapshot, now: 1000).split(separator: "\n")
+        #expect(lines.contains("chapter 2/12: The Storm"), "\(lines)")
+        #expect(lines.contains("sleep in 30:00"), "\(lines)")
+        snapshot.sleepTimer = .endOfChapter
+        let boundary = HumanOutput.status(snapshot, now: 1000)
+        #expect(boundary.contains("sleep at the end of the chapter (in "), "\(boundary)")
+        let chapters = [Chapter(start: 0, end: 65, title: "One"), Chapter(start: 65, end: 3700, title: "Two")]
+        #expect(HumanOutput.render(.chapters(chapters)) == "1. 0:00  One\n2. 1:05  Two\n")
+        #expect(HumanOutput.render(.chapters([])) == "(the item has no chapters)\n")
+        let bookmark = Bookmark(path: "/b/book.m4b", title: "Book", position: 3725, duration: 36_000, saved: 0)
+        #expect(HumanOutput.render(.bookmarks([bookmark])).hasPrefix("1:02:05 / 10:00:00  Book  ("))
+        #expect(HumanOutput.render(.bookmarks([])) == "(no bookmarks)\n")
+    }
+
     @Test("the play modes are shown when on; a queue page is numbered from its offset and says what is left")
     func modesAndPages() throws {
         var modes = Snapshots.nowPlaying()
