@@ -118,6 +118,7 @@ extension IntegrationSuite {
                 let start = try #require(snapshot["chapterStart"]?.numberValue)
                 // Pushed when the boundary is heard: the anchor (the output's last measurement,
                 // up to one 250 ms device period old) is at the boundary, not a tick later.
+                print("chapters: the boundary at \(start) s announced with the anchor at \(elapsed) s")
                 #expect(elapsed - start < 0.1 && start - elapsed < 0.3, "chapter \(start): anchor \(elapsed)")
             }
             // No other snapshot while playing shows a chapter change without saying so.

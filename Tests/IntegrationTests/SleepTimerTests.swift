@@ -61,6 +61,7 @@ extension IntegrationSuite {
             let setAtFrame = recorder.frames
             let paused = try events.waitForState("paused", timeout: 40)
             let pausedAt = Date().timeIntervalSince1970
+            print("sleep timer: paused \(pausedAt - set) s after a 4 s timer was set")
             #expect(abs(pausedAt - set - 4) < 0.2, "paused \(pausedAt - set) s after the timer was set")
             let snapshot = try #require(paused["nowPlaying"])
             #expect(snapshot["sleepTimer"] == .null)
@@ -81,6 +82,7 @@ extension IntegrationSuite {
             let fadeStart = try #require(levels.firstIndex { $0 < full * 97 / 100 }, "no fade: \(levels)")
             let silent = try #require(levels.firstIndex { $0 < full / 100 }, "no silence: \(levels)")
             let seconds = Double(silent - fadeStart) * 0.05
+            print("sleep timer: the level fell from full to 1 % over \(seconds) s")
             #expect(seconds > 3.0 && seconds < 4.5, "faded over \(seconds) s: \(levels)")
             for index in (fadeStart + 1)..<silent {
                 #expect(levels[index] <= levels[index - 1] + full / 200, "the level rose at window \(index): \(levels)")
