@@ -50,7 +50,7 @@ struct RequestBuilder {
                 members.append(("file", .string(absolute(word))))
                 continue
             }
-            if positional.kind == .position, let relative = relativeSeek(word) {
+            if positional.kind == .position, spec.name == .changePlaybackPosition, let relative = relativeSeek(word) {
                 command = relative.command
                 members.append(("interval", .number(relative.seconds)))
                 continue

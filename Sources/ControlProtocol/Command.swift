@@ -8,7 +8,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
     case resetEqualizer, loadEqualizer, saveEqualizer
     case nextChapter, previousChapter, chapters
-    case setSleepTimer, cancelSleepTimer
+    case setSleepTimer, cancelSleepTimer, setLoopRange, clearLoopRange
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
 }
@@ -118,6 +118,9 @@ public enum Command: Sendable, Equatable {
     case chapters
     case setSleepTimer(SleepRequest)
     case cancelSleepTimer
+    /// An A-B loop of `count` passes (0: endless), seconds into the current item.
+    case setLoopRange(start: Double, end: Double, count: Int)
+    case clearLoopRange
     case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
@@ -176,6 +179,8 @@ extension Command {
         case .chapters: .chapters
         case .setSleepTimer: .setSleepTimer
         case .cancelSleepTimer: .cancelSleepTimer
+        case .setLoopRange: .setLoopRange
+        case .clearLoopRange: .clearLoopRange
         case .bookmarks: .bookmarks
         case .forgetBookmarks: .forgetBookmarks
         case .enqueue: .enqueue

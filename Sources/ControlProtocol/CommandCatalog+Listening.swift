@@ -73,6 +73,48 @@ extension CommandCatalog {
         ) { _ in .cancelSleepTimer },
     ]
 
+    static let looping: [CommandSpec] = [
+        CommandSpec(
+            .setLoopRange,
+            "Loop a range of the current item seamlessly and sample-exactly: count passes in all, the one that reaches its end included (0: endlessly), then play on past end.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("start", .number, required: true, "Seconds into the item, >= 0."),
+                ArgumentSpec(
+                    "end", .number, required: true,
+                    "Seconds into the item, at least \(JSONValue.format(LoopRange.minimumSeconds)) after start, at most its duration."
+                ),
+                ArgumentSpec("count", .number, "Passes in all, 1 - \(LoopRange.maximumCount); 0 or absent: endlessly."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "loop", "Loop from A to B (seconds, M:SS or H:MM:SS), N passes in all (default: endlessly).",
+                    positionals: [
+                        CLIPositional("start", "A", .position), CLIPositional("end", "B", .position),
+                        CLIPositional("count", "N", .count, optional: true),
+                    ],
+                    examples: ["loop 1:02 1:09.5", "loop 62 69.5 3"])
+            ]
+        ) { args throws(RequestError) in
+            let start = try args.nonNegativeNumber("start")!
+            let end = try args.nonNegativeNumber("end")!
+            guard end - start >= LoopRange.minimumSeconds else {
+                throw RequestError(
+                    "'end' must be at least \(JSONValue.format(LoopRange.minimumSeconds)) s after 'start', got \(JSONValue.format(start)) - \(JSONValue.format(end))"
+                )
+            }
+            let count = try args.index("count") ?? 0
+            guard count <= LoopRange.maximumCount else {
+                throw RequestError("'count' must be 0 to \(LoopRange.maximumCount), got \(count)")
+            }
+            return .setLoopRange(start: start, end: end, count: count)
+        },
+        CommandSpec(
+            .clearLoopRange, "End the A-B loop: playback goes on past its end.", remote: false,
+            verbs: [CLIVerb("loop-off", "End the A-B loop.", examples: ["loop off"])]
+        ) { _ in .clearLoopRange },
+    ]
+
     static let bookmarking: [CommandSpec] = [
         CommandSpec(
             .bookmarks,

@@ -30,6 +30,17 @@ extension NowPlaying {
             members.append(("chapterEnd", .number(chapter.end.roundedToMicroseconds)))
         }
         members.append(("sleepTimer", sleepTimerJSON))
+        if let loopRange {
+            members.append(
+                (
+                    "loopRange",
+                    .object([
+                        ("start", .number(loopRange.start.roundedToMicroseconds)),
+                        ("end", .number(loopRange.end.roundedToMicroseconds)),
+                        ("count", .number(Double(loopRange.count))), ("pass", .number(Double(loopRange.pass))),
+                    ])
+                ))
+        }
         members.append(("assetURL", .string(FileURL.from(path: item.path))))
         members.append(("mediaType", .string("audio")))
         members.append(("isLiveStream", .bool(false)))
@@ -47,7 +58,7 @@ extension NowPlaying {
     }
 
     /// Room for every member: the fixed ones and every track field.
-    private static var memberCapacity: Int { 23 + TrackField.all.count }
+    private static var memberCapacity: Int { 24 + TrackField.all.count }
 
     /// `sleepTimer`: the time it fires (seconds since the epoch), the boundary it waits for,
     /// or null.
@@ -141,6 +152,12 @@ extension NowPlaying {
             volume: volume, defaultRate: defaultRate, replayGain: replayGain, routeChange: routeChange)
         chapter = try Self.chapter(in: json)
         sleepTimer = try Self.sleepTimer(in: json)
+        if let loop = json["loopRange"] {
+            let reader = WireReader(object: loop, context: "nowPlaying.loopRange")
+            loopRange = LoopRange(
+                itemID: item.id, start: try reader.number("start"), end: try reader.number("end"),
+                count: try reader.wholeNumber("count"), pass: try reader.wholeNumber("pass"))
+        }
     }
 }
 

@@ -6,14 +6,17 @@ public struct EngineItem: Sendable, Equatable {
     /// Linear factor applied to the item's samples, from its first sample to its last; 1 leaves
     /// them as decoded.
     public var gain: Double
-    /// The frame an upcoming item starts at (its bookmark); 0 from its start. The current
-    /// item starts where `PlaybackEngine.start` is told.
+    /// The frame an upcoming item starts at (its bookmark, an A-B loop's start); 0 from its
+    /// start. The current item starts where `PlaybackEngine.start` is told.
     public var startFrame: Int
+    /// The frame before which it ends (an A-B loop's end); nil at the item's own end.
+    public var endFrame: Int?
 
-    public init(id: UInt64, path: String, gain: Double = 1, startFrame: Int = 0) {
+    public init(id: UInt64, path: String, gain: Double = 1, startFrame: Int = 0, endFrame: Int? = nil) {
         self.id = id
         self.path = path
         self.gain = gain
         self.startFrame = startFrame
+        self.endFrame = endFrame
     }
 }

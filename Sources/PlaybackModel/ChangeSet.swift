@@ -30,6 +30,8 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let chapter = ChangeSet(rawValue: 1 << 11)
     /// The sleep timer was set, cancelled or fired.
     public static let sleepTimer = ChangeSet(rawValue: 1 << 12)
+    /// An A-B loop was set, cleared, began a pass or ended.
+    public static let loop = ChangeSet(rawValue: 1 << 13)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
@@ -38,6 +40,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
             (.route, "route"), (.chapter, "chapter"), (.sleepTimer, "sleepTimer"),
+            (.loop, "loop"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

@@ -29,6 +29,8 @@ public struct NowPlaying: Sendable, Equatable {
     public var chapter: CurrentChapter?
     /// When the sleep timer pauses playback; nil when none is set.
     public var sleepTimer: SleepTimer?
+    /// The A-B loop set in the item; nil when none is.
+    public var loopRange: LoopRange?
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,

@@ -51,6 +51,8 @@ import Testing
         let lines = HumanOutput.status(snapshot, now: 1000).split(separator: "\n")
         #expect(lines.contains("chapter 2/12: The Storm"), "\(lines)")
         #expect(lines.contains("sleep in 30:00"), "\(lines)")
+        snapshot.loopRange = LoopRange(itemID: 1, start: 62, end: 69.5, count: 3, pass: 2)
+        #expect(HumanOutput.status(snapshot, now: 1000).contains("loop 1:02 - 1:09, pass 2 of 3\n"))
         snapshot.sleepTimer = .endOfChapter
         let boundary = HumanOutput.status(snapshot, now: 1000)
         #expect(boundary.contains("sleep at the end of the chapter (in "), "\(boundary)")

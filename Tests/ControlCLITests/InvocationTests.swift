@@ -43,6 +43,9 @@ import Testing
             (["sleep", "90"], #"{"command":"setSleepTimer","seconds":90}"#),
             (["sleep", "end-of-chapter"], #"{"command":"setSleepTimer","at":"endOfChapter"}"#),
             (["sleep", "off"], #"{"command":"cancelSleepTimer"}"#),
+            (["loop", "1:02", "1:09.5", "3"], #"{"command":"setLoopRange","start":62,"end":69.5,"count":3}"#),
+            (["loop", "2", "3.5"], #"{"command":"setLoopRange","start":2,"end":3.5}"#),
+            (["loop", "off"], #"{"command":"clearLoopRange"}"#),
             (["bookmarks"], #"{"command":"bookmarks"}"#),
             (["bookmarks", "forget", "--all"], #"{"command":"forgetBookmarks","all":true}"#),
             (["bookmarks", "forget", "/b/book.m4b"], #"{"command":"forgetBookmarks","path":"/b/book.m4b"}"#),
@@ -58,7 +61,7 @@ import Testing
             ["enqueue"], ["enqueue", "a.mp3", "--loud"], ["disable", "fly"], ["--socket"],
             ["--timeout", "0", "status"], ["--timeout", "-1", "status"], ["--timeout", "soon", "status"],
             ["--timeout", "nan", "status"], ["status", "--timeout"], ["sleep"], ["sleep", "soon"], ["sleep", "5x"],
-            ["sleep", "m"], ["chapter", "sideways"],
+            ["sleep", "m"], ["chapter", "sideways"], ["loop", "1"], ["loop", "1", "2", "0"], ["loop", "+1", "2"],
         ])
     func usageErrors(_ arguments: [String]) {
         #expect(throws: UsageError.self) { try Invocation.parse(arguments, cwd: "/") }

@@ -144,6 +144,7 @@ import Testing
                 queueCount: 1)
             snapshot.chapter = CurrentChapter(number: 1, count: 3, title: "Zwei ✓", start: 60, end: 120.5)
             snapshot.sleepTimer = timer
+            snapshot.loopRange = timer == nil ? LoopRange(itemID: 7, start: 1.25, end: 9, count: 0, pass: 12) : nil
             #expect(try NowPlaying(json: JSONParser.parse(Array(snapshot.json.serialized.utf8))) == snapshot)
         }
         let chapters = [Chapter(start: 0, end: 2.5, title: "A"), Chapter(start: 2.5, end: 8, title: "B \"quoted\"")]

@@ -25,6 +25,7 @@ extension ConcurrentIntegrationSuite {
             .loadEqualizer: [("preset", .string("warm"))], .saveEqualizer: [("name", .string("saved"))],
             .nextChapter: [], .previousChapter: [], .chapters: [], .setSleepTimer: [("seconds", .number(600))],
             .cancelSleepTimer: [], .bookmarks: [], .forgetBookmarks: [("all", .bool(true))],
+            .setLoopRange: [("start", .number(1)), ("end", .number(2))], .clearLoopRange: [],
         ]
 
         @Test(
@@ -35,7 +36,8 @@ extension ConcurrentIntegrationSuite {
             let ordered: [CommandName] = [
                 .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
-                .bookmarks, .forgetBookmarks, .skipForward, .skipBackward, .play, .pause,
+                .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,
+                .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
                 .changeVolume, .changePlaybackRate, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
                 .setEqualizerGains,

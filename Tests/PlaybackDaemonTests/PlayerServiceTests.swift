@@ -40,7 +40,7 @@ import Testing
     /// The items the engine would be handed now.
     private var engineItems: (current: EngineItem, upcoming: [EngineItem])? {
         var state = service.state
-        return state.engineItems()
+        return state.engineItems(startingAt: state.heldFrame)
     }
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -182,15 +182,40 @@ import Testing
         _ = state.stop()
         #expect(state.heldFrame == 30 * 44_100, "stop goes back to where the item starts")
         _ = state.select(0)
-        let upcoming = state.engineItems()?.upcoming ?? []
+        let upcoming = state.engineItems(startingAt: 0)?.upcoming ?? []
         #expect(upcoming.map(\.startFrame) == [30 * 44_100, 0])
         _ = state.select(1)
         _ = state.setRepeat(.one)
-        let loop = state.engineItems()?.upcoming ?? []
+        let loop = state.engineItems(startingAt: 0)?.upcoming ?? []
         #expect(!loop.isEmpty && loop.allSatisfy { $0.startFrame == 0 }, "a loop of it starts at 0")
         var fresh = PlayerState(settings: DaemonSettings())
         fresh.startPosition = { _ in 12 }
         _ = fresh.insert(Self.items(1), placement: .end, replace: false)
         #expect(fresh.heldFrame == 12 * 44_100, "the first item of an empty queue")
+    }
+
+    @Test(
+        "an A-B loop lays out the engine's items: the current one to the end, the passes left, then the rest; each segment counts a pass"
+    )
+    func loopLayout() throws {
+        var state = PlayerState(settings: DaemonSettings())
+        _ = state.insert(Self.items(2), placement: .end, replace: false)
+        #expect(state.setLoop(LoopRange(itemID: 1, start: 1, end: 2, count: 3)) == .loop)
+        let laidOut = state.engineItems(startingAt: 0)
+        let (current, upcoming) = try #require(laidOut)
+        #expect(current.endFrame == 88_200)
+        #expect(upcoming.map(\.id) == [1, 1, 1, 2])
+        #expect(upcoming.map(\.startFrame) == [44_100, 44_100, 88_200, 0])
+        #expect(upcoming.map(\.endFrame) == [88_200, 88_200, nil, nil])
+        let pastEnd = state.engineItems(startingAt: 90_000)?.upcoming.map(\.id)
+        #expect(pastEnd == [2], "past the end: no loop")
+        state.loopPipelineStarted(atFrame: 0)
+        #expect(state.loopSegmentBegan(2) == .loop && state.loopRange?.pass == 3)
+        #expect(state.loopSegmentBegan(3) == .loop && state.loopRange == nil, "the rest of the item: the loop ended")
+        _ = state.setLoop(LoopRange(itemID: 1, start: 1, end: 2, count: 0))
+        let endless = state.engineItems(startingAt: 0)?.upcoming.count
+        #expect(endless == PlayerState.engineLookahead)
+        _ = state.select(1)
+        #expect(state.loopRange == nil, "a loop ends with its item")
     }
 }

@@ -46,6 +46,11 @@ public enum HumanOutput {
         if let chapter = nowPlaying.chapter {
             lines.append("chapter \(chapter.number + 1)/\(chapter.count): \(chapter.title)")
         }
+        if let loop = nowPlaying.loopRange {
+            let passes = loop.count == 0 ? "endless" : "of \(loop.count)"
+            lines.append(
+                "loop \(TimeText.format(loop.start)) - \(TimeText.format(loop.end)), pass \(loop.pass) \(passes)")
+        }
         if let sleep = sleepLine(nowPlaying, now: now) { lines.append(sleep) }
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + String(lines[0].dropFirst(tag.count))

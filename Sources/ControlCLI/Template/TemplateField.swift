@@ -108,6 +108,15 @@ public struct TemplateField: Sendable, Equatable {
             TemplateField("chapterEnd", .seconds, "where the chapter playing ends, in the item") {
                 $0.nowPlaying.chapter.map { .seconds($0.end) }
             },
+            TemplateField("loopStart", .seconds, "where the A-B loop starts, in the item") {
+                $0.nowPlaying.loopRange.map { .seconds($0.start) }
+            },
+            TemplateField("loopEnd", .seconds, "where the A-B loop ends, in the item") {
+                $0.nowPlaying.loopRange.map { .seconds($0.end) }
+            },
+            TemplateField("loopPass", .number, "the A-B loop's pass playing, from 1") {
+                $0.nowPlaying.loopRange.map { .number(Double($0.pass)) }
+            },
             TemplateField(
                 "sleepRemaining", .seconds, followsPosition: true,
                 "the time left before the sleep timer pauses playback (to its time, or the end of the item or chapter)"

@@ -1,5 +1,6 @@
 import PlaybackEngine
 import PlaybackModel
+import SystemSupport
 
 /// The engine's side of the player: it alone starts, halts and restarts pipelines and owns the
 /// timers that follow the device: the release of what a pause holds, and the item boundary
@@ -12,6 +13,8 @@ final class EngineDriver {
     private let log: DaemonLog
     private let holdTimer: OneShotTimer
     private let boundaryTimer: OneShotTimer
+    /// Boundaries written and not yet heard, in order: item, segment, when audible (wall clock).
+    private var pendingBoundaries: [(id: UInt64, segment: Int, due: Double)] = []
     /// Whether the missing real-time priority was logged (it is said once).
     private var hasReportedNoRealtime = false
     /// Called when the boundary `scheduleBoundary` announced is heard: the pipeline's segment
@@ -34,7 +37,7 @@ final class EngineDriver {
     func start(
         _ items: (current: EngineItem, upcoming: [EngineItem]), atFrame frame: Int, rate: Double, fadingIn: Bool
     ) throws(EngineError) -> Int {
-        boundaryTimer.cancel()
+        cancelBoundaries()
         engine.playbackRate = rate
         let started = try engine.start(items.current, atFrame: frame, upcoming: items.upcoming, fadingIn: fadingIn)
         noteRealtimePriority()
@@ -53,10 +56,10 @@ final class EngineDriver {
         switch state {
         case .playing: holdTimer.cancel()
         case .paused, .interrupted:
-            boundaryTimer.cancel()
+            cancelBoundaries()
             armHoldTimer()
         case .stopped:
-            boundaryTimer.cancel()
+            cancelBoundaries()
             holdTimer.cancel()
         }
     }
@@ -88,17 +91,37 @@ final class EngineDriver {
     }
 
     /// Arms the timer that reports the start of the pipeline's `segment` (playing `id`) when
-    /// it becomes audible: an item change, or a new pass of the same item (repeat-one).
+    /// it becomes audible: an item change, or a new pass of the same item (repeat-one, an A-B
+    /// loop). Boundaries wait in order: items (or passes) shorter than the device's buffer
+    /// have several between the one written and the one heard, and each is reported once it
+    /// is heard (those heard by the same moment, as one: the latest).
     func scheduleBoundary(_ id: UInt64, segment: Int, after seconds: Double) {
-        boundaryTimer.arm(after: max(0, seconds)) { [unowned self] in
-            guard let position = engine.currentPosition() else { return }
+        pendingBoundaries.append((id, segment, WallClock.now() + max(0, seconds)))
+        if pendingBoundaries.count == 1 { armNextBoundary() }
+    }
+
+    /// Forgets the boundaries not heard yet (the pipeline they belong to is gone).
+    private func cancelBoundaries() {
+        boundaryTimer.cancel()
+        pendingBoundaries.removeAll()
+    }
+
+    private func armNextBoundary() {
+        guard let first = pendingBoundaries.first else { return }
+        boundaryTimer.arm(after: max(0, first.due - WallClock.now())) { [unowned self] in
+            guard let position = engine.currentPosition() else { return pendingBoundaries.removeAll() }
             // The timer runs on the wall clock, the position on the device's: they differ by
             // milliseconds. Reporting before the engine reached the segment would be undone by
             // the next sync with the engine (back to the previous item), and the change lost.
-            if position.segment < segment {
-                return scheduleBoundary(id, segment: segment, after: 0.005)
+            if position.segment < first.segment {
+                pendingBoundaries[0].due = WallClock.now() + 0.005
+                return armNextBoundary()
             }
-            onBoundaryHeard(id, segment, position)
+            let heard = pendingBoundaries.prefix { $0.segment <= position.segment }
+            let latest = heard.last!
+            pendingBoundaries.removeFirst(heard.count)
+            onBoundaryHeard(latest.id, latest.segment, position)
+            armNextBoundary()
         }
     }
 

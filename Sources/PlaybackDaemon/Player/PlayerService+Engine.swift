@@ -66,7 +66,7 @@ extension PlayerService {
         // otherwise the periodic save within its last 30 s already forgot its bookmark).
         if let previous = state.queue.current, previous.id != heard.itemID { itemFinished(previous.id) }
         if state.queue.current?.id == id && heard.segment == segment {
-            note(.position)
+            note(ChangeSet.position.union(state.loopSegmentBegan(segment)))
         } else {
             note(state.follow(toItem: heard.itemID))
         }
@@ -80,7 +80,7 @@ extension PlayerService {
     func refreshUpcoming() {
         guard state.transport == .playing, engine.isRunning, let position = engine.currentPosition() else { return }
         note(state.follow(toItem: position.itemID))
-        let items = state.engineItems()?.upcoming ?? []
+        let items = state.engineItems(startingAt: position.frame)?.upcoming ?? []
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
             restartAtHeardFrame(for: "after a queue change", fadingIn: false)
         }

@@ -97,11 +97,12 @@ extension PlayerService {
     /// A device failure leaves the state `interrupted` with the position kept. `fadingIn`: see
     /// `PlaybackEngine.start`.
     func startEngine(atFrame frame: Int, fadingIn: Bool = false) -> CommandFailure? {
-        guard let item = state.queue.current, let items = state.engineItems() else {
+        guard let item = state.queue.current, let items = state.engineItems(startingAt: frame) else {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }
         do throws(EngineError) {
             state.hold(try driver.start(items, atFrame: frame, rate: state.rate(of: item), fadingIn: fadingIn))
+            state.loopPipelineStarted(atFrame: frame)
             setTransport(.playing)
             followBookmarks()
             return nil

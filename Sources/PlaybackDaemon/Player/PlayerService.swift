@@ -110,6 +110,8 @@ final class PlayerService {
         case .chapters: listChapters()
         case .setSleepTimer(let request): setSleepTimer(request)
         case .cancelSleepTimer: cancelSleepTimer()
+        case .setLoopRange(let start, let end, let count): setLoopRange(start: start, end: end, count: count)
+        case .clearLoopRange: clearLoopRange()
         case .bookmarks: listBookmarks()
         case .forgetBookmarks(let path): forgetBookmarks(path: path)
         }

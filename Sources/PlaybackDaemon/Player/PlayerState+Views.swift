@@ -25,6 +25,7 @@ extension PlayerState {
         if let item {
             snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
             snapshot.sleepTimer = sleepTimer
+            snapshot.loopRange = loopRange
         }
         return snapshot
     }
@@ -66,12 +67,15 @@ extension PlayerState {
     /// The current item and those that play after it (at most `engineLookahead`) at the same
     /// rate, as the engine takes them: each with its ReplayGain factor. An item with another
     /// rate starts a new pipeline: the stretcher is one for all it plays.
-    /// An upcoming item other than the current one starts at its bookmark.
-    mutating func engineItems() -> (current: EngineItem, upcoming: [EngineItem])? {
+    /// An upcoming item other than the current one starts at its bookmark. Playing from `frame`
+    /// before the end of an A-B loop, the current item ends there, and the passes left follow
+    /// it, each from the loop's start to its end, then the rest of the item from the end (all
+    /// of them while the loop is endless).
+    mutating func engineItems(startingAt frame: Int) -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
         let rate = rate(of: current)
         let sequence = [current] + upcoming(limit: Self.engineLookahead).prefix { self.rate(of: $0) == rate }
-        let items = sequence.indices.map { index in
+        var items = sequence.indices.map { index in
             let item = sequence[index]
             let gain = replayGain(
                 of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
@@ -80,6 +84,19 @@ extension PlayerState {
             return EngineItem(
                 id: item.id, path: item.path, gain: gain?.factor ?? 1,
                 startFrame: start.map { item.metadata.frame(at: $0) } ?? 0)
+        }
+        if let loop = loopRange {
+            let (start, end) = (current.metadata.frame(at: loop.start), current.metadata.frame(at: loop.end))
+            if frame < end {
+                var pass = items[0]
+                (pass.startFrame, pass.endFrame) = (start, end)
+                var rest = items[0]
+                (rest.startFrame, rest.endFrame) = (end, nil)
+                items[0].endFrame = end
+                let left = loop.count == 0 ? Self.engineLookahead : max(0, loop.count - loop.pass)
+                let after = loop.count == 0 ? [] : [rest] + items.dropFirst()
+                items = [items[0]] + Array(repeating: pass, count: left) + after
+            }
         }
         return (items[0], Array(items.dropFirst()))
     }

@@ -38,6 +38,10 @@ struct PlayerState {
     private(set) var isPausedByRouteLoss = false
     /// When playback is to pause by itself; nil when no sleep timer is set.
     private(set) var sleepTimer: SleepTimer?
+    /// The A-B loop set, in whichever item.
+    private var storedLoop: LoopRange?
+    /// The pass the running pipeline's first segment plays; nil when it plays no pass.
+    private var loopFirstPass: Int?
     /// Where an item starts when it becomes current: its bookmark (`BookmarkStore`), else 0.
     var startPosition: (QueueItem) -> Double? = { _ in nil }
 
@@ -85,7 +89,7 @@ struct PlayerState {
     /// Makes the item the engine plays the current one (it moved on by itself).
     mutating func follow(toItem id: UInt64) -> ChangeSet {
         guard queue.current?.id != id, queue.follow(toItem: id) else { return [] }
-        return .item
+        return ChangeSet.item.union(dropLoop())
     }
 
     /// Stop: the position goes back to the start (a long item's bookmark); the queue and the
@@ -151,7 +155,7 @@ struct PlayerState {
     /// The current item from its start (a long item's bookmark).
     mutating func restartItem() -> ChangeSet {
         heldFrame = startFrame()
-        return [.item, .position]
+        return ChangeSet([.item, .position]).union(dropLoop())
     }
 
     // MARK: The queue
@@ -265,6 +269,48 @@ struct PlayerState {
         guard timer != sleepTimer else { return [] }
         sleepTimer = timer
         return .sleepTimer
+    }
+
+    // MARK: The A-B loop
+
+    /// The A-B loop of the current item; nil when none is set (a loop ends with its item).
+    var loopRange: LoopRange? { storedLoop?.itemID == queue.current?.id ? storedLoop : nil }
+
+    mutating func setLoop(_ loop: LoopRange?) -> ChangeSet {
+        guard loop != loopRange else { return [] }
+        storedLoop = loop
+        return .loop
+    }
+
+    /// A pipeline started at `frame` of the current item: when that is before the loop's end,
+    /// its segment 0 is the pass playing, and segment `n` the pass `n` later (or, past the
+    /// last pass, the rest of the item: `engineItems` lays them out so).
+    mutating func loopPipelineStarted(atFrame frame: Int) {
+        guard let loop = loopRange, let item = queue.current, frame < item.metadata.frame(at: loop.end) else {
+            return loopFirstPass = nil
+        }
+        loopFirstPass = loop.pass
+    }
+
+    /// The current item's pipeline began its segment `segment`: the next pass, or the rest of
+    /// the item after the last one (the loop ends). Counted by segment, not by the moment it
+    /// is heard: on a device that takes audio faster than real time several boundaries pass
+    /// between two announcements.
+    mutating func loopSegmentBegan(_ segment: Int) -> ChangeSet {
+        guard var loop = loopRange, let first = loopFirstPass else { return [] }
+        let pass = first + segment
+        guard loop.count == 0 || pass <= loop.count else {
+            loopFirstPass = nil
+            return setLoop(nil)
+        }
+        loop.pass = pass
+        return setLoop(loop)
+    }
+
+    private mutating func dropLoop() -> ChangeSet {
+        guard storedLoop != nil else { return [] }
+        storedLoop = nil
+        return .loop
     }
 
     // MARK: Commands, settings and the route

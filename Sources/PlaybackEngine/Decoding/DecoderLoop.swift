@@ -25,18 +25,20 @@ struct DecoderLoop<Sample: PCMSample> {
 
     /// What follows an item that ended.
     private enum Next {
-        case item(UInt64, any AudioDecoder)
+        case item(UInt64, any AudioDecoder, ItemBounds)
         /// Nothing more to decode: the queue ended or the format changes.
         case end(PipelineState.DecoderEnd)
         /// A halt arrived while waiting.
         case halted
     }
 
-    /// Decodes from `decoder` (after seeking to `frame`, when given) until the queue ends, the
-    /// format changes or the pipeline halts.
-    func run(first decoder: any AudioDecoder, itemID: UInt64, seekingTo frame: Int?) {
+    /// Decodes from `decoder` (after seeking to `frame`, when given; from `startFrame`) up to
+    /// `endFrame` (an A-B loop's end; nil: the item's end), then the upcoming items, until the
+    /// queue ends, the format changes or the pipeline halts.
+    func run(first decoder: any AudioDecoder, itemID: UInt64, seekingTo frame: Int?, startFrame: Int, endFrame: Int?) {
         var decoder = decoder
         var itemID = itemID
+        var bounds = ItemBounds(frame: startFrame, end: endFrame)
         defer { parking.park(decoder, itemID: itemID) }
         if let frame {
             do {
@@ -44,26 +46,31 @@ struct DecoderLoop<Sample: PCMSample> {
             } catch {
                 state.itemsCutShort.add(1, ordering: .relaxed)
                 switch nextDecoder(format: decoder.format, startSample: 0) {
-                case .item(let nextID, let next): (itemID, decoder) = (nextID, next)
+                case .item(let nextID, let next, let nextBounds): (itemID, decoder, bounds) = (nextID, next, nextBounds)
                 case .end(let end): return finish(end)
                 case .halted: return
                 }
             }
         }
-        if let stretcher { return stretch(from: &decoder, itemID: &itemID, through: stretcher) }
+        if let stretcher {
+            return stretch(from: &decoder, itemID: &itemID, bounds: &bounds, through: stretcher)
+        }
+        let channels = decoder.format.channels
         while !state.isHaltRequested {
             let region = ring.writableRegion()
             if region.isEmpty {
                 guard waitForOutput() else { return }
                 continue
             }
-            let count = decode(from: decoder, into: region)
+            let allowed = bounds.limit(region, channels: channels)
+            let count = allowed.isEmpty ? 0 : decode(from: decoder, into: allowed)
             if count > 0 {
+                bounds.frame += count / channels
                 commit(count)
                 continue
             }
             switch nextDecoder(format: decoder.format, startSample: ring.totalWritten) {
-            case .item(let nextID, let next): (itemID, decoder) = (nextID, next)
+            case .item(let nextID, let next, let nextBounds): (itemID, decoder, bounds) = (nextID, next, nextBounds)
             case .end(let end): return finish(end)
             case .halted: return
             }
@@ -73,7 +80,10 @@ struct DecoderLoop<Sample: PCMSample> {
     /// The loop at a rate other than 1: output the stretcher has goes to the ring first; when
     /// it has none, one more block is decoded into it. At the end the stretcher is flushed and
     /// drained before the output thread hears that decoding ended.
-    private func stretch(from decoder: inout any AudioDecoder, itemID: inout UInt64, through stretcher: TimeStretcher) {
+    private func stretch(
+        from decoder: inout any AudioDecoder, itemID: inout UInt64, bounds: inout ItemBounds,
+        through stretcher: TimeStretcher
+    ) {
         // Media frames fed since the pipeline began: where the next item starts in output time.
         var framesIn = 0
         var ending: PipelineState.DecoderEnd?
@@ -93,8 +103,10 @@ struct DecoderLoop<Sample: PCMSample> {
                 continue
             }
             if let ending { return finish(ending) }
-            let count = decode(from: decoder, into: stretchInput)
+            let allowed = bounds.limit(stretchInput, channels: stretcher.channels)
+            let count = allowed.isEmpty ? 0 : decode(from: decoder, into: allowed)
             if count > 0 {
+                bounds.frame += count / stretcher.channels
                 if stretcher.write(UnsafeMutableBufferPointer(rebasing: stretchInput[..<count])) {
                     framesIn += count / stretcher.channels
                 } else {
@@ -109,8 +121,8 @@ struct DecoderLoop<Sample: PCMSample> {
             let boundary = max(
                 stretcher.outputSample(forInputFrames: framesIn), segments[segments.count - 1].startSample)
             switch nextDecoder(format: decoder.format, startSample: boundary) {
-            case .item(let nextID, let next):
-                (itemID, decoder) = (nextID, next)
+            case .item(let nextID, let next, let nextBounds):
+                (itemID, decoder, bounds) = (nextID, next, nextBounds)
             case .end(let end):
                 stretcher.flush()
                 ending = end
@@ -169,7 +181,7 @@ struct DecoderLoop<Sample: PCMSample> {
             }
             segments.append(.init(itemID: item.id, startSample: startSample, firstFrame: firstFrame, gain: item.gain))
             upcoming.noteSegmentStarted()
-            return .item(item.id, decoder)
+            return .item(item.id, decoder, ItemBounds(frame: firstFrame, end: item.endFrame))
         }
         upcoming.close()
         return .end(.endOfQueue)
@@ -179,6 +191,21 @@ struct DecoderLoop<Sample: PCMSample> {
     private func finish(_ end: PipelineState.DecoderEnd) {
         state.decoderEnd.store(end.rawValue, ordering: .releasing)
         outputWake.signal()
+    }
+
+    /// Where decoding stands in an item and where it is to stop: an A-B loop's pass ends
+    /// before the item does.
+    struct ItemBounds {
+        /// The next frame decoded, within the item.
+        var frame: Int
+        /// The frame decoding stops before; nil at the item's end.
+        var end: Int?
+
+        /// `buffer` cut to the frames left before `end`.
+        func limit(_ buffer: UnsafeMutableBufferPointer<Sample>, channels: Int) -> UnsafeMutableBufferPointer<Sample> {
+            guard let end else { return buffer }
+            return UnsafeMutableBufferPointer(rebasing: buffer.prefix(max(0, end - frame) * channels))
+        }
     }
 
     /// Sleeps until the output thread frees space; false when halted.

@@ -99,9 +99,12 @@ final class Pipeline: @unchecked Sendable {
         let decoderWork = UncheckedSendable((decoding, start.decoder))
         let outputWork = UncheckedSendable(output)
         let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
+        let (startFrame, endFrame) = (start.startFrame, start.item.endFrame)
         threads.append(
             NamedThread(name: "pbd-decoder") {
-                decoderWork.value.0.run(first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame)
+                decoderWork.value.0.run(
+                    first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, startFrame: startFrame,
+                    endFrame: endFrame)
             })
         let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = start.realtime && outputThread.requestRealtime(priority: 20)
