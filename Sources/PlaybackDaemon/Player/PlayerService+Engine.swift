@@ -80,7 +80,10 @@ extension PlayerService {
     func refreshUpcoming() {
         guard state.transport == .playing, engine.isRunning, let position = engine.currentPosition() else { return }
         note(state.follow(toItem: position.itemID))
-        let items = state.engineItems(startingAt: position.frame)?.upcoming ?? []
+        // The list follows the segment heard: an A-B loop's pass count must be that segment's
+        // (on a device that takes audio faster than real time it may be past the last announced).
+        if position.itemID == state.queue.current?.id { note(state.loopSegmentBegan(position.segment)) }
+        let items = state.engineItems(startingAt: nil)?.upcoming ?? []
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
             restartAtHeardFrame(for: "after a queue change", fadingIn: false)
         }

@@ -67,11 +67,13 @@ extension PlayerState {
     /// The current item and those that play after it (at most `engineLookahead`) at the same
     /// rate, as the engine takes them: each with its ReplayGain factor. An item with another
     /// rate starts a new pipeline: the stretcher is one for all it plays.
-    /// An upcoming item other than the current one starts at its bookmark. Playing from `frame`
-    /// before the end of an A-B loop, the current item ends there, and the passes left follow
-    /// it, each from the loop's start to its end, then the rest of the item from the end (all
-    /// of them while the loop is endless).
-    mutating func engineItems(startingAt frame: Int) -> (current: EngineItem, upcoming: [EngineItem])? {
+    /// An upcoming item other than the current one starts at its bookmark. For a pipeline
+    /// starting at `frame` before the end of an A-B loop (nil: for the pipeline running, when
+    /// it plays the loop), the current item ends there, and the passes left follow it, each
+    /// from the loop's start to its end, then the rest of the item from the end (all of them
+    /// while the loop is endless). The running pipeline is asked by its pass, not by the frame
+    /// heard: that may run past a segment's end before the next segment is logged.
+    mutating func engineItems(startingAt frame: Int?) -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
         let rate = rate(of: current)
         let sequence = [current] + upcoming(limit: Self.engineLookahead).prefix { self.rate(of: $0) == rate }
@@ -87,7 +89,7 @@ extension PlayerState {
         }
         if let loop = loopRange {
             let (start, end) = (current.metadata.frame(at: loop.start), current.metadata.frame(at: loop.end))
-            if frame < end {
+            if frame.map({ $0 < end }) ?? (loopFirstPass != nil) {
                 var pass = items[0]
                 (pass.startFrame, pass.endFrame) = (start, end)
                 var rest = items[0]

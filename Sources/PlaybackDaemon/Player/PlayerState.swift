@@ -41,7 +41,7 @@ struct PlayerState {
     /// The A-B loop set, in whichever item.
     private var storedLoop: LoopRange?
     /// The pass the running pipeline's first segment plays; nil when it plays no pass.
-    private var loopFirstPass: Int?
+    private(set) var loopFirstPass: Int?
     /// Where an item starts when it becomes current: its bookmark (`BookmarkStore`), else 0.
     var startPosition: (QueueItem) -> Double? = { _ in nil }
 
