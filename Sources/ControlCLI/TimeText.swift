@@ -1,3 +1,5 @@
+import PlaybackModel
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -5,20 +7,7 @@
 /// Times as people type and read them: `90`, `1:30`, `1:02:03`, `12.5`.
 public enum TimeText {
     /// Parses seconds, `M:SS` or `H:MM:SS` (fractions allowed in the last field).
-    public static func parse(_ text: String) -> Double? {
-        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(fields.count) else { return nil }
-        var total = 0.0
-        for (index, field) in fields.enumerated() {
-            let isLast = index == fields.count - 1
-            guard !field.isEmpty, field.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
-                let value = Double(field), value.isFinite
-            else { return nil }
-            if index > 0 && value >= 60 { return nil }
-            total = total * 60 + value
-        }
-        return total
-    }
+    public static func parse(_ text: String) -> Double? { ClockTime.seconds(text) }
 
     /// A duration with units, as `sleep` takes it: `30m`, `45s`, `1h30m`, `1h 5m 10s`, or
     /// what `parse` reads (`90`, `1:30:00`); nil otherwise.

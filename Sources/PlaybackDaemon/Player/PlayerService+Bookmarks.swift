@@ -10,11 +10,12 @@ extension PlayerService {
     /// How often the position of a long item playing is saved.
     static let bookmarkInterval = 5.0
 
-    /// Commands after which the current item may no longer be current, or starts over.
+    /// Commands after which the current item may no longer be current, or starts over. (An
+    /// enqueue that replaces or plays saves the bookmark when its probing is done, in
+    /// `enqueueInBackground`.)
     static func mayLeaveItem(_ command: Command) -> Bool {
         switch command {
         case .stop, .nextTrack, .previousTrack, .jump, .clear, .remove, .nextChapter: true
-        case .enqueue(_, _, let replace, let play): replace || play
         default: false
         }
     }

@@ -65,14 +65,11 @@ final class PlayerService {
             let why = state.availability.isEnabled(name) ? ": the current item has no chapters" : ""
             return reply(.failure(CommandFailure(.commandDisabled, "\(name.rawValue) is disabled\(why)")))
         }
-        if Self.mayLeaveItem(command) {
-            syncWithEngine()
-            bookmarkCurrentItem()
-        }
         if case .enqueue(let paths, let placement, let replace, let play) = command {
             return enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
         }
         syncWithEngine()
+        if Self.mayLeaveItem(command) { bookmarkCurrentItem() }
         reply(perform(command))
         if Self.movesPlayback(command) { aimSleepTimer() }
         publishChanges()

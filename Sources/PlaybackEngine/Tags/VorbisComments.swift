@@ -80,25 +80,10 @@ struct VorbisComments: TagReader {
             let digits = key.utf8.dropFirst(7)
             guard digits.allSatisfy({ (0x30...0x39).contains($0) }),
                 let number = Int(String(decoding: digits, as: UTF8.self)),
-                let start = Self.chapterTime(value)
+                let start = ClockTime.seconds(value.trimmingCharacters(in: " "))
             else { return nil }
             return (number, start, values[key + "NAME"])
         }.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
-    }
-
-    /// `HH:MM:SS.mmm` (also `MM:SS.mmm`, or plain seconds) as seconds; nil otherwise.
-    static func chapterTime(_ text: String) -> Double? {
-        let fields = text.trimmingCharacters(in: " ").split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(fields.count) else { return nil }
-        var seconds = 0.0
-        for (index, field) in fields.enumerated() {
-            let isLast = index == fields.count - 1
-            guard !field.isEmpty, field.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
-                let value = Double(field), value.isFinite
-            else { return nil }
-            seconds = seconds * 60 + value
-        }
-        return seconds
     }
 
     private func text(_ key: String) -> TrackFieldValue? { values[key].map(TrackFieldValue.text) }
