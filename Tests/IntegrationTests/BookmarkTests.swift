@@ -46,7 +46,7 @@ extension IntegrationSuite {
             // Played on, then the daemon stops: the bookmark is where it stopped.
             _ = try daemon.call("play")
             _ = try daemon.waitForState("playing")
-            Thread.sleep(forTimeInterval: 0.5)
+            try waitUntil(timeout: 10) { (try? Self.elapsed(daemon)) ?? 0 >= left + 0.5 }
             #expect(daemon.terminate() == 0)
             daemon = try household.daemon()
             _ = try daemon.enqueue(["book12.mp3"])
@@ -56,7 +56,7 @@ extension IntegrationSuite {
             // Played on for 6 s, then killed: at most 5 s are lost.
             _ = try daemon.call("play")
             _ = try daemon.waitForState("playing")
-            Thread.sleep(forTimeInterval: 6)
+            try waitUntil(timeout: 60) { (try? Self.elapsed(daemon)) ?? 0 >= restarted + 6 }
             let killedAt = try Self.elapsed(daemon)
             daemon.signal(SIGKILL)
             _ = daemon.waitForExit(timeout: 10)

@@ -69,7 +69,8 @@ extension IntegrationSuite {
             // The snapshot read before setting the timer may be up to a device period old.
             #expect(elapsed > setAt + 3.6 && elapsed < setAt + 4.5, "paused at \(elapsed), set at \(setAt)")
             #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == elapsed, "the position is kept")
-            Thread.sleep(forTimeInterval: 0.5)
+            // The monitor hands over its last blocks a little after the sink plays them.
+            #expect(recorder.waitFor(frames: setAtFrame + 4 * 44_100, timeout: 20), "the fade is not all recorded")
             let left = leftChannel(try recorder.stop())
             // The level in 50 ms windows from where the timer was set: full, then falling, each
             // window no louder than the one before, to silence (the fade is the whole 4 s).
