@@ -63,7 +63,7 @@ public final class Daemon {
             service.handle(command, reply: reply)
         }
         let socket = SocketFrontEnd(
-            path: SocketPath.resolve(explicit: settings.socket, environment: .process), device: settings.device,
+            path: SocketPath.resolve(explicit: settings.socket, environment: .process), device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device,
             loop: loop, log: log, control: DaemonLog(label: "playbackd.control", output: logOutput), perform: handle)
         let idleExit = IdleExit(
             loop: loop, seconds: settings.idleExitSeconds, log: log,

@@ -50,6 +50,8 @@ public final class PlaybackEngine {
     /// Whether the open device is a sound server's stream, not worth holding while paused
     /// (`AudioSink.isServerStream`).
     public var isServerStream: Bool { sink.isServerStream }
+    /// Whether the device can come back by itself after a failure (`AudioSink.reconnects`).
+    public var deviceReconnects: Bool { sink.reconnects }
     /// The card behind the open device, when it is a card's own (`AudioSink.hardwareDevice`).
     public var hardwareDevice: HardwareDevice? { sink.hardwareDevice }
     /// Whether the device has started playing what the current pipeline wrote.

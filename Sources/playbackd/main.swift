@@ -41,7 +41,9 @@ do {
     exit(configurationErrorStatus)
 }
 let sink: any AudioSink =
-    if settings.device == "default" {
+    if let snapcast = settings.snapcast {
+        SnapcastSink(address: snapcast)
+    } else if settings.device == "default" {
         DefaultSink()
     } else if PulseSink.names(settings.device) {
         PulseSink(deviceName: settings.device)

@@ -10,6 +10,7 @@
 #include <libavutil/mathematics.h>
 #include <libavutil/mem.h>
 #include <opus/opusfile.h>
+#include <soxr.h>
 #include <vorbis/vorbisfile.h>
 
 /// The decoding libraries other than libmpg123 are loaded when a file of their format is first
@@ -25,6 +26,9 @@ int playbackd_opusfile_load(void);
 /// libavutil, libavcodec and libavformat (FFmpeg 5.1), for MP4, WAV and AIFF; FFmpeg's own log
 /// is silenced once they are loaded (library code does not log: errors are returned).
 int playbackd_ffmpeg_load(void);
+/// libsoxr, the resampler of a Snapcast stream whose rate differs from the item's: loaded
+/// when such a stream first opens.
+int playbackd_soxr_load(void);
 
 // The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
 // parameters, arguments) and VOID(name, parameters, arguments).
@@ -140,7 +144,24 @@ int playbackd_ffmpeg_load(void);
 
 #define PLAYBACKD_DECLARE_RETURNING(type, name, parameters, arguments) type playbackd_##name parameters;
 #define PLAYBACKD_DECLARE_VOID(name, parameters, arguments) void playbackd_##name parameters;
+// libsoxr: one resampler per stream format; `soxr_process` with a null input flushes it.
+#define PLAYBACKD_SOXR_FUNCTIONS(RETURNING, VOID)                                                                    \
+    RETURNING(soxr_t, soxr_create,                                                                                   \
+              (double input_rate, double output_rate, unsigned channels, soxr_error_t *error,                        \
+               soxr_io_spec_t const *io, soxr_quality_spec_t const *quality, soxr_runtime_spec_t const *runtime),    \
+              (input_rate, output_rate, channels, error, io, quality, runtime))                                      \
+    RETURNING(soxr_error_t, soxr_process,                                                                            \
+              (soxr_t resampler, soxr_in_t input, size_t input_length, size_t *input_used, soxr_out_t output,        \
+               size_t output_length, size_t *output_done),                                                           \
+              (resampler, input, input_length, input_used, output, output_length, output_done))                      \
+    RETURNING(soxr_error_t, soxr_clear, (soxr_t resampler), (resampler))                                            \
+    RETURNING(double, soxr_delay, (soxr_t resampler), (resampler))                                                  \
+    RETURNING(soxr_io_spec_t, soxr_io_spec, (soxr_datatype_t input, soxr_datatype_t output), (input, output))       \
+    RETURNING(soxr_quality_spec_t, soxr_quality_spec, (unsigned long recipe, unsigned long flags), (recipe, flags)) \
+    VOID(soxr_delete, (soxr_t resampler), (resampler))
+
 PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_SOXR_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_VORBISFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_OPUSFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_AVUTIL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)

@@ -24,8 +24,8 @@ extension PlayerService {
                 continueAfterPipeline(next: next)
             case .deviceFailed(let error, let position):
                 holdPosition(position)
-                setTransport(.interrupted)
                 log.error("audio device '\(engine.deviceName)' failed: \(error)")
+                setTransport(.interrupted)
                 // The device itself vanished (a USB card unplugged): a route change as well.
                 if error.code == -ENODEV {
                     routeChanged(

@@ -96,7 +96,8 @@ extension PlayerService {
     /// Starts the engine at `frame` of the current item; nil on success, else the failure.
     /// A device failure leaves the state `interrupted` with the position kept. `fadingIn`: see
     /// `PlaybackEngine.start`.
-    func startEngine(atFrame frame: Int, fadingIn: Bool = false) -> CommandFailure? {
+    /// `logsDeviceFailure`: false for the quiet retries of a device that comes back by itself.
+    func startEngine(atFrame frame: Int, fadingIn: Bool = false, logsDeviceFailure: Bool = true) -> CommandFailure? {
         guard let item = state.queue.current, let items = state.engineItems(startingAt: frame) else {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }
@@ -107,11 +108,11 @@ extension PlayerService {
             followBookmarks()
             return nil
         } catch {
-            return startFailure(error, item: item, frame: frame)
+            return startFailure(error, item: item, frame: frame, logs: logsDeviceFailure)
         }
     }
 
-    private func startFailure(_ error: EngineError, item: QueueItem, frame: Int) -> CommandFailure {
+    private func startFailure(_ error: EngineError, item: QueueItem, frame: Int, logs: Bool) -> CommandFailure {
         switch error {
         case .content(let error):
             if state.transport == .playing { setTransport(.paused) }
@@ -120,7 +121,7 @@ extension PlayerService {
             state.hold(frame)
             setTransport(.interrupted)
             let message = "cannot open audio device '\(engine.deviceName)': \(error)"
-            log.error(message)
+            if logs { log.error(message) }
             return CommandFailure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message)
         }
     }

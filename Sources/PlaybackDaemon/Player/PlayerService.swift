@@ -28,6 +28,8 @@ final class PlayerService {
     /// Changes held back until the device starts playing (see `publishChanges`).
     private var deferredChanges: ChangeSet = []
     private let audibleStartTimer: OneShotTimer
+    /// Tries a device that comes back by itself again while playback is interrupted.
+    let deviceRetry: DeviceRetry
     /// Chapters, bookmarks and the sleep timer: their store and timers.
     let listening: ListeningTimers
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
@@ -48,6 +50,7 @@ final class PlayerService {
         self.log = log
         probing = BackgroundWorker(name: "pbd-prober", loop: loop)
         audibleStartTimer = OneShotTimer(loop: loop)
+        deviceRetry = DeviceRetry(loop: loop)
         driver.engine.setSound(state.soundSettings)
         driver.onBoundaryHeard = { [unowned self] id, segment, heard in boundaryHeard(id, segment: segment, heard) }
         loop.watch(driver.engine.events.fileDescriptor) { [unowned self] _ in
@@ -159,6 +162,7 @@ final class PlayerService {
         guard !changes.isEmpty else { return }
         note(changes)
         driver.transportChanged(to: new)
+        followDeviceRetry()
     }
 
     /// Hands the changes accumulated in this step to `onPublish`.

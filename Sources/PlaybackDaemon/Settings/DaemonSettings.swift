@@ -1,10 +1,13 @@
 import ControlProtocol
+import PlaybackEngine
 import PlaybackModel
 
 /// The daemon's configurable values, from defaults, the configuration file and flags (in
 /// that order of precedence, lowest first).
 public struct DaemonSettings: Sendable, Equatable {
     public var device = "default"
+    /// A Snapcast stream to play into instead of `device` (`snapcast`).
+    public var snapcast: SnapcastAddress?
     public var socket: String?
     public var pauseHoldSeconds = 10.0
     public var skipForwardInterval = CommandCatalog.defaultSkipInterval

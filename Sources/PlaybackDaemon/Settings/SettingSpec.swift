@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlaybackEngine
 import PlaybackModel
 
 /// A setting's value as given, before it is checked against the setting.
@@ -85,6 +86,20 @@ enum SettingsCatalog {
             defaultText: "default",
             keepOnReload: SettingSpec.atRestart(\.device)
         ) { input, settings throws(SettingValueError) in settings.device = try text(input, nonEmpty: true) },
+        SettingSpec(
+            name: "snapcast", placeholder: "URL",
+            summary:
+                "Play into snapserver's tcp source instead of the device: tcp://HOST:PORT[?sampleformat=RATE:16:2&buffer=MS] (docs/multiroom.md)",
+            defaultText: "(none)",
+            keepOnReload: SettingSpec.atRestart(\.snapcast)
+        ) { input, settings throws(SettingValueError) in
+            let value = try text(input, nonEmpty: true)
+            do throws(SnapcastAddressError) {
+                settings.snapcast = try SnapcastAddress(parsing: value)
+            } catch {
+                throw SettingValueError(error.description)
+            }
+        },
         SettingSpec(
             name: "socket", placeholder: "PATH",
             summary: "Control socket (default: $PLAYBACKD_SOCKET, else $XDG_RUNTIME_DIR/playbackd/control.sock, "

@@ -69,6 +69,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// writes replace what was written from there on. Returns the frames moved back (0 when
     /// the device cannot). Output thread only.
     func rewind(_ frames: Int) -> Int
+    /// Whether the device can come back by itself after it failed (a server across the network
+    /// restarted): then the player tries it again with a growing delay.
+    var reconnects: Bool { get }
     /// Whether the device says itself when it starts playing (`hasStartedPlaying`). When it
     /// does not, the output loop infers the start from the delay's progress (`StartDetector`).
     var reportsStart: Bool { get }
@@ -84,6 +87,7 @@ extension AudioSink {
     public func rewind(_ frames: Int) -> Int { 0 }
     public var reportsStart: Bool { false }
     public func hasStartedPlaying() -> Bool { false }
+    public var reconnects: Bool { false }
 }
 
 /// An ALSA card's PCM device: what a jack watcher needs to know which card to watch.
