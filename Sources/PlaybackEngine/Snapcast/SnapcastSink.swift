@@ -70,7 +70,9 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
         silentChunk.deallocate()
     }
 
-    public var periodFrames: Int { Int(UInt64(openFormat?.sampleRate ?? 48_000) * Self.periodNanoseconds / 1_000_000_000) }
+    public var periodFrames: Int {
+        Int(UInt64(openFormat?.sampleRate ?? 48_000) * Self.periodNanoseconds / 1_000_000_000)
+    }
 
     public func open(_ format: AudioFormat) throws(SinkError) {
         openFormat = nil
@@ -131,7 +133,8 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
         var descriptors = (
             pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(
-                fd: socket, events: Int16(Self.pollPeerClosed) | (pendingRange.isEmpty ? 0 : Int16(POLLOUT)), revents: 0)
+                fd: socket, events: Int16(Self.pollPeerClosed) | (pendingRange.isEmpty ? 0 : Int16(POLLOUT)), revents: 0
+            )
         )
         let now = PlaybackClockNow.nanoseconds()
         // Room for a period once the lead has fallen below the lead less one period.
@@ -298,7 +301,8 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
         while let current = entry {
             entry = current.pointee.ai_next
             let fd = Glibc.socket(
-                current.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                current.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
                     | Int32(SOCK_NONBLOCK.rawValue), 0)
             guard fd >= 0 else {
                 lastError = errno

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A private snapserver (Debian's 0.26) on loopback ports of its own, with snapclients that
+/// play into files (`--player file`), for the Snapcast output's tests.
+final class SnapcastRig {
+    let directory = TestEnvironment.makeTemporaryDirectory()
+    /// The stream source's port (snapserver listens, playbackd connects), the clients' port
+    /// and the JSON-RPC control port.
+    let sourcePort = SnapcastRig.freePort()
+    let streamPort = SnapcastRig.freePort()
+    let controlPort = SnapcastRig.freePort()
+    let httpPort = SnapcastRig.freePort()
+    private var server: SpawnedProcess?
+    private var clients: [SpawnedProcess] = []
+
+    /// playbackd's `--snapcast` value for this server.
+    var address: String { "tcp://127.0.0.1:\(sourcePort)" }
+
+    init() throws {
+        let configuration = """
+            [server]
+            datadir = \(directory)/data
+            [http]
+            enabled = true
+            bind_to_address = 127.0.0.1
+            port = \(httpPort)
+            doc_root =
+            [tcp]
+            enabled = true
+            bind_to_address = 127.0.0.1
+            port = \(controlPort)
+            [stream]
+            bind_to_address = 127.0.0.1
+            port = \(streamPort)
+            source = tcp://127.0.0.1:\(sourcePort)?name=playbackd&mode=server&sampleformat=48000:16:2
+            [logging]
+            sink = file:\(directory)/snapserver.log
+            """
+        try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
+        try configuration.write(toFile: directory + "/snapserver.conf", atomically: true, encoding: .utf8)
+        try startServer()
+    }
+
+    deinit {
+        server?.kill()
+        clients.forEach { $0.kill() }
+    }
+
+    func startServer() throws {
+        server = try SpawnedProcess(
+            ["/usr/bin/snapserver", "-c", directory + "/snapserver.conf"], environment: ["HOME=\(directory)"])
+        guard waitForPort(sourcePort, timeout: 10) else { throw TestFailure("snapserver did not listen") }
+    }
+
+    func killServer() {
+        server?.kill()
+        server = nil
+    }
+
+    /// Starts a client that writes what it plays (48 kHz s16 stereo) to the returned path.
+    func addClient(_ name: String) throws -> String {
+        let path = directory + "/\(name).raw"
+        clients.append(
+            try SpawnedProcess(
+                [
+                    "/usr/bin/snapclient", "-h", "127.0.0.1", "-p", String(streamPort), "-i",
+                    String(clients.count + 1), "--hostID", name, "--player", "file:filename=\(path)",
+                ], environment: ["HOME=\(directory)"]))
+        return path
+    }
+
+    /// Samples of the left channel a client wrote so far.
+    static func left(_ path: String) -> [Float] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Int16.self)
+            return stride(from: 0, to: samples.count - 1, by: 2).map { Float(samples[$0]) }
+        }
+    }
+
+    private func waitForPort(_ port: Int, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            close(fd)
+            // The source port accepts one player: a probe that connected is closed at once and
+            // snapserver waits for the next.
+            if connected == 0 { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// A port nothing listens on now (the kernel's choice for port 0).
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(fd, $0, length)
+                _ = getsockname(fd, $0, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// How well a capture holds a reference: each window of the reference against the capture at
+/// the best offset within a few frames of where the first window was found.
+enum WindowCorrelation {
+    /// The offset in the capture where `reference`'s first 100 ms fit best, searched within
+    /// 10 ms of the first sound (the reference starts with sound).
+    static func alignment(of reference: [Float], in capture: [Float]) -> Int? {
+        guard let firstSound = capture.firstIndex(where: { abs($0) > 200 }) else { return nil }
+        let length = 4800
+        var best = (score: -1.0, offset: 0)
+        for offset in max(0, firstSound - 480)..<(firstSound + 480) where offset + length <= capture.count {
+            let score = correlation(reference[0..<length], capture[offset..<(offset + length)])
+            if score > best.score { best = (score, offset) }
+        }
+        return best.score > 0.9 ? best.offset : nil
+    }
+
+    /// The lowest best correlation over `reference`'s windows of `window` frames (missing
+    /// audio counts 0), each searched within `slack` frames.
+    static func worstWindow(
+        _ reference: [Float], in capture: [Float], at offset: Int, window: Int = 4800, slack: Int = 8,
+        upTo end: Int
+    ) -> (score: Double, at: Int) {
+        var worst = (score: 1.0, at: 0)
+        for start in stride(from: 0, to: end - window + 1, by: window) {
+            var best = 0.0
+            for shift in -slack...slack {
+                let from = offset + start + shift
+                guard from >= 0, from + window <= capture.count else { continue }
+                best = max(best, correlation(reference[start..<(start + window)], capture[from..<(from + window)]))
+            }
+            if best < worst.score { worst = (best, start) }
+        }
+        return worst
+    }
+
+    static func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                var ab: Float = 0
+                var aa: Float = 0
+                var bb: Float = 0
+                for index in 0..<min(x.count, y.count) {
+                    ab += x[index] * y[index]
+                    aa += x[index] * x[index]
+                    bb += y[index] * y[index]
+                }
+                return aa > 0 && bb > 0 ? Double(ab) / (Double(aa) * Double(bb)).squareRoot() : 0
+            }
+        }
+    }
+}
