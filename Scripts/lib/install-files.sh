@@ -13,7 +13,9 @@ cd "$(dirname "$0")/../.."
 
 install -d "$prefix/bin"
 install -m 0755 "$bin/playbackd" "$bin/playbackctl" "$prefix/bin/"
-echo "Installed $prefix/bin/playbackd and $prefix/bin/playbackctl"
+# Snapcast's stream plugin is playbackctl under another name (docs/multiroom.md).
+ln -sfn playbackctl "$prefix/bin/playbackd-snapcast"
+echo "Installed $prefix/bin/playbackd, $prefix/bin/playbackctl and $prefix/bin/playbackd-snapcast"
 
 generated=$(mktemp -d)
 trap 'rm -rf "$generated"' EXIT

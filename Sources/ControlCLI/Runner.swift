@@ -10,6 +10,9 @@ import SystemSupport
 /// Runs one `playbackctl` invocation: argv to request, reply to output, status to exit code.
 public enum Runner {
     public static func run(_ arguments: [String], environment: Environment) -> Int32 {
+        if arguments.first == SnapcastPlugin.verb {
+            return SnapcastPlugin.run(Array(arguments.dropFirst()), environment: environment)
+        }
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments, cwd: currentDirectory())
@@ -82,7 +85,9 @@ public enum Runner {
             try NowPlaying(json: reply["nowPlaying"] ?? .null)
         }
         var commands: CommandAvailability?
-        if replies.count > 1, replies[1].isSuccess, case .commands(let availability)? = try? outcome(.commands, replies[1]) {
+        if replies.count > 1, replies[1].isSuccess,
+            case .commands(let availability)? = try? outcome(.commands, replies[1])
+        {
             commands = availability
         }
         Console.out(HumanOutput.status(nowPlaying, commands: commands, now: WallClock.now(), style: style))

@@ -71,6 +71,10 @@ public final class ControlClient {
         }
     }
 
+    /// The connection's descriptor, to wait for it in `poll` beside others; read it only
+    /// through `readLine` (which keeps what it has buffered).
+    public var fileDescriptor: Int32 { fd }
+
     deinit {
         if fd >= 0 { Glibc.close(fd) }
         receiveBuffer.deallocate()

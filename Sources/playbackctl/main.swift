@@ -5,4 +5,10 @@ import ControlProtocol
     import Glibc
 #endif
 
-exit(Runner.run(Array(CommandLine.arguments.dropFirst()), environment: .process))
+// Run as `playbackd-snapcast` (a link Scripts/install makes), it is Snapcast's stream plugin:
+// snapserver's `controlscript=` takes a program, not a command line.
+var arguments = Array(CommandLine.arguments.dropFirst())
+if CommandLine.arguments.first?.split(separator: "/").last == "playbackd-snapcast" {
+    arguments.insert(SnapcastPlugin.verb, at: 0)
+}
+exit(Runner.run(arguments, environment: .process))

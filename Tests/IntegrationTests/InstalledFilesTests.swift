@@ -28,7 +28,8 @@ extension ConcurrentIntegrationSuite {
         func layout() throws {
             let installed = try Installation()
             for path in [
-                "/bin/playbackctl", "/bin/playbackd", "/share/bash-completion/completions/playbackctl",
+                "/bin/playbackctl", "/bin/playbackd", "/bin/playbackd-snapcast",
+                "/share/bash-completion/completions/playbackctl",
                 "/share/zsh/site-functions/_playbackctl", "/share/fish/vendor_completions.d/playbackctl.fish",
                 "/share/man/man1/playbackctl.1", "/share/doc/playbackd/docs/media-keys.md",
             ] {

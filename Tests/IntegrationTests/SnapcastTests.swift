@@ -76,6 +76,91 @@ extension IntegrationSuite {
             #expect(daemon.stderrText.contains("is back after"))
         }
 
+        @Test(
+            "through snapserver's control port, as Snapweb does: pause, play, next, previous, seek, shuffle and repeat reach playbackd, and the stream's properties follow each change within 1 s"
+        )
+        func snapserverControlsPlaybackd() throws {
+            let socket = TestEnvironment.makeTemporaryDirectory() + "/control.sock"
+            // snapserver (with the plugin) first: the plugin waits for playbackd.
+            let rig = try SnapcastRig(pluginSocket: socket)
+            let daemon = try DaemonProcess(arguments: ["--snapcast", rig.address], socketPath: socket)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["long.mp3", "one.mp3", "two.mp3"], play: true)
+            try events.waitForEvent { $0["nowPlaying"]?["state"]?.stringValue == "playing" }
+            try Self.expectProperties(rig, "playing Long") {
+                $0["playbackStatus"]?.stringValue == "playing" && $0["metadata"]?["title"]?.stringValue == "Long"
+                    && $0["metadata"]?["artist"]?.arrayValue == [.string("Fixture Artist")]
+                    && abs(($0["metadata"]?["duration"]?.numberValue ?? 0) - 40) < 0.1
+                    && $0["canGoNext"]?.boolValue == true && $0["canSeek"]?.boolValue == true
+            }
+
+            let stream = { (command: String, params: JSONValue?) throws -> JSONValue in
+                var members: [(String, JSONValue)] = [("id", .string("playbackd")), ("command", .string(command))]
+                if let params { members.append(("params", params)) }
+                return try rig.control("Stream.Control", .object(members))
+            }
+            #expect(try stream("pause", nil)["error"] == nil)
+            try events.waitForState("paused", timeout: 5)
+            try Self.expectProperties(rig, "paused") { $0["playbackStatus"]?.stringValue == "paused" }
+            #expect(try stream("play", nil)["error"] == nil)
+            try events.waitForState("playing", timeout: 5)
+            try Self.expectProperties(rig, "playing") { $0["playbackStatus"]?.stringValue == "playing" }
+
+            #expect(try stream("next", nil)["error"] == nil)
+            try events.waitForEvent { $0["nowPlaying"]?["title"]?.stringValue == "One" }
+            try Self.expectProperties(rig, "next: One") { $0["metadata"]?["title"]?.stringValue == "One" }
+            #expect(try stream("previous", nil)["error"] == nil)
+            try events.waitForEvent { $0["nowPlaying"]?["title"]?.stringValue == "Long" }
+            try Self.expectProperties(rig, "previous: Long") { $0["metadata"]?["title"]?.stringValue == "Long" }
+
+            #expect(try stream("setPosition", .object([("position", .number(20))]))["error"] == nil)
+            let sought = try events.waitForEvent {
+                let elapsed = $0["nowPlaying"]?["elapsed"]?.numberValue ?? 0
+                return elapsed >= 19.99 && elapsed < 21.5
+            }
+            #expect(sought["nowPlaying"]?["title"]?.stringValue == "Long")
+            try Self.expectProperties(rig, "position 20") { abs(($0["position"]?.numberValue ?? 0) - 20) < 2 }
+
+            let property = { (name: String, value: JSONValue) throws -> JSONValue in
+                try rig.control(
+                    "Stream.SetProperty",
+                    .object([("id", .string("playbackd")), ("property", .string(name)), ("value", value)]))
+            }
+            #expect(try property("shuffle", .bool(true))["error"] == nil)
+            try events.waitForEvent { $0["nowPlaying"]?["shuffleMode"]?.stringValue == "items" }
+            try Self.expectProperties(rig, "shuffle") { $0["shuffle"]?.boolValue == true }
+            #expect(try property("loopStatus", .string("track"))["error"] == nil)
+            try events.waitForEvent { $0["nowPlaying"]?["repeatMode"]?.stringValue == "one" }
+            try Self.expectProperties(rig, "repeat one") { $0["loopStatus"]?.stringValue == "track" }
+
+            // playbackd gone: the plugin reports stopped; back, it reports it again.
+            _ = daemon.terminate()
+            try Self.expectProperties(rig, "playbackd gone", within: 3) {
+                $0["playbackStatus"]?.stringValue == "stopped" && $0["canControl"]?.boolValue == false
+            }
+            let again = try DaemonProcess(arguments: ["--snapcast", rig.address], socketPath: socket)
+            _ = try again.enqueue(["one.mp3"], play: true)
+            try Self.expectProperties(rig, "playbackd back", within: 3) {
+                $0["canControl"]?.boolValue == true && $0["metadata"]?["title"]?.stringValue == "One"
+            }
+        }
+
+        /// Waits (up to `within` seconds) for the stream's properties in `Server.GetStatus` to
+        /// satisfy `predicate`.
+        static func expectProperties(
+            _ rig: SnapcastRig, _ what: String, within seconds: Double = 1, _ predicate: (JSONValue) -> Bool
+        ) throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            var last: JSONValue?
+            repeat {
+                last = try rig.streamProperties()
+                if let last, predicate(last) { return }
+                Thread.sleep(forTimeInterval: 0.05)
+            } while Date() < deadline
+            Issue.record("\(what): not shown within \(seconds) s: \(last?.serialized ?? "nothing")")
+        }
+
         /// The reference decodes of `names` one after another, resampled to 48 kHz by sox (its
         /// `rate -v`, another resampler than playbackd's libsoxr HQ: the windows are compared by
         /// correlation).

@@ -20,6 +20,8 @@ import Testing
         #expect(reloaded.device == "hw:0" && reloaded.realtime && reloaded.socket == "/run/a.sock")
         #expect(reloaded.pauseHoldSeconds == 3 && reloaded.logLevel == .debug, "reloadable settings are applied")
         #expect(
-            SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == ["device", "socket", "realtime", "resume"])
+            SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == [
+                "device", "snapcast", "socket", "realtime", "resume",
+            ])
     }
 }

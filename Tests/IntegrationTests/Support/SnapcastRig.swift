@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 
 /// A private snapserver (Debian's 0.26) on loopback ports of its own, with snapclients that
@@ -15,8 +16,20 @@ final class SnapcastRig {
 
     /// playbackd's `--snapcast` value for this server.
     var address: String { "tcp://127.0.0.1:\(sourcePort)" }
+    /// The daemon socket the stream plugin talks to, when the stream has one.
+    private let pluginSocket: String?
 
-    init() throws {
+    /// `pluginSocket`: run playbackd's stream plugin (`playbackd-snapcast`, a link to the
+    /// built playbackctl) for the stream, talking to the daemon on that socket.
+    init(pluginSocket: String? = nil) throws {
+        self.pluginSocket = pluginSocket
+        var plugin = ""
+        if pluginSocket != nil {
+            let link = directory + "/playbackd-snapcast"
+            try FileManager.default.createSymbolicLink(
+                atPath: link, withDestinationPath: TestEnvironment.binDirectory + "/playbackctl")
+            plugin = "&controlscript=\(link)"
+        }
         let configuration = """
             [server]
             datadir = \(directory)/data
@@ -32,7 +45,7 @@ final class SnapcastRig {
             [stream]
             bind_to_address = 127.0.0.1
             port = \(streamPort)
-            source = tcp://127.0.0.1:\(sourcePort)?name=playbackd&mode=server&sampleformat=48000:16:2
+            source = tcp://127.0.0.1:\(sourcePort)/?name=playbackd&mode=server&sampleformat=48000:16:2\(plugin)
             [logging]
             sink = file:\(directory)/snapserver.log
             """
@@ -47,8 +60,10 @@ final class SnapcastRig {
     }
 
     func startServer() throws {
+        var environment = ["HOME=\(directory)", "PATH=/usr/bin:/bin"]
+        if let pluginSocket { environment.append("PLAYBACKD_SOCKET=\(pluginSocket)") }
         server = try SpawnedProcess(
-            ["/usr/bin/snapserver", "-c", directory + "/snapserver.conf"], environment: ["HOME=\(directory)"])
+            ["/usr/bin/snapserver", "-c", directory + "/snapserver.conf"], environment: environment)
         guard waitForPort(sourcePort, timeout: 10) else { throw TestFailure("snapserver did not listen") }
     }
 
@@ -69,6 +84,44 @@ final class SnapcastRig {
         return path
     }
 
+    /// One request to snapserver's JSON-RPC control port, as Snapweb would send it; the reply's
+    /// `result` (or its `error`).
+    func control(_ method: String, _ params: JSONValue) throws -> JSONValue {
+        guard let fd = Self.connectLoopback(port: controlPort) else {
+            throw TestFailure("cannot reach snapserver's control port")
+        }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = JSONValue.object([
+            ("id", .number(7)), ("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params),
+        ])
+        let line = Array((request.serialized + "\r\n").utf8)
+        guard line.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == line.count else {
+            throw TestFailure("cannot send to snapserver")
+        }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let text = buffer[..<newline]
+                buffer.removeSubrange(...newline)
+                guard let reply = try? JSONParser.parse(text), reply["id"]?.numberValue == 7 else { continue }
+                if let error = reply["error"] { return .object([("error", error)]) }
+                return reply["result"] ?? .null
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw TestFailure("snapserver did not answer \(method)") }
+            buffer += chunk[..<count]
+        }
+    }
+
+    /// The `playbackd` stream's properties as `Server.GetStatus` shows them.
+    func streamProperties() throws -> JSONValue? {
+        let status = try control("Server.GetStatus", .object([]))
+        return status["server"]?["streams"]?.arrayValue?.first { $0["id"]?.stringValue == "playbackd" }?["properties"]
+    }
+
     /// Samples of the left channel a client wrote so far.
     static func left(_ path: String) -> [Float] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
@@ -81,23 +134,34 @@ final class SnapcastRig {
     private func waitForPort(_ port: Int, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            close(fd)
             // The source port accepts one player: a probe that connected is closed at once and
             // snapserver waits for the next.
-            if connected == 0 { return true }
+            if let fd = Self.connectLoopback(port: port) {
+                close(fd)
+                return true
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return false
+    }
+
+    /// A TCP connection to `port` on 127.0.0.1; nil when nothing accepts it.
+    static func connectLoopback(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// A port nothing listens on now (the kernel's choice for port 0).
