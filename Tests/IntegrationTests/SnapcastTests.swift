@@ -19,6 +19,7 @@ extension IntegrationSuite {
             _ = try events.waitForState("stopped", timeout: 60)
             // The rooms play the end a buffer (1 s) after playbackd sent it.
             Thread.sleep(forTimeInterval: 2)
+            rig.stopClients()
 
             let reference = try Self.reference(["one", "two", "three"])
             for room in rooms {
@@ -74,6 +75,45 @@ extension IntegrationSuite {
             }
             #expect(sounded, "the room plays again")
             #expect(daemon.stderrText.contains("is back after"))
+        }
+
+        @Test(
+            "no snapserver at all: play says so, one log line, every request answered, and between the growing tries the daemon sleeps"
+        )
+        func noSnapserver() throws {
+            let nowhere = SnapcastRig.freePort()
+            let daemon = try DaemonProcess(arguments: ["--snapcast", "tcp://127.0.0.1:\(nowhere)"])
+            _ = try daemon.enqueue(["long.mp3"])
+            let failed = Date()
+            let play = try daemon.call("play")
+            #expect(play["status"]?.stringValue == "deviceNotFound")
+            #expect(play["message"]?.stringValue?.contains("cannot connect to snapserver") == true)
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "interrupted")
+            for _ in 0..<10 {
+                let asked = Date()
+                #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success")
+                #expect(Date().timeIntervalSince(asked) < 0.5)
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            // Tries at 0.5, 1.5, 3.5 and 7.5 s, the next at 15.5 s: from 8 to 14 s only the
+            // pause hold's release (10 s) may wake the event loop.
+            Thread.sleep(forTimeInterval: max(0, 8 - Date().timeIntervalSince(failed)))
+            let before = try Self.wakeups(daemon)
+            Thread.sleep(forTimeInterval: 6)
+            let woken = try Self.wakeups(daemon) - before
+            print("snapcast: no snapserver: \(woken) wake-ups of the event loop in 6 s between tries")
+            #expect(woken <= 3, "\(woken) wake-ups in 6 s")
+            let lines = daemon.stderrText.split(separator: "\n")
+            #expect(lines.filter { $0.contains("is not there: trying again") }.count == 1)
+            #expect(lines.filter { $0.contains("cannot open audio device") }.count == 1, "a failed try is not logged")
+            #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == 0, "the position is kept")
+        }
+
+        /// The event loop's (the main thread's) voluntary context switches so far.
+        static func wakeups(_ daemon: DaemonProcess) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+            return try #require(Int(line.split(separator: "\t").last!.trimmingCharacters(in: .whitespaces)))
         }
 
         @Test(

@@ -31,4 +31,3 @@ enum PulseProbe {
         return true
     }
 }
-

@@ -122,7 +122,14 @@ final class SnapcastRig {
         return status["server"]?["streams"]?.arrayValue?.first { $0["id"]?.stringValue == "playbackd" }?["properties"]
     }
 
-    /// Samples of the left channel a client wrote so far.
+    /// Stops the clients as a user would (SIGTERM): each closes its file, whose last writes
+    /// its C library may still hold until then.
+    func stopClients() {
+        clients.forEach { $0.terminate() }
+    }
+
+    /// Samples of the left channel a client wrote so far (buffered writes may be missing
+    /// until the client stops: `stopClients`).
     static func left(_ path: String) -> [Float] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return data.withUnsafeBytes { raw in

@@ -11,7 +11,16 @@ final class SpawnedProcess {
         var argv = arguments.map { strdup($0) } + [nil]
         var envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, &envp) == 0 else {
+        // With no signal blocked (the test runner's threads may block some, and a child
+        // inherits the mask): `terminate` must reach it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        guard posix_spawn(&pid, arguments[0], nil, &attributes, &argv, &envp) == 0 else {
             throw TestFailure("cannot start \(arguments[0])")
         }
     }
@@ -20,6 +29,15 @@ final class SpawnedProcess {
 
     func signal(_ signal: Int32) {
         if pid > 0 { Foundation.kill(pid, signal) }
+    }
+
+    /// SIGTERM, and reaps it (a program that writes a file closes it so).
+    func terminate() {
+        guard pid > 0 else { return }
+        Foundation.kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        pid = 0
     }
 
     /// SIGKILL, and reaps it.
