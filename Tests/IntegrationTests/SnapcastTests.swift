@@ -35,6 +35,27 @@ extension IntegrationSuite {
         }
 
         @Test(
+            "a stream at the items' own rate carries their samples bit for bit (mpg123 --gapless -s), ending on silence to a whole chunk"
+        )
+        func sameRatePassesUntouched() throws {
+            let listener = try StreamListener()
+            let daemon = try DaemonProcess(arguments: [
+                "--snapcast", "tcp://127.0.0.1:\(listener.port)?sampleformat=44100:16:2",
+            ])
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3"], play: true)
+            _ = try events.waitForState("stopped", timeout: 60)
+            let received = try listener.receivedUntilClosed(timeout: 10)
+            var reference = Data()
+            for name in ["one", "two", "three"] { reference.append(try TestEnvironment.reference(name)) }
+            #expect(received.prefix(reference.count) == reference, "the samples as mpg123 decodes them")
+            let tail = received.dropFirst(reference.count)
+            let chunk = 44_100 * 20 / 1000 * 4
+            #expect(tail.allSatisfy { $0 == 0 } && received.count % chunk == 0 && tail.count >= 3 * chunk)
+        }
+
+        @Test(
             "snapserver killed mid-play: interrupted with the position kept, the daemon answers, and play goes on by itself within 5 s of its return"
         )
         func snapserverRestarts() throws {

@@ -240,3 +240,65 @@ enum WindowCorrelation {
         }
     }
 }
+
+/// A TCP listener on loopback that keeps what one connection sends, read as it comes on a
+/// thread of its own: what playbackd writes to a Snapcast source, without snapserver.
+final class StreamListener: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+    private let lock = NSLock()
+    private var received = Data()
+    private var closed = false
+
+    init() throws {
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listening, $0, length) == 0 && getsockname(listening, $0, &length) == 0
+            }
+        }
+        fd = listening
+        port = Int(UInt16(bigEndian: address.sin_port))
+        guard bound, listen(fd, 1) == 0 else { throw TestFailure("cannot listen on loopback") }
+        let thread = Thread { [self] in readOneConnection() }
+        thread.start()
+    }
+
+    deinit { close(fd) }
+
+    private func readOneConnection() {
+        let connection = accept(fd, nil, nil)
+        guard connection >= 0 else { return }
+        defer { close(connection) }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            lock.lock()
+            defer { lock.unlock() }
+            guard count > 0 else {
+                closed = true
+                return
+            }
+            received.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// What the connection sent, once it closed; throws when it is still open after `timeout`
+    /// seconds.
+    func receivedUntilClosed(timeout: Double) throws -> Data {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            lock.lock()
+            let done = closed ? received : nil
+            lock.unlock()
+            if let done { return done }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure("the connection stayed open")
+    }
+}
