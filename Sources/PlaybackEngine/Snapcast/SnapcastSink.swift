@@ -30,9 +30,11 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
     public var recoveredXruns: Int { underruns.load(ordering: .relaxed) }
 
     /// How far ahead of real time the sink sends.
-    static let leadNanoseconds: UInt64 = 200_000_000
-    /// How much audio one wake-up moves: snapserver's chunk.
-    static let periodNanoseconds: UInt64 = 20_000_000
+    static let leadNanoseconds: UInt64 = 400_000_000
+    /// How much audio one wake-up moves: 100 ms, where 20 ms (snapserver's chunk) cost 2.3
+    /// times the CPU for the same audio (`Scripts/bench`: 0.299 against 0.128 s per audio
+    /// minute passed as it is).
+    static let periodNanoseconds: UInt64 = 100_000_000
     /// Linux's POLLRDHUP (a GNU macro Swift does not import): the peer closed its end.
     private static let pollPeerClosed: Int32 = 0x2000
     /// Chunks of silence after the last audio before a stream stops.
