@@ -103,7 +103,7 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
     public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int {
         guard let format = openFormat, let converter else { throw closedError }
         guard try sendPending() else { return 0 }
-        let now = PlaybackClockNow.nanoseconds()
+        let now = PlaybackClock.monotonicNow()
         if streamEnd < now {
             // Nothing left to play at snapserver: the stream starts again now. Mid-stream
             // (within one period of running out is not) that is an underrun the rooms hear.
@@ -138,7 +138,7 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
                 fd: socket, events: Int16(Self.pollPeerClosed) | (pendingRange.isEmpty ? 0 : Int16(POLLOUT)), revents: 0
             )
         )
-        let now = PlaybackClockNow.nanoseconds()
+        let now = PlaybackClock.monotonicNow()
         // Room for a period once the lead has fallen below the lead less one period.
         let target = streamEnd &+ Self.periodNanoseconds &- Self.leadNanoseconds
         let timeout =
@@ -158,7 +158,7 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
 
     public func delay() -> Int {
         guard let format = openFormat, let firstSampleDue else { return 0 }
-        let now = PlaybackClockNow.nanoseconds()
+        let now = PlaybackClock.monotonicNow()
         let heardUntil = now >= address.latencyNanoseconds ? now - address.latencyNanoseconds : 0
         // From the first sample written on: what is not heard yet, sent or held by libsoxr.
         let from = max(heardUntil, firstSampleDue)
@@ -172,7 +172,7 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
     /// buffer has passed since it was due.
     public func hasStartedPlaying() -> Bool {
         guard let firstSampleDue else { return false }
-        return PlaybackClockNow.nanoseconds() >= firstSampleDue + address.latencyNanoseconds
+        return PlaybackClock.monotonicNow() >= firstSampleDue + address.latencyNanoseconds
     }
 
     /// Sends what libsoxr holds and silence to the end of snapserver's chunk and
@@ -199,7 +199,7 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
             var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
             if poll(&descriptor, 1, 100) < 0 && errno != EINTR { break }
         }
-        let now = PlaybackClockNow.nanoseconds()
+        let now = PlaybackClock.monotonicNow()
         if streamEnd > now + Self.periodNanoseconds {
             let wait = streamEnd - now - Self.periodNanoseconds
             var request = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
@@ -345,9 +345,4 @@ public final class SnapcastSink: AudioSink, @unchecked Sendable {
         socket = -1
         pendingRange = 0..<0
     }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds, the clock the output thread publishes with.
-enum PlaybackClockNow {
-    static func nanoseconds() -> UInt64 { PlaybackClock.monotonicNow() }
 }

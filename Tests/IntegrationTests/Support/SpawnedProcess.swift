@@ -32,18 +32,14 @@ final class SpawnedProcess {
     }
 
     /// SIGTERM, and reaps it (a program that writes a file closes it so).
-    func terminate() {
-        guard pid > 0 else { return }
-        Foundation.kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        pid = 0
-    }
+    func terminate() { end(with: SIGTERM) }
 
     /// SIGKILL, and reaps it.
-    func kill() {
+    func kill() { end(with: SIGKILL) }
+
+    private func end(with signal: Int32) {
         guard pid > 0 else { return }
-        Foundation.kill(pid, SIGKILL)
+        Foundation.kill(pid, signal)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         pid = 0
