@@ -17,11 +17,23 @@ extension IntegrationSuite {
             _ = try events.subscribe()
             _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3"], play: true)
             _ = try events.waitForState("stopped", timeout: 60)
-            // The rooms play the end a buffer (1 s) after playbackd sent it.
-            Thread.sleep(forTimeInterval: 2)
+            let reference = try Self.reference(["one", "two", "three"])
+            // The rooms play the end a buffer (1 s) after playbackd sent it: wait until each
+            // file holds half a second past it.
+            let deadline = Date().addingTimeInterval(20)
+            for room in rooms {
+                while Date() < deadline {
+                    let capture = SnapcastRig.left(room)
+                    if let offset = WindowCorrelation.alignment(of: reference, in: capture),
+                        capture.count >= offset + reference.count + 24_000
+                    {
+                        break
+                    }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+            }
             rig.stopClients()
 
-            let reference = try Self.reference(["one", "two", "three"])
             for room in rooms {
                 let capture = SnapcastRig.left(room)
                 let offset = try #require(WindowCorrelation.alignment(of: reference, in: capture), "\(room): no audio")
