@@ -53,3 +53,52 @@ int playbackd_ffmpeg_load(void) {
     playbackd_av_log_set_level(AV_LOG_QUIET);
     return 1;
 }
+
+// libcurl: the listed functions as above, and the two variadic ones resolved beside them.
+static CURLcode (*curl_easy_setopt_function)(CURL *, CURLoption, ...);
+static CURLcode (*curl_easy_getinfo_function)(CURL *, CURLINFO, ...);
+PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_POINTER_RETURNING, PLAYBACKD_POINTER_VOID)
+PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_WRAP_RETURNING, PLAYBACKD_WRAP_VOID)
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static int curl_loaded;
+static void curl_open(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    int complete = 1;
+    PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_RESOLVE_RETURNING, PLAYBACKD_RESOLVE_VOID)
+    complete &= (*(void **)&curl_easy_setopt_function = dlsym(library, "curl_easy_setopt")) != NULL;
+    complete &= (*(void **)&curl_easy_getinfo_function = dlsym(library, "curl_easy_getinfo")) != NULL;
+    CURLcode (*global_init)(long) = NULL;
+    complete &= (*(void **)&global_init = dlsym(library, "curl_global_init")) != NULL;
+    // Once, before any handle, as libcurl asks; here only one thread gets this far.
+    if (complete && global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK) curl_loaded = 1;
+    else dlclose(library);
+}
+int playbackd_curl_load(void) {
+    pthread_once(&curl_once, curl_open);
+    return curl_loaded;
+}
+CURLcode playbackd_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt_function(handle, option, value);
+}
+CURLcode playbackd_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt_function(handle, option, value);
+}
+CURLcode playbackd_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
+    return curl_easy_setopt_function(handle, option, value);
+}
+CURLcode playbackd_curl_setopt_write(CURL *handle, CURLoption option, curl_write_callback value) {
+    return curl_easy_setopt_function(handle, option, value);
+}
+CURLcode playbackd_curl_setopt_progress(CURL *handle, curl_xferinfo_callback value) {
+    return curl_easy_setopt_function(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+CURLcode playbackd_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo_function(handle, info, value);
+}
+CURLcode playbackd_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo_function(handle, info, value);
+}
+CURLcode playbackd_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
+    return curl_easy_getinfo_function(handle, info, value);
+}

@@ -158,7 +158,9 @@ struct RequestBuilder {
         return (sign == "+" ? CommandName.skipForward.rawValue : CommandName.skipBackward.rawValue, seconds)
     }
 
+    /// `path` made absolute against the working directory; a URL (`http://…`) as it is.
     private func absolute(_ path: String) -> String {
+        if StreamURL.hasScheme(path) { return path }
         let joined = path.hasPrefix("/") ? path : (cwd.hasSuffix("/") ? cwd : cwd + "/") + path
         guard let resolved = realpath(joined, nil) else { return joined }
         defer { free(resolved) }

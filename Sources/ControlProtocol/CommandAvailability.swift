@@ -20,12 +20,17 @@ public struct CommandAvailability: Sendable, Equatable {
 
     public func isEnabled(_ name: CommandName) -> Bool { !disabled.contains(name) && !unavailable.contains(name) }
 
-    /// This availability for a current item with or without chapters.
-    public func forItem(hasChapters: Bool) -> CommandAvailability {
+    /// This availability for a current item with or without chapters, seekable or not (a live
+    /// stream).
+    public func forItem(hasChapters: Bool, isSeekable: Bool = true) -> CommandAvailability {
         var availability = self
         availability.unavailable = hasChapters ? [] : CommandAvailability.chapterCommands
+        if !isSeekable { availability.unavailable.formUnion(CommandAvailability.seekCommands) }
         return availability
     }
+
+    /// The commands that choose a position in the item.
+    public static let seekCommands: Set<CommandName> = [.skipForward, .skipBackward, .changePlaybackPosition]
 
     /// The commands that need chapters.
     public static let chapterCommands = Set(CommandCatalog.all.filter(\.needsChapters).map(\.name))

@@ -1,3 +1,4 @@
+import PlaybackModel
 import ControlProtocol
 import PlaybackEngine
 import SystemSupport
@@ -24,6 +25,7 @@ struct ArtworkStore {
     /// beside earlier files; pass the same one for every file of one enqueue.
     func artwork(for picture: EmbeddedPicture?, beside path: String, folders: inout FolderCovers) -> String? {
         if let picture, let stored = store(picture) { return stored }
+        if StreamURL.isStream(path) { return nil }  // no folder beside a URL
         return folders.cover(in: path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "")
     }
 

@@ -27,9 +27,10 @@ public final class Daemon {
     private var subsystems: [any Subsystem] = []
 
     /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures;
+    /// `streamTitles` is where live streams opened by `openDecoder` post their titles;
     /// `openJackMonitor` watches a card's jacks.
     public init(
-        options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink,
+        options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink, streamTitles: StreamTitles,
         openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory,
         openJackMonitor: @escaping JackMonitorFactory
     ) {
@@ -51,7 +52,7 @@ public final class Daemon {
             bookmarks: BookmarkStore(
                 path: BookmarkStore.defaultPath(environment: .process),
                 minimumDuration: settings.bookmarkMinimumSeconds, loop: loop, log: engineLog),
-            sleepFadeSeconds: settings.sleepFadeSeconds, loop: loop, log: engineLog)
+            sleepFadeSeconds: settings.sleepFadeSeconds, streamTitles: streamTitles, loop: loop, log: engineLog)
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput))
         subsystems = makeSubsystems()
     }

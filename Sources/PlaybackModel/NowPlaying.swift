@@ -53,11 +53,12 @@ public struct NowPlaying: Sendable, Equatable {
         self.queueCount = queueCount
     }
 
-    /// Position extrapolated to `time` (seconds since the epoch), clamped to the item: the one
+    /// Position extrapolated to `time` (seconds since the epoch), clamped to the item (a live
+    /// stream has no end): the one
     /// place `elapsed + rate * (time - timestamp)` is computed, for the daemon and its clients.
     public func position(at time: Double) -> Double {
         let raw = max(0, elapsed + rate * max(0, time - timestamp))
-        guard let duration = item?.metadata.duration else { return raw }
+        guard let duration = item?.metadata.duration, duration > 0 else { return raw }
         return min(raw, duration)
     }
 

@@ -336,6 +336,25 @@ public struct PlaybackQueue: Sendable, Equatable {
         itemsRevision &+= 1
     }
 
+    /// Gives the items of each live stream (by URL) the title it sent: `Artist - Title` as the
+    /// two, else all of it as the title. Returns the ids of the items that changed.
+    public mutating func setStreamTitles(_ titles: [String: String]) -> Set<UInt64> {
+        var changed: Set<UInt64> = []
+        for index in items.indices {
+            guard let text = titles[items[index].path], !items[index].metadata.isSeekable else { continue }
+            let bytes = Array(text.utf8)
+            let dash = bytes.indices.dropLast(2).first { bytes[$0..<($0 + 3)].elementsEqual(" - ".utf8) }
+            var metadata = items[index].metadata
+            metadata.artist = dash.map { String(decoding: bytes[..<$0], as: UTF8.self) }
+            metadata.title = dash.map { String(decoding: bytes[($0 + 3)...], as: UTF8.self) } ?? text
+            guard metadata != items[index].metadata else { continue }
+            items[index].metadata = metadata
+            changed.insert(items[index].id)
+        }
+        if !changed.isEmpty { itemsRevision &+= 1 }
+        return changed
+    }
+
     public mutating func removeAll() {
         items.removeAll()
         itemsRevision &+= 1

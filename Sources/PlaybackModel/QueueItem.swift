@@ -34,7 +34,8 @@ public struct TrackMetadata: Sendable, Equatable {
     public var replayGainTrackPeak: Double?
     public var replayGainAlbumGain: Double?
     public var replayGainAlbumPeak: Double?
-    /// Length in seconds (exact for files with a LAME/Xing header, estimated otherwise).
+    /// Length in seconds (exact for files with a LAME/Xing header, estimated otherwise); 0 for
+    /// a live stream, which has no length and cannot seek (`isSeekable`).
     public var duration: Double
     public var sampleRate: Int
     public var channels: Int
@@ -55,6 +56,9 @@ public struct TrackMetadata: Sendable, Equatable {
 }
 
 extension TrackMetadata {
+    /// Whether a position in the item can be chosen: not in a live stream.
+    public var isSeekable: Bool { duration > 0 }
+
     /// The frame `seconds` into the item, rounded to the nearest and clamped to the item.
     public func frame(at seconds: Double) -> Int {
         let rate = Double(sampleRate)

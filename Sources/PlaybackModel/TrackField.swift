@@ -87,7 +87,7 @@ extension TrackField {
             "the album, when tagged"),
         TrackField(
             "duration", .seconds(.init({ $0.duration }, { $0.duration = $1 })), mpris: "mpris:length", alwaysSent: true,
-            "the item's duration"),
+            "the item's duration; null for a live stream, which has none"),
         TrackField(
             "albumArtist", .text(.init({ $0.albumArtist }, { $0.albumArtist = $1 })), source: .frame("TPE2"),
             mpris: "xesam:albumArtist",
@@ -178,7 +178,7 @@ extension TrackField {
         case .text(let slot), .path(let slot): slot.get(metadata).map(TrackFieldValue.text)
         case .number(let slot): slot.get(metadata).map(TrackFieldValue.number)
         case .requiredNumber(let slot): .number(slot.get(metadata))
-        case .seconds(let slot): .seconds(slot.get(metadata))
+        case .seconds(let slot): slot.get(metadata) > 0 ? .seconds(slot.get(metadata)) : nil
         case .decimal(let slot): slot.get(metadata).map(TrackFieldValue.decimal)
         }
     }
@@ -205,8 +205,8 @@ extension TrackField {
     /// Whether every item has the field.
     public var isRequired: Bool {
         switch storage {
-        case .requiredText, .requiredNumber, .seconds: true
-        case .text, .number, .path, .decimal: false
+        case .requiredText, .requiredNumber: true
+        case .text, .number, .path, .decimal, .seconds: false
         }
     }
 }

@@ -56,4 +56,9 @@ public struct NamedThread {
     public func join() {
         pthread_join(thread, nil)
     }
+
+    /// Lets the thread end by itself, unjoined (its resources go when it returns).
+    public func detach() {
+        pthread_detach(thread)
+    }
 }

@@ -50,9 +50,12 @@ let sink: any AudioSink =
     } else {
         ALSASink(deviceName: settings.device)
     }
+let streamTitles = StreamTitles()
+let playing = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile, titles: streamTitles)
+let probing = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile)
 let daemon = Daemon(
-    options: options, settings: settings, sink: sink,
-    openDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path) },
-    probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true) },
+    options: options, settings: settings, sink: sink, streamTitles: streamTitles,
+    openDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, http: playing) },
+    probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true, http: probing) },
     openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })
 exit(daemon.run())

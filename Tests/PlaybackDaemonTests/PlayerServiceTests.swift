@@ -25,7 +25,7 @@ import Testing
             driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, loop: loop, log: log),
             prober: prober, presets: EqualizerPresets(directory: nil),
             bookmarks: BookmarkStore(path: nil, minimumDuration: 600, loop: loop, log: log), sleepFadeSeconds: 10,
-            loop: loop, log: log)
+            streamTitles: StreamTitles(), loop: loop, log: log)
     }
 
     /// Reloads the default settings changed by `change`, as SIGHUP does.

@@ -13,7 +13,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("file-input-\(UUID()).bin").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let input = try FileInput.open(path)
+        let input = try DecoderInput.open(path)
         #expect(input.size == bytes.count)
         var position = 0
         var destination = [UInt8](repeating: 0, count: 100_000)

@@ -3,6 +3,7 @@
 
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <FLAC/stream_decoder.h>
+#include <curl/curl.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
@@ -29,6 +30,9 @@ int playbackd_ffmpeg_load(void);
 /// libsoxr, the resampler of a Snapcast stream whose rate differs from the item's: loaded
 /// when such a stream first opens.
 int playbackd_soxr_load(void);
+/// libcurl (the OpenSSL flavour, `libcurl.so.4`), the client of `http://` and `https://` items:
+/// loaded, and `curl_global_init` called, when the first URL is opened.
+int playbackd_curl_load(void);
 
 // The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
 // parameters, arguments) and VOID(name, parameters, arguments).
@@ -160,6 +164,25 @@ int playbackd_soxr_load(void);
     RETURNING(soxr_quality_spec_t, soxr_quality_spec, (unsigned long recipe, unsigned long flags), (recipe, flags)) \
     VOID(soxr_delete, (soxr_t resampler), (resampler))
 
+// libcurl's easy interface. `curl_easy_setopt` and `curl_easy_getinfo` take variadic
+// arguments, which Swift cannot pass: each is wrapped once per type of value it is given.
+#define PLAYBACKD_CURL_FUNCTIONS(RETURNING, VOID)                                                                    \
+    RETURNING(CURL *, curl_easy_init, (void), ())                                                                    \
+    VOID(curl_easy_cleanup, (CURL * handle), (handle))                                                               \
+    RETURNING(CURLcode, curl_easy_perform, (CURL * handle), (handle))                                                \
+    RETURNING(const char *, curl_easy_strerror, (CURLcode code), (code))                                             \
+    RETURNING(struct curl_slist *, curl_slist_append, (struct curl_slist * list, const char *text), (list, text))   \
+    VOID(curl_slist_free_all, (struct curl_slist * list), (list))
+CURLcode playbackd_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode playbackd_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode playbackd_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
+CURLcode playbackd_curl_setopt_write(CURL *handle, CURLoption option, curl_write_callback value);
+CURLcode playbackd_curl_setopt_progress(CURL *handle, curl_xferinfo_callback value);
+CURLcode playbackd_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode playbackd_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode playbackd_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_SOXR_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_VORBISFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)

@@ -45,7 +45,7 @@ struct EnqueueExpander {
     func expand(_ paths: [String]) -> (candidates: [EnqueueCandidate], rejected: [Rejection]) {
         var walk = Walk()
         for path in paths {
-            guard path.hasPrefix(bytes: "/") else {
+            guard path.hasPrefix(bytes: "/") || StreamURL.isStream(path) else {
                 walk.rejected.append(Rejection(path: path, reason: "path must be absolute"))
                 continue
             }
@@ -56,6 +56,7 @@ struct EnqueueExpander {
 
     private func add(_ path: String, title: String?, depth: Int, explicit: Bool, into walk: inout Walk) {
         guard walk.candidates.count < limit else { return }
+        if StreamURL.isStream(path) { return walk.candidates.append(EnqueueCandidate(path: path, title: title)) }
         var info = stat()
         guard stat(path, &info) == 0 else {
             return walk.rejected.append(Rejection(path: path, reason: Self.describe(errno)))

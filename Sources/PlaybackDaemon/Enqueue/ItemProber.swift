@@ -90,7 +90,10 @@ struct ItemProber {
         let path = candidate.path
         do {
             let decoder = try openDecoder(path)
-            guard decoder.frameCount ?? 0 > 0 else { return .failure(Rejection(path: path, reason: "no audio frames")) }
+            // Only a live stream has no length.
+            guard decoder.frameCount.map({ $0 > 0 }) ?? !decoder.metadata.isSeekable else {
+                return .failure(Rejection(path: path, reason: "no audio frames"))
+            }
             var metadata = decoder.metadata
             // A playlist's #EXTINF title stands in for a missing title tag (not for a real one).
             if let title = candidate.title, metadata.title == FileName.stem(path) { metadata.title = title }

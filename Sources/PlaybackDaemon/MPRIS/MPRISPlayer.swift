@@ -39,12 +39,12 @@ extension MPRIS {
                 return .command(.changePlaybackPosition(position: position))
             },
             MPRISMethod(
-                "OpenUri", "enqueue after the current item and play it; `file://` URIs only",
+                "OpenUri", "enqueue after the current item and play it; `file://`, `http://` and `https://` URIs",
                 input: [BusArgument("Uri", "s")]
             ) { arguments, _ throws(BusCallError) in
                 let uri = try arguments.text()
-                guard uri.hasPrefix(bytes: "file://") else {
-                    throw .invalidArguments("only file:// URIs can be opened, not '\(uri)'")
+                guard uri.hasPrefix(bytes: "file://") || StreamURL.isStream(uri) else {
+                    throw .invalidArguments("only file://, http:// and https:// URIs can be opened, not '\(uri)'")
                 }
                 guard let path = FileURL.path(fromURL: uri), !path.isEmpty else {
                     throw .invalidArguments("'\(uri)' is not a local file URI")

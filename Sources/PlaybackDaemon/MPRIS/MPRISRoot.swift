@@ -20,7 +20,9 @@ extension MPRIS {
             MPRISProperty("DesktopEntry", "s", .constant, "\"playbackd\" (playbackd.desktop, NoDisplay)") { _ in
                 .string("playbackd")
             },
-            MPRISProperty("SupportedUriSchemes", "as", .constant, "[\"file\"]") { _ in .strings(["file"]) },
+            MPRISProperty("SupportedUriSchemes", "as", .constant, "[\"file\", \"http\", \"https\"]") { _ in
+                .strings(["file", "http", "https"])
+            },
             MPRISProperty(
                 "SupportedMimeTypes", "as", .constant,
                 "the MIME types of every format played (README, \"Formats\")"

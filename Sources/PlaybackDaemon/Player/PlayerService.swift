@@ -39,7 +39,8 @@ final class PlayerService {
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        bookmarks: BookmarkStore, sleepFadeSeconds: Double, loop: EventLoop, log: DaemonLog
+        bookmarks: BookmarkStore, sleepFadeSeconds: Double, streamTitles: StreamTitles, loop: EventLoop,
+        log: DaemonLog
     ) {
         self.state = state
         listening = ListeningTimers(bookmarks: bookmarks, sleepFadeSeconds: sleepFadeSeconds, loop: loop)
@@ -57,6 +58,10 @@ final class PlayerService {
             handleEngineEvents()
             publishChanges()
         }
+        loop.watch(streamTitles.signal.fileDescriptor) { [unowned self] _ in
+            note(self.state.setStreamTitles(streamTitles.take()))
+            publishChanges()
+        }
     }
 
     /// Carries out one command, at once or (enqueue, which probes files) when the prober
@@ -65,7 +70,11 @@ final class PlayerService {
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
         let name = command.name
         if CommandCatalog.spec(name).isRemoteCommand && !state.currentAvailability.isEnabled(name) {
-            let why = state.availability.isEnabled(name) ? ": the current item has no chapters" : ""
+            let why =
+                state.availability.isEnabled(name)
+                ? CommandAvailability.seekCommands.contains(name) && state.queue.current?.metadata.isSeekable == false
+                    ? ": the current item is a live stream" : ": the current item has no chapters"
+                : ""
             return reply(.failure(CommandFailure(.commandDisabled, "\(name.rawValue) is disabled\(why)")))
         }
         if case .enqueue(let paths, let placement, let replace, let play) = command {

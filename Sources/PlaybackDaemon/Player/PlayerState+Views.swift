@@ -33,7 +33,9 @@ extension PlayerState {
     /// Which commands are enabled for the current item (those that need chapters only when it
     /// has them; with no item, each answers that there is none, as `play` does).
     var currentAvailability: CommandAvailability {
-        availability.forItem(hasChapters: queue.current.map { !$0.metadata.chapters.isEmpty } ?? true)
+        availability.forItem(
+            hasChapters: queue.current.map { !$0.metadata.chapters.isEmpty } ?? true,
+            isSeekable: queue.current?.metadata.isSeekable ?? true)
     }
 
     /// One page of the queue, in its own order.

@@ -221,6 +221,13 @@ struct PlayerState {
         return current ? [.queue, .item] : .queue
     }
 
+    /// Gives live streams the titles they sent (by URL).
+    mutating func setStreamTitles(_ titles: [String: String]) -> ChangeSet {
+        let changed = queue.setStreamTitles(titles)
+        guard !changed.isEmpty else { return [] }
+        return queue.current.map { changed.contains($0.id) } ?? false ? [.queue, .item] : .queue
+    }
+
     /// The items that follow the current one (`PlaybackQueue.upcoming`), which decides the
     /// next shuffle cycle when the list reaches it.
     mutating func upcoming(limit: Int) -> [QueueItem] { queue.upcoming(limit: limit) }

@@ -9,6 +9,10 @@ public struct DaemonSettings: Sendable, Equatable {
     /// A Snapcast stream to play into instead of `device` (`snapcast`).
     public var snapcast: SnapcastAddress?
     public var socket: String?
+    /// Seconds without a byte from an HTTP(S) stream's server before it counts as stalled.
+    public var streamStallSeconds = 10.0
+    /// CA certificates to trust for HTTPS instead of the system's (`tls-ca-file`).
+    public var tlsCAFile: String?
     public var pauseHoldSeconds = 10.0
     public var skipForwardInterval = CommandCatalog.defaultSkipInterval
     public var skipBackwardInterval = CommandCatalog.defaultSkipInterval

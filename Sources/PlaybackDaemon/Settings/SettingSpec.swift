@@ -106,6 +106,18 @@ enum SettingsCatalog {
                 + "else /tmp/playbackd-$UID/control.sock); ignored when systemd passes the socket",
             defaultText: "(see summary)", keepOnReload: SettingSpec.atRestart(\.socket)
         ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
+        SettingSpec(
+            name: "stream-stall-timeout", placeholder: "SECONDS",
+            summary: "An HTTP(S) stream with no byte for this long counts as dropped; read at restart (docs/streams.md)",
+            defaultText: "10", keepOnReload: SettingSpec.atRestart(\.streamStallSeconds)
+        ) { input, settings throws(SettingValueError) in
+            settings.streamStallSeconds = try seconds(input, allowZero: false, max: 600)
+        },
+        SettingSpec(
+            name: "tls-ca-file", placeholder: "PATH",
+            summary: "CA certificates (PEM) to trust for https:// items instead of the system's; read at restart",
+            defaultText: "(the system's)", keepOnReload: SettingSpec.atRestart(\.tlsCAFile)
+        ) { input, settings throws(SettingValueError) in settings.tlsCAFile = try text(input, nonEmpty: true) },
         seconds(
             "pause-hold", "Release the device after this long paused (a sound server's stream: at once)", "10",
             allowZero: true, max: 86_400,

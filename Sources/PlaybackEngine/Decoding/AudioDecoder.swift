@@ -88,7 +88,7 @@ public protocol FileDecoder: AudioDecoder, Sendable {
 
     /// Decodes the file `input` has open (named `path`), which it then owns. `readsPictures`
     /// keeps the cover for `coverPicture()`; only probing needs it, not playback.
-    init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError)
+    init(_ input: DecoderInput, path: String, readsPictures: Bool) throws(DecoderError)
 }
 
 extension FileDecoder {
@@ -98,7 +98,7 @@ extension FileDecoder {
 
     /// Opens `path` and reads its format, length and tags.
     public init(path: String, readsPictures: Bool = false) throws(DecoderError) {
-        try self.init(FileInput.open(path), path: path, readsPictures: readsPictures)
+        try self.init(DecoderInput.open(path), path: path, readsPictures: readsPictures)
     }
 }
 

@@ -65,14 +65,30 @@ public struct AudioFileFormat: Sendable {
 
     /// Opens `path` with the decoder of the format its content shows; where the content shows
     /// none, the format its extension names; else as MPEG audio (whose decoder says why not).
-    public static func open(_ path: String, readsPictures: Bool = false) throws(DecoderError) -> any AudioDecoder {
-        let input = try FileInput.open(path)
-        let head = input.head(headSize)
-        let content = afterID3v2(head)
-        let fileExtension = FileName.extension(path)
-        let format =
-            all.first { $0.recognizes(content) } ?? all.first { $0.extensions.contains(fileExtension) } ?? mpeg
-        return try format.decoder.init(input, path: path, readsPictures: readsPictures)
+    /// An `http://` or `https://` URL is fetched (`HTTPSource`, with `http`'s options), its
+    /// response's MIME type counting as its extension.
+    public static func open(
+        _ path: String, readsPictures: Bool = false, http: HTTPOptions = HTTPOptions()
+    ) throws(DecoderError) -> any AudioDecoder {
+        if StreamURL.isStream(path) {
+            let source = try HTTPSource(url: path, options: http)
+            let input = DecoderInput(source)
+            let named = source.response.contentType.flatMap { type in
+                all.first { $0.mimeTypes.contains(String(type.split(separator: ";")[0])) }
+            }
+            let decoder = try format(of: input, named: named ?? all.first { $0.extensions.contains(StreamURL.extension(path)) })
+                .decoder.init(input, path: path, readsPictures: readsPictures)
+            return StreamDecoder(decoder, url: path, source: source)
+        }
+        let input = try DecoderInput.open(path)
+        let named = all.first { $0.extensions.contains(FileName.extension(path)) }
+        return try format(of: input, named: named).decoder.init(input, path: path, readsPictures: readsPictures)
+    }
+
+    /// The format `input`'s first bytes show, else `named`, else MPEG audio.
+    private static func format(of input: DecoderInput, named: AudioFileFormat?) -> AudioFileFormat {
+        let content = afterID3v2(input.head(headSize))
+        return all.first { $0.recognizes(content) } ?? named ?? mpeg
     }
 
     /// `fLaC` at the start, or after an ID3v2 tag (some taggers put one there).

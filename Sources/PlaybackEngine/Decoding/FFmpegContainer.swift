@@ -4,7 +4,7 @@ import CDecoderLibraries
     import Glibc
 #endif
 
-/// One file open in libavformat, read through `FileInput` (an `AVIOContext` on its callbacks),
+/// One file open in libavformat, read through `DecoderInput` (an `AVIOContext` on its callbacks),
 /// and the codec of its audio stream: FFmpeg's structures, allocated and freed in one place.
 /// Owned by one `FFmpegDecoder`.
 final class FFmpegContainer {
@@ -15,7 +15,7 @@ final class FFmpegContainer {
 
     let format: UnsafeMutablePointer<AVFormatContext>
     private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private let input: FileInput
+    private let input: DecoderInput
     private let io: UnsafeMutablePointer<AVIOContext>
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -24,7 +24,7 @@ final class FFmpegContainer {
     /// Frames in a row the decoder refused (damaged ones are passed over, as ffmpeg does).
     private var refusals = 0
 
-    init(_ input: FileInput, path: String) throws(DecoderError) {
+    init(_ input: DecoderInput, path: String) throws(DecoderError) {
         let bufferSize: Int32 = 32_768
         guard let buffer = playbackd_av_malloc(Int(bufferSize)),
             let io = playbackd_avio_alloc_context(
@@ -150,14 +150,14 @@ final class FFmpegContainer {
 
     private static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
         opaque, buffer, size in
-        let got = Unmanaged<FileInput>.fromOpaque(opaque!).takeUnretainedValue().read(into: buffer!, count: Int(size))
+        let got = Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue().read(into: buffer!, count: Int(size))
         return got > 0 ? Int32(got) : got == 0 ? playbackd_averror_eof : playbackd_averror_eio
     }
 
     private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
         opaque, offset, whence in
-        let input = Unmanaged<FileInput>.fromOpaque(opaque!).takeUnretainedValue()
-        if whence & AVSEEK_SIZE != 0 { return Int64(input.size) }
+        let input = Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue()
+        if whence & AVSEEK_SIZE != 0 { return Int64(input.size ?? -1) }
         let moved = input.seek(to: off_t(offset), whence: whence & ~AVSEEK_FORCE)
         return moved >= 0 ? Int64(moved) : Int64(playbackd_averror_eio)
     }

@@ -18,7 +18,7 @@ import PlaybackModel
 /// Owned by one thread at a time.
 public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
     public let opened: OpenedFile
-    private let input: FileInput
+    private let input: DecoderInput
     private let container: FFmpegContainer
     private let stream: Int32
     private let timeBase: AVRational
@@ -38,11 +38,11 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
     /// right after the one before it; this covers HE-AAC's 2,048 and its filters' delay.
     static let seekPrerollFrames = 8_192
 
-    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+    public init(_ input: DecoderInput, path: String, readsPictures: Bool) throws(DecoderError) {
         guard playbackd_ffmpeg_load() == 1 else {
             throw .unsupported("MP4, WAV and AIFF: FFmpeg's libavformat59 and libavcodec59 cannot be loaded")
         }
-        guard input.size > 0 else { throw .notAudio("empty file") }
+        guard input.size != 0 else { throw .notAudio("empty file") }
         self.input = input
         container = try FFmpegContainer(input, path: path)
         let context = container.format

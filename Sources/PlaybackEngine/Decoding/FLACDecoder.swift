@@ -14,7 +14,7 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
     private let decoder: UnsafeMutablePointer<FLAC__StreamDecoder>
     private let stream: FLACStream
 
-    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+    public init(_ input: DecoderInput, path: String, readsPictures: Bool) throws(DecoderError) {
         // libFLAC passes over an ID3v2 tag before the marker itself.
         let head = input.head(AudioFileFormat.headSize)
         let ogg = AudioFileFormat.isOggFLAC(head)
@@ -53,7 +53,7 @@ public final class FLACDecoder: FileDecoder, @unchecked Sendable {
 
     /// A libFLAC decoder on `input`, through its metadata: the decoder, the callbacks' stream and
     /// STREAMINFO.
-    private static func start(_ input: FileInput, ogg: Bool, readsPictures: Bool) throws(DecoderError) -> (
+    private static func start(_ input: DecoderInput, ogg: Bool, readsPictures: Bool) throws(DecoderError) -> (
         UnsafeMutablePointer<FLAC__StreamDecoder>, FLACStream, FLAC__StreamMetadata_StreamInfo
     ) {
         guard let decoder = playbackd_FLAC__stream_decoder_new() else { throw .decodingFailed("out of memory") }

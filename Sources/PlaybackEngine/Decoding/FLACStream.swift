@@ -9,7 +9,7 @@ import PlaybackModel
 /// metadata blocks as they pass, and the decoded samples of the last frame, interleaved as
 /// signed 32-bit with the source's bits at the top, until `read` takes them (as 16 or 32 bits). Used on one thread at a time.
 final class FLACStream {
-    let input: FileInput
+    let input: DecoderInput
     /// The STREAMINFO block, once read.
     private(set) var info: FLAC__StreamMetadata_StreamInfo?
     /// The VORBIS_COMMENT block's entries, as bytes.
@@ -27,7 +27,7 @@ final class FLACStream {
     private var cursor = 0
     private var count = 0
 
-    init(_ input: FileInput, keepsPictures: Bool) {
+    init(_ input: DecoderInput, keepsPictures: Bool) {
         self.input = input
         self.keepsPictures = keepsPictures
     }
@@ -80,13 +80,11 @@ final class FLACStream {
                 return FLAC__STREAM_DECODER_TELL_STATUS_OK
             },
             { _, length, client in
-                length!.pointee = FLAC__uint64(FLACStream.of(client).input.size)
+                guard let size = FLACStream.of(client).input.size else { return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED }
+                length!.pointee = FLAC__uint64(size)
                 return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
             },
-            { _, client in
-                let input = FLACStream.of(client).input
-                return input.seek(to: 0, whence: SEEK_CUR) >= input.size ? 1 : 0
-            },
+            { _, client in FLACStream.of(client).input.isAtEnd ? 1 : 0 },
             { _, frame, channels, client in FLACStream.of(client).write(frame!.pointee.header, channels!) },
             { _, block, client in FLACStream.of(client).keep(block!.pointee) },
             { _, status, client in FLACStream.of(client).complaint = FLACStream.describe(status) },

@@ -18,10 +18,10 @@ import PlaybackModel
 public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
     public let opened: OpenedFile
     private let handle: OpaquePointer
-    private let input: FileInput
+    private let input: DecoderInput
 
-    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
-        guard input.size > 0 else { throw .notMPEGAudio("empty file") }
+    public init(_ input: DecoderInput, path: String, readsPictures: Bool) throws(DecoderError) {
+        guard input.size != 0 else { throw .notMPEGAudio("empty file") }
         let handle: OpaquePointer
         switch MPG123SpareHandle.take() {
         case .success(let taken): handle = taken
@@ -73,7 +73,7 @@ public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
     }
 
     private static func configure(
-        _ handle: OpaquePointer, input: FileInput, readsPictures: Bool
+        _ handle: OpaquePointer, input: DecoderInput, readsPictures: Bool
     ) throws(DecoderError) -> (AudioFormat, Int?) {
         // Every setting is made again: the handle may have decoded another file before.
         let pictures = Int(MPG123_PICTURE.rawValue | MPG123_STORE_RAW_ID3.rawValue)
@@ -85,7 +85,7 @@ public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
             Int(MPG123_AUTO_RESAMPLE.rawValue) | (readsPictures ? 0 : pictures), 0)
         mpg123_format_all(handle)
         guard
-            mpg123_replace_reader_handle(handle, FileInput.mpg123Read, FileInput.mpg123Seek, nil) == MPG123_OK.rawValue,
+            mpg123_replace_reader_handle(handle, DecoderInput.mpg123Read, DecoderInput.mpg123Seek, nil) == MPG123_OK.rawValue,
             mpg123_open_handle(handle, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue
         else {
             throw input.readFailure ?? .notMPEGAudio(String(cString: mpg123_strerror(handle)))
@@ -105,16 +105,16 @@ public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
     }
 }
 
-extension FileInput {
+extension DecoderInput {
     /// libmpg123's reader handle callbacks over the input.
     static let mpg123Read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
         handle, destination, count in
         guard let destination else { return -1 }
-        return Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue().read(into: destination, count: count)
+        return Unmanaged<DecoderInput>.fromOpaque(handle!).takeUnretainedValue().read(into: destination, count: count)
     }
 
     static let mpg123Seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = {
         handle, offset, whence in
-        Unmanaged<FileInput>.fromOpaque(handle!).takeUnretainedValue().seek(to: offset, whence: whence)
+        Unmanaged<DecoderInput>.fromOpaque(handle!).takeUnretainedValue().seek(to: offset, whence: whence)
     }
 }

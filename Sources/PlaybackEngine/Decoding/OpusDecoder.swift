@@ -18,29 +18,29 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
     public static let sampleRate = 48_000
     public let opened: OpenedFile
     private let file: OpaquePointer
-    private let input: FileInput
+    private let input: DecoderInput
     private let cover: EmbeddedPicture?
     /// Set once a link with another channel count is met: the item ends there.
     private var formatChanged = false
     /// Vorbis order to WAVE order, beyond stereo (`ChannelOrder`).
     private let channelMap: [Int]?
 
-    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+    public init(_ input: DecoderInput, path: String, readsPictures: Bool) throws(DecoderError) {
         guard playbackd_opusfile_load() == 1 else {
             throw .unsupported("Opus: libopusfile (libopusfile0) cannot be loaded")
         }
         var callbacks = OpusFileCallbacks(
             read: { source, destination, count in
-                let got = Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().read(
+                let got = Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().read(
                     into: destination!, count: Int(count))
                 return Int32(got)
             },
             seek: { source, offset, whence in
-                Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().seek(to: off_t(offset), whence: whence)
+                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: off_t(offset), whence: whence)
                     >= 0 ? 0 : -1
             },
             tell: { source in
-                Int64(Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
+                Int64(Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
             },
             close: nil)
         var status: Int32 = 0

@@ -15,31 +15,31 @@ import PlaybackModel
 public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
     public let opened: OpenedFile
     private let file: UnsafeMutablePointer<OggVorbis_File>
-    private let input: FileInput
+    private let input: DecoderInput
     private let cover: EmbeddedPicture?
     /// Set once a link of another format is met: the item ends there.
     private var formatChanged = false
     /// Vorbis order to WAVE order, beyond stereo (`ChannelOrder`).
     private let channelMap: [Int]?
 
-    public init(_ input: FileInput, path: String, readsPictures: Bool) throws(DecoderError) {
+    public init(_ input: DecoderInput, path: String, readsPictures: Bool) throws(DecoderError) {
         guard playbackd_vorbisfile_load() == 1 else {
             throw .unsupported("Ogg Vorbis: libvorbisfile (libvorbisfile3) cannot be loaded")
         }
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         let callbacks = ov_callbacks(
             read_func: { destination, size, count, source in
-                let got = Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().read(
+                let got = Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().read(
                     into: destination!, count: size * count)
                 return got > 0 ? got / size : 0
             },
             seek_func: { source, offset, whence in
-                Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().seek(to: off_t(offset), whence: whence)
+                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: off_t(offset), whence: whence)
                     >= 0 ? 0 : -1
             },
             close_func: nil,
             tell_func: { source in
-                Int(Unmanaged<FileInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
+                Int(Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
             })
         let status = playbackd_ov_open_callbacks(Unmanaged.passUnretained(input).toOpaque(), file, nil, 0, callbacks)
         guard status == 0 else {

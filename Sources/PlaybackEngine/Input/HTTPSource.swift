@@ -1,0 +1,77 @@
+import CDecoderLibraries
+import SystemSupport
+
+/// How `http://` and `https://` items are fetched: the same for every item.
+public struct HTTPOptions: Sendable {
+    /// Seconds without a byte after which a connection counts as stalled (and a connect as
+    /// failed).
+    public var stallSeconds: Double
+    /// A file of CA certificates to trust instead of the system's (a private CA).
+    public var caFile: String?
+    /// Where live streams post their titles; nil posts nowhere (a probe).
+    public var titles: StreamTitles?
+
+    public init(stallSeconds: Double = 10, caFile: String? = nil, titles: StreamTitles? = nil) {
+        self.stallSeconds = stallSeconds
+        self.caFile = caFile
+        self.titles = titles
+    }
+}
+
+/// An item fetched over HTTP(S) (`HTTPTransfer`), as a decoder reads it.
+final class HTTPSource: ByteSource {
+    private let transfer: HTTPTransfer
+    let response: HTTPTransfer.Response
+
+    var size: Int? { response.size }
+    var failure: DecoderError? { transfer.failure }
+    /// Whether it is a live stream: no end, no seeking.
+    var isLive: Bool { response.size == nil }
+
+    /// Connects and waits for the response's headers; throws what went wrong instead.
+    init(url: String, options: HTTPOptions) throws(DecoderError) {
+        guard playbackd_curl_load() == 1 else {
+            throw .unsupported("streams need libcurl (libcurl.so.4), which cannot be loaded")
+        }
+        transfer = HTTPTransfer(url: url, options: options)
+        guard transfer.start() else { throw .decodingFailed("no thread for the transfer") }
+        do {
+            response = try transfer.waitForResponse()
+        } catch {
+            transfer.close()
+            throw error
+        }
+    }
+
+    deinit { transfer.close() }
+
+    func read(at offset: Int, into destination: UnsafeMutableRawPointer, count: Int) -> Int {
+        transfer.read(at: offset, into: destination, count: count)
+    }
+
+    func seek(to offset: Int) -> Bool { transfer.seek(to: offset) }
+}
+
+/// What live streams announce (ICY `StreamTitle`), for the daemon: each URL's latest title,
+/// and a signal that fires when one changes. Posted from transfer threads.
+public final class StreamTitles: @unchecked Sendable {
+    /// Readable once a title was posted since the last `take()`.
+    public let signal = EventSignal()
+    private let latest = Locked<[String: String]>([:])
+
+    public init() {}
+
+    func post(_ title: String, for url: String) {
+        latest.withLock { $0[url] = title }
+        signal.signal()
+    }
+
+    /// The titles posted since the last call, by URL.
+    public func take() -> [String: String] {
+        signal.reset()
+        return latest.withLock { titles in
+            defer { titles = [:] }
+            return titles
+        }
+    }
+}
