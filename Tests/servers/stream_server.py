@@ -7,7 +7,7 @@ line per event (a title sent, a request) on standard output.
 Paths:
   /files/NAME                 the file; honours Range (Accept-Ranges: bytes)
   /norange/NAME               the file; ignores Range and says nothing of it
-  /drop/NAME                  the file, the connection closed half-way the first time
+  /drop/NAME                  the file; a request without Range is cut half-way (prints "cut N")
   /live/NAME?metaint=N&titles=A|B&every=S&rate=BYTES
                               NAME sent forever (looped) at RATE bytes/s, a metadata block
                               every N bytes, its title changing from one of TITLES to the
@@ -33,7 +33,6 @@ from urllib.parse import parse_qs, urlsplit
 
 ROOT = sys.argv[1]
 TLS = sys.argv[2:4] if len(sys.argv) >= 4 else None
-dropped = set()
 lock = threading.Lock()
 
 
@@ -63,10 +62,7 @@ class Handler(BaseHTTPRequestHandler):
             elif kind == "norange":
                 self.send_file(name, ranges=False)
             elif kind == "drop":
-                with lock:
-                    first = name not in dropped
-                    dropped.add(name)
-                self.send_file(name, ranges=True, cut=first)
+                self.send_file(name, ranges=True, cut=self.headers.get("Range") is None)
             elif kind in ("live", "livedrop"):
                 self.send_live(name, query, kind == "livedrop")
             elif kind == "status":
@@ -138,6 +134,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         body = data[start:]
         if cut:
+            say("cut %d" % (len(body) // 2))
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)

@@ -1,0 +1,182 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension ConcurrentIntegrationSuite {
+    /// Items by `http://` and `https://` URL (issue 36), from `Tests/servers/stream_server.py`
+    /// on 127.0.0.1: the captured PCM against the reference decoder, ICY titles, and faults.
+    @Suite struct Streams {
+        static let bytesPerFrame = 4
+
+        private func enqueueURL(_ daemon: DaemonProcess, _ url: String, play: Bool = false) throws -> JSONValue {
+            try daemon.call("enqueue", [("items", .array([.string(url)])), ("play", .bool(play))])
+        }
+
+        private func reason(_ reply: JSONValue) -> String {
+            reply["rejected"]?.arrayValue?.first?["reason"]?.stringValue ?? "(none: \(reply.serialized))"
+        }
+
+        /// Plays `url` (the fixture `long.mp3`) from `position` and checks the capture equals
+        /// `mpg123 --gapless -s` of the file from there, byte for byte.
+        private func playsExactly(_ url: String, from position: Double, extra: [String] = []) throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture", arguments: extra)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            let reply = try enqueueURL(daemon, url)
+            #expect(reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
+            let item = try daemon.nowPlaying()
+            #expect(item["duration"]?.numberValue == 40, "the length from the Xing header: \(item.serialized)")
+            let frame = Int((position * 44_100).rounded())
+            if position > 0 {
+                let seek = try daemon.call("changePlaybackPosition", [("position", .number(position))])
+                #expect(seek["position"]?.numberValue == Double(frame) / 44_100, "\(seek.serialized)")
+            }
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            try events.waitForState("stopped", timeout: 60)
+            let reference = try TestEnvironment.reference("long")
+            let difference = pcmDifference(
+                try daemon.captured(), reference.subdata(in: frame * Self.bytesPerFrame..<reference.count))
+            #expect(difference == nil, "\(difference ?? "")")
+        }
+
+        @Test("a file over HTTP plays byte for byte as mpg123 decodes it, and names playbackd as its agent")
+        func fileOverHTTP() throws {
+            let server = try StreamServer()
+            try playsExactly(server.url("files/long.mp3"), from: 0)
+            let requests = server.lines(starting: "request /files/long.mp3")
+            #expect(requests.contains { $0.contains("ua=playbackd/") }, "\(requests)")
+        }
+
+        @Test("a seek to 7.25 s in a file over HTTP is exact; the server was asked for ranges")
+        func seekOverHTTP() throws {
+            let server = try StreamServer()
+            try playsExactly(server.url("files/long.mp3"), from: 7.25)
+            let ranges = server.lines(starting: "request /files/long.mp3 range=bytes=")
+            #expect(!ranges.isEmpty, "\(server.lines(starting: "request"))")
+        }
+
+        @Test("a seek 4 minutes into a 5-minute FLAC file over HTTP is a Range request, and exact")
+        func deepSeekInFLAC() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            let flac = directory + "/noise.flac"
+            let sox = try CommandLineRun.run(
+                executable: "/usr/bin/sox",
+                ["-n", "-r", "44100", "-c", "2", "-b", "16", flac, "synth", "300", "pinknoise", "vol", "0.3"])
+            #expect(sox.status == 0, "\(sox.stderr)")
+            let decoded = try CommandLineRun.run(
+                executable: "/usr/bin/flac",
+                ["-d", "-s", "--force-raw-format", "--endian=little", "--sign=signed", "-o", directory + "/ref.raw", flac])
+            #expect(decoded.status == 0, "\(decoded.stderr)")
+            let server = try StreamServer(root: directory)
+            let daemon = try DaemonProcess(device: "playbackd_capture")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try enqueueURL(daemon, server.url("files/noise.flac"))
+            #expect(try daemon.nowPlaying()["duration"]?.numberValue == 300)
+            let seek = try daemon.call("changePlaybackPosition", [("position", .number(240))])
+            #expect(seek["position"]?.numberValue == 240, "\(seek.serialized)")
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            try events.waitForState("stopped", timeout: 60)
+            let reference = try Data(contentsOf: URL(fileURLWithPath: directory + "/ref.raw"))
+            let difference = pcmDifference(
+                try daemon.captured(), reference.subdata(in: 240 * 44_100 * Self.bytesPerFrame..<reference.count))
+            #expect(difference == nil, "\(difference ?? "")")
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: flac)[.size] as? Int)
+            let deep = server.lines(starting: "request /files/noise.flac range=bytes=").compactMap {
+                Int($0.prefix { $0.isNumber })
+            }.filter { $0 > size / 2 }
+            #expect(!deep.isEmpty, "\(server.lines(starting: "request"))")
+        }
+
+        @Test("over HTTPS with a certificate the test makes and trusts (tls-ca-file), after two redirects")
+        func fileOverHTTPS() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            let openssl = try CommandLineRun.run(
+                executable: "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/key.pem", "-out",
+                    directory + "/cert.pem",
+                ])
+            #expect(openssl.status == 0, "\(openssl.stderr)")
+            let server = try StreamServer(certificate: directory + "/cert.pem", key: directory + "/key.pem")
+            try playsExactly(
+                server.url("redirect/2/files/long.mp3"), from: 0, extra: ["--tls-ca-file", directory + "/cert.pem"])
+
+            // Without the certificate trusted, the item is refused with the reason.
+            let untrusting = try DaemonProcess(device: "null")
+            let refused = try enqueueURL(untrusting, server.url("files/long.mp3"))
+            #expect(reason(refused).contains("certificate"), "\(refused.serialized)")
+        }
+
+        @Test("a live stream: ICY titles reach nowPlaying (pushed) within 1 s; no duration; seeking disabled")
+        func liveStream() throws {
+            let server = try StreamServer()
+            let daemon = try DaemonProcess(device: "playbackd_capture")
+            let url = server.url("live/long.mp3?metaint=4000&titles=Alpha%20-%20One|Beta%20-%20Two&every=2&rate=16000")
+            let reply = try enqueueURL(daemon, url)
+            #expect(reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            let beta = try events.waitForEvent(timeout: 30) { $0["nowPlaying"]?["title"]?.stringValue == "Two" }
+            let heard = Date().timeIntervalSince1970
+            let now = try #require(beta["nowPlaying"])
+            #expect(now["artist"]?.stringValue == "Beta")
+            #expect(now["duration"] == .null, "\(now.serialized)")
+            let sent = try #require(server.lines(starting: "title Beta - Two ").first.flatMap { Double($0) })
+            #expect(heard - sent < 1, "the title was sent at \(sent), seen at \(heard)")
+            let commands = try daemon.call("commands")["commands"]?.arrayValue ?? []
+            let disabled = commands.filter { $0["enabled"]?.boolValue == false }.compactMap { $0["command"]?.stringValue }
+            #expect(Set(disabled).isSuperset(of: ["changePlaybackPosition", "skipForward", "skipBackward"]), "\(disabled)")
+            let seek = try daemon.call("changePlaybackPosition", [("position", .number(5))])
+            #expect(seek["status"]?.stringValue == "commandDisabled", "\(seek.serialized)")
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
+        }
+
+        @Test(
+            "each fault is refused with its reason, and the socket answers meanwhile",
+            arguments: [
+                ("status/404", "HTTP 404"), ("status/500", "HTTP 500"), ("html", "text/html, not audio"),
+                ("garbage", "not an MPEG audio file"), ("stall", "no data from the server for 2 s"),
+                ("silent", "no data from the server for 2 s"), ("endless", "headers did not end"),
+                ("redirect/6/files/long.mp3", "redirect"),
+            ])
+        func faults(path: String, expected: String) throws {
+            let server = try StreamServer()
+            let daemon = try DaemonProcess(device: "null", arguments: ["--stream-stall-timeout", "2"])
+            _ = try daemon.enqueue(["one.mp3"])
+            let pending = try daemon.connect()
+            try pending.send(
+                .object([("command", .string("enqueue")), ("items", .array([.string(server.url(path))]))]))
+            // While the prober waits on the server, the socket answers at once.
+            for _ in 0..<5 {
+                let start = Date()
+                #expect(try daemon.nowPlaying()["queueCount"]?.numberValue == 1)
+                #expect(Date().timeIntervalSince(start) < 0.5)
+            }
+            let reply = try #require(try pending.readLine(timeout: 60))
+            #expect(reason(reply).contains(expected), "\(reply.serialized)")
+            #expect(try daemon.nowPlaying()["queueCount"]?.numberValue == 1, "nothing was lost")
+        }
+
+        @Test("nothing listening, or no such host: refused with the reason")
+        func unreachable() throws {
+            let daemon = try DaemonProcess(device: "null")
+            let refused = try enqueueURL(daemon, "http://127.0.0.1:9/a.mp3")
+            #expect(reason(refused).contains("onnect"), "\(refused.serialized)")
+            let unknown = try enqueueURL(daemon, "http://no-such-host.invalid/a.mp3")
+            #expect(reason(unknown).contains("resolve"), "\(unknown.serialized)")
+        }
+
+        @Test("a file whose connection drops half-way resumes with Range and still plays byte for byte")
+        func dropResumes() throws {
+            let server = try StreamServer()
+            // Every request without Range is cut half-way: playback goes on from the cut.
+            try playsExactly(server.url("drop/long.mp3"), from: 0)
+            let cut = try #require(server.lines(starting: "cut ").first)
+            let resumed = server.lines(starting: "request /drop/long.mp3 range=bytes=\(cut)-")
+            #expect(!resumed.isEmpty, "\(server.lines(starting: "request"))")
+        }
+    }
+}
