@@ -47,7 +47,8 @@ public enum EngineEvent: Sendable, Equatable {
     /// The decoder passed over `count` upcoming items it could not open (deleted, broken).
     case itemsSkipped(count: Int)
     /// Decoding failed part-way through `count` items; each played as far as it decoded.
-    case itemsCutShort(count: Int)
+    /// `reason`: why the last of them failed.
+    case itemsCutShort(count: Int, reason: DecoderError?)
     /// The device underran `count` more times (xruns) and the output thread recovered.
     case xrunsRecovered(count: Int)
 }

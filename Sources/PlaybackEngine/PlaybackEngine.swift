@@ -243,7 +243,10 @@ public final class PlaybackEngine {
         let skipped = pipeline.state.skippedItems.exchange(0, ordering: .relaxed)
         if skipped > 0 { result.append(.itemsSkipped(count: skipped)) }
         let cutShort = pipeline.state.itemsCutShort.exchange(0, ordering: .relaxed)
-        if cutShort > 0 { result.append(.itemsCutShort(count: cutShort)) }
+        if cutShort > 0 {
+            let reason = pipeline.state.cutShortReason.withLock { $0 }
+            result.append(.itemsCutShort(count: cutShort, reason: reason))
+        }
         let xruns = sink.recoveredXruns
         if xruns > reportedXruns { result.append(.xrunsRecovered(count: xruns - reportedXruns)) }
         reportedXruns = xruns

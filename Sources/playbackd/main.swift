@@ -51,11 +51,14 @@ let sink: any AudioSink =
         ALSASink(deviceName: settings.device)
     }
 let streamTitles = StreamTitles()
-let playing = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile, titles: streamTitles)
-let probing = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile)
+let streamFormats = StreamFormats()
+let probing = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile, formats: streamFormats)
+var playing = probing
+playing.titles = streamTitles
+playing.defersConnecting = true
 let daemon = Daemon(
     options: options, settings: settings, sink: sink, streamTitles: streamTitles,
-    openDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, http: playing) },
+    openDecoder: { [playing] path throws(DecoderError) in try AudioFileFormat.open(path, http: playing) },
     probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true, http: probing) },
     openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })
 exit(daemon.run())

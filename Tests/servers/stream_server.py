@@ -13,6 +13,7 @@ Paths:
                               every N bytes, its title changing from one of TITLES to the
                               next every S seconds; prints "title T" as a block first carries T
   /livedrop/NAME?...          as /live, the connection closed after 2 s (every time)
+  /once/NAME                  the file the first time; later requests stall
   /status/CODE                that HTTP status
   /html                       a web page
   /garbage                    random bytes as audio/mpeg
@@ -34,6 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 ROOT = sys.argv[1]
 TLS = sys.argv[2:4] if len(sys.argv) >= 4 else None
 lock = threading.Lock()
+served = set()
 
 
 def say(line):
@@ -65,6 +67,13 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_file(name, ranges=True, cut=self.headers.get("Range") is None)
             elif kind in ("live", "livedrop"):
                 self.send_live(name, query, kind == "livedrop")
+            elif kind == "once":
+                with lock:
+                    first = name not in served
+                    served.add(name)
+                if not first:
+                    time.sleep(120)
+                self.send_file(name, ranges=True)
             elif kind == "status":
                 self.send_response(int(name))
                 self.send_header("Content-Length", "0")

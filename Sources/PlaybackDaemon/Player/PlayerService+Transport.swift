@@ -97,9 +97,12 @@ extension PlayerService {
     /// A device failure leaves the state `interrupted` with the position kept. `fadingIn`: see
     /// `PlaybackEngine.start`.
     /// `logsDeviceFailure`: false for the quiet retries of a device that comes back by itself.
-    /// A live stream starts at its live edge, whatever `frame` says.
+    /// A live stream starts at its live edge, whatever `frame` says, on a new connection (the
+    /// one a pause held is stale).
     func startEngine(atFrame asked: Int, fadingIn: Bool = false, logsDeviceFailure: Bool = true) -> CommandFailure? {
-        let frame = state.queue.current?.metadata.isSeekable == false ? 0 : asked
+        let live = state.queue.current?.metadata.isSeekable == false
+        if live { engine.forgetParkedDecoder() }
+        let frame = live ? 0 : asked
         guard let item = state.queue.current, let items = state.engineItems(startingAt: frame) else {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }

@@ -71,18 +71,36 @@ public struct AudioFileFormat: Sendable {
         _ path: String, readsPictures: Bool = false, http: HTTPOptions = HTTPOptions()
     ) throws(DecoderError) -> any AudioDecoder {
         if StreamURL.isStream(path) {
-            let source = try HTTPSource(url: path, options: http)
-            let input = DecoderInput(source)
-            let named = source.response.contentType.flatMap { type in
-                all.first { $0.mimeTypes.contains(String(type.split(separator: ";")[0])) }
+            if http.defersConnecting, let known = http.formats?.lookUp(path) {
+                var connecting = http
+                connecting.defersConnecting = false
+                return DeferredStreamDecoder(url: path, format: known.format, frames: known.frames) {
+                    () throws(DecoderError) in try open(path, readsPictures: readsPictures, http: connecting)
+                }
             }
-            let decoder = try format(of: input, named: named ?? all.first { $0.extensions.contains(StreamURL.extension(path)) })
-                .decoder.init(input, path: path, readsPictures: readsPictures)
-            return StreamDecoder(decoder, url: path, source: source)
+            return try openStream(path, readsPictures: readsPictures, http: http)
         }
         let input = try DecoderInput.open(path)
         let named = all.first { $0.extensions.contains(FileName.extension(path)) }
         return try format(of: input, named: named).decoder.init(input, path: path, readsPictures: readsPictures)
+    }
+
+    /// Connects to `url` and opens the decoder of the format its first bytes show, else its
+    /// MIME type, else its extension; remembers its format in `http.formats`.
+    private static func openStream(_ url: String, readsPictures: Bool, http: HTTPOptions) throws(DecoderError)
+        -> any AudioDecoder
+    {
+        let source = try HTTPSource(url: url, options: http)
+        let input = DecoderInput(source)
+        let typed = source.response.contentType.flatMap { type in
+            all.first { $0.mimeTypes.contains(String(type.split(separator: ";")[0])) }
+        }
+        let named = typed ?? all.first { $0.extensions.contains(StreamURL.extension(url)) }
+        let decoder = StreamDecoder(
+            try format(of: input, named: named).decoder.init(input, path: url, readsPictures: readsPictures),
+            url: url, source: source)
+        http.formats?.remember(url, format: decoder.format, frames: decoder.frameCount)
+        return decoder
     }
 
     /// The format `input`'s first bytes show, else `named`, else MPEG audio.

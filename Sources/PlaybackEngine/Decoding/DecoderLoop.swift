@@ -44,7 +44,7 @@ struct DecoderLoop<Sample: PCMSample> {
             do {
                 _ = try decoder.seek(toFrame: frame)
             } catch {
-                state.itemsCutShort.add(1, ordering: .relaxed)
+                cutShort(error)
                 switch nextDecoder(format: decoder.format, startSample: 0) {
                 case .item(let nextID, let next, let nextBounds): (itemID, decoder, bounds) = (nextID, next, nextBounds)
                 case .end(let end): return finish(end)
@@ -144,9 +144,15 @@ struct DecoderLoop<Sample: PCMSample> {
         do {
             return try Sample.read(from: decoder, into: buffer)
         } catch {
-            state.itemsCutShort.add(1, ordering: .relaxed)
+            cutShort(error)
             return 0
         }
+    }
+
+    /// Counts an item that ended early because of `error`, for the engine to report.
+    private func cutShort(_ error: DecoderError) {
+        state.cutShortReason.withLock { $0 = error }
+        state.itemsCutShort.add(1, ordering: .relaxed)
     }
 
     /// Publishes `count` samples written into the ring's free space.

@@ -10,11 +10,22 @@ public struct HTTPOptions: Sendable {
     public var caFile: String?
     /// Where live streams post their titles; nil posts nowhere (a probe).
     public var titles: StreamTitles?
+    /// The formats of the streams opened so far; every opening adds to it.
+    public var formats: StreamFormats?
+    /// Whether a stream whose format `formats` knows is connected by the decoder thread
+    /// (`DeferredStreamDecoder`) rather than at once: for playback, whose opener is the control
+    /// thread.
+    public var defersConnecting: Bool
 
-    public init(stallSeconds: Double = 10, caFile: String? = nil, titles: StreamTitles? = nil) {
+    public init(
+        stallSeconds: Double = 10, caFile: String? = nil, titles: StreamTitles? = nil, formats: StreamFormats? = nil,
+        defersConnecting: Bool = false
+    ) {
         self.stallSeconds = stallSeconds
         self.caFile = caFile
         self.titles = titles
+        self.formats = formats
+        self.defersConnecting = defersConnecting
     }
 }
 

@@ -178,7 +178,7 @@ final class HTTPTransfer: @unchecked Sendable {
         var offset = 0
         var tries = 0
         while true {
-            let (first, progressed, code) = request(handle, from: offset)
+            let (progressed, code) = request(handle, from: offset)
             let next: (offset: Int, pause: Bool)? = locked {
                 if closed { return nil }
                 if requestedOffset != nil {
@@ -197,9 +197,9 @@ final class HTTPTransfer: @unchecked Sendable {
                     return waitForSeek().map { ($0, false) }
                 }
                 let reason = describe(code, handle: handle)
-                // The first connection's errors (no such host, refused, 404) and HTTP errors
-                // are the item's: there is nothing to resume.
-                guard !first, code != CURLE_HTTP_RETURNED_ERROR, let response else { return failing(reason) }
+                // Before a first response (no such host, refused, a stall) and on an HTTP error,
+                // the failure is the item's: there is nothing to resume.
+                guard code != CURLE_HTTP_RETURNED_ERROR, let response else { return failing(reason) }
                 tries = progressed ? 1 : tries + 1
                 if tries > Self.maximumTries { return failing(reason) }
                 // A live stream goes on from its live edge; a file from its last byte.
@@ -276,9 +276,8 @@ final class HTTPTransfer: @unchecked Sendable {
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
     }
 
-    /// One request from `offset`: whether it was the first (no response yet), whether it brought
-    /// a byte, and how it ended.
-    private func request(_ handle: UnsafeMutableRawPointer, from offset: Int) -> (first: Bool, progressed: Bool, code: CURLcode) {
+    /// One request from `offset`: whether it brought a byte, and how it ended.
+    private func request(_ handle: UnsafeMutableRawPointer, from offset: Int) -> (progressed: Bool, code: CURLcode) {
         let (first, live) = locked { (response == nil, response != nil && response?.size == nil) }
         headers = [:]
         status = 0
@@ -299,7 +298,7 @@ final class HTTPTransfer: @unchecked Sendable {
         }
         requestStart = locked { ringEnd }
         let code = playbackd_curl_easy_perform(handle)
-        return (first, locked { ringEnd > requestStart }, code)
+        return (locked { ringEnd > requestStart }, code)
     }
 
     private func describe(_ code: CURLcode, handle: UnsafeMutableRawPointer) -> DecoderError {

@@ -1,7 +1,9 @@
 import Synchronization
+import SystemSupport
 
 /// Flags shared by the control thread and one pipeline's decoder and output threads.
-/// Every field is an atomic; nobody takes a lock here.
+/// Every field is an atomic, except `cutShortReason`, behind a lock that the output thread
+/// never takes.
 final class PipelineState: @unchecked Sendable {
     enum DecoderEnd: Int {
         case running = 0
@@ -44,6 +46,8 @@ final class PipelineState: @unchecked Sendable {
     let skippedItems = Atomic<Int>(0)
     /// Items whose decoding failed part-way (the decoder thread counts; the engine reports).
     let itemsCutShort = Atomic<Int>(0)
+    /// Why the last of them failed (the decoder thread writes; the engine reports).
+    let cutShortReason = Locked<DecoderError?>(nil)
     /// Written once by the output thread before it publishes `.failed` (release).
     nonisolated(unsafe) var failure: SinkError?
 
