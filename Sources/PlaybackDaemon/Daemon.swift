@@ -23,18 +23,22 @@ public final class Daemon {
     private let service: PlayerService
     private let openJackMonitor: JackMonitorFactory
     private let status: SystemdStatus
+    private let streamFormats: StreamFormats
     /// Every subsystem, in start order; they stop in reverse order. Adding one is one entry.
     private var subsystems: [any Subsystem] = []
 
     /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures;
-    /// `streamTitles` is where live streams opened by `openDecoder` post their titles;
+    /// `streamTitles` is where live streams opened by `openDecoder` post their titles, and
+    /// `streamFormats` what both know of the streams' formats (filled again from the resume state);
     /// `openJackMonitor` watches a card's jacks.
     public init(
         options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink, streamTitles: StreamTitles,
+        streamFormats: StreamFormats,
         openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory,
         openJackMonitor: @escaping JackMonitorFactory
     ) {
         self.openJackMonitor = openJackMonitor
+        self.streamFormats = streamFormats
         self.options = options
         self.settings = settings
         logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
@@ -96,8 +100,17 @@ public final class Daemon {
             socket, mpris, EngineDevice(engine: engine), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
-                restore: { [unowned service, mode = settings.resume] saved in
-                    service.restore(saved, fileExists: { access($0, F_OK) == 0 }, play: mode == .playing)
+                restore: { [unowned service, streamFormats, mode = settings.resume] saved in
+                    // A stream is not checked (that would wait on its server); its format is
+                    // known from when it was enqueued, so playing it does not wait either.
+                    for item in saved.items where StreamURL.isStream(item.path) {
+                        let metadata = item.metadata
+                        streamFormats.remember(
+                            item.path, format: AudioFormat(sampleRate: metadata.sampleRate, channels: metadata.channels),
+                            frames: metadata.isSeekable ? metadata.frame(at: metadata.duration) : nil)
+                    }
+                    service.restore(
+                        saved, fileExists: { StreamURL.isStream($0) || access($0, F_OK) == 0 }, play: mode == .playing)
                     return service.view()
                 }),
             status, watchdog, drift, idleExit,

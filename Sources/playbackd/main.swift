@@ -57,7 +57,7 @@ var playing = probing
 playing.titles = streamTitles
 playing.defersConnecting = true
 let daemon = Daemon(
-    options: options, settings: settings, sink: sink, streamTitles: streamTitles,
+    options: options, settings: settings, sink: sink, streamTitles: streamTitles, streamFormats: streamFormats,
     openDecoder: { [playing] path throws(DecoderError) in try AudioFileFormat.open(path, http: playing) },
     probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true, http: probing) },
     openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })

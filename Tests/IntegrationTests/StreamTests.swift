@@ -194,6 +194,32 @@ extension ConcurrentIntegrationSuite {
             #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
         }
 
+        @Test("a stream in the queue survives a restart, and plays on from the kept position byte for byte")
+        func resumesAStream() throws {
+            let server = try StreamServer()
+            let stateHome = TestEnvironment.makeTemporaryDirectory()
+            let url = server.url("files/long.mp3")
+            let first = try DaemonProcess(device: "null", environment: ["XDG_STATE_HOME": stateHome])
+            _ = try enqueueURL(first, url)
+            _ = try first.call("changePlaybackPosition", [("position", .number(20))])
+            #expect(first.terminate() == 0)
+            let requestsBefore = server.lines(starting: "request").count
+
+            let second = try DaemonProcess(device: "playbackd_capture", environment: ["XDG_STATE_HOME": stateHome])
+            let restored = try second.nowPlaying()
+            #expect(restored["assetURL"]?.stringValue == url, "\(restored.serialized)")
+            #expect(restored["elapsed"]?.numberValue == 20)
+            #expect(server.lines(starting: "request").count == requestsBefore, "restoring asked the server nothing")
+            let events = try second.connect()
+            _ = try events.subscribe()
+            #expect(try second.call("play")["status"]?.stringValue == "success")
+            try events.waitForState("stopped", timeout: 60)
+            let reference = try TestEnvironment.reference("long")
+            let difference = pcmDifference(
+                try second.captured(), reference.subdata(in: 20 * 44_100 * Self.bytesPerFrame..<reference.count))
+            #expect(difference == nil, "\(difference ?? "")")
+        }
+
         @Test("nothing listening, or no such host: refused with the reason")
         func unreachable() throws {
             let daemon = try DaemonProcess(device: "null")

@@ -53,7 +53,7 @@ import Testing
             ),
             (
                 #"{"version":1,"items":[{"path":"a","title":"t","duration":1,"sampleRate":44100,"channels":2}]}"#,
-                "item 0: path is not absolute"
+                "item 0: path is neither absolute nor an http(s) URL"
             ),
             (
                 #"{"version":1,"items":[],"currentIndex":null,"position":0,"state":"dancing","repeatMode":"off","shuffleMode":"off","disabledCommands":[]}"#,

@@ -110,7 +110,9 @@ extension QueueItem {
         } catch {
             throw StateFileError(error.description)
         }
-        guard path.hasPrefix(bytes: "/") else { throw StateFileError("\(context()): path is not absolute") }
+        guard path.hasPrefix(bytes: "/") || StreamURL.isStream(path) else {
+            throw StateFileError("\(context()): path is neither absolute nor an http(s) URL")
+        }
         guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
             throw StateFileError("\(context()): bad format")
         }

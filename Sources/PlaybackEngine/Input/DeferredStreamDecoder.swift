@@ -9,7 +9,8 @@ public final class StreamFormats: @unchecked Sendable {
 
     public init() {}
 
-    func remember(_ url: String, format: AudioFormat, frames: Int?) {
+    /// Records what `url` was found to be (or, from the resume state, was).
+    public func remember(_ url: String, format: AudioFormat, frames: Int?) {
         known.withLock { $0[url] = (format, frames) }
     }
 
@@ -20,7 +21,8 @@ public final class StreamFormats: @unchecked Sendable {
 /// first read or seek, not by the thread that opens it: `PlaybackEngine.start` opens the
 /// current item on the control thread, which must never wait on a server (one that stalls
 /// would hold every client for `stallSeconds`). The format and length come from the stream's
-/// last opening (its probe). If the stream now sends another format, or cannot be reached,
+/// last opening (its probe, or the resume state). If the stream now sends another rate or
+/// channel count, or cannot be reached,
 /// the first read says so and the item ends there, as a file that fails part-way does.
 final class DeferredStreamDecoder: AudioDecoder, @unchecked Sendable {
     let format: AudioFormat
@@ -39,7 +41,9 @@ final class DeferredStreamDecoder: AudioDecoder, @unchecked Sendable {
     private func opened() throws(DecoderError) -> any AudioDecoder {
         if let decoder { return decoder }
         let new = try open()
-        guard new.format == format, new.frameCount == frameCount else {
+        // The rate and channels must be those the device was opened with. A 24-bit stream
+        // known only from the resume state (which keeps no sample size) plays as 16 bits.
+        guard new.format.sampleRate == format.sampleRate, new.format.channels == format.channels else {
             throw .decodingFailed("the stream changed since it was enqueued (\(new.format), was \(format))")
         }
         decoder = new
