@@ -41,7 +41,7 @@ extension NowPlaying {
                     ])
                 ))
         }
-        members.append(("assetURL", .string(FileURL.from(path: item.path))))
+        members.append(("assetURL", .string(StreamURL.url(ofItem: item.path))))
         members.append(("mediaType", .string("audio")))
         members.append(("isLiveStream", .bool(false)))
         if let replayGain {
@@ -166,7 +166,7 @@ extension QueueItem {
     public var json: JSONValue {
         .object(
             [("id", .number(Double(id)))] + metadata.wireMembers(head: true)
-                + [("assetURL", .string(FileURL.from(path: path)))] + metadata.wireMembers(head: false))
+                + [("assetURL", .string(StreamURL.url(ofItem: path)))] + metadata.wireMembers(head: false))
     }
 
     /// Reads an entry of the `queue` reply.

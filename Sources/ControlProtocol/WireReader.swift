@@ -46,9 +46,9 @@ public struct WireReader {
         return value
     }
 
-    /// The absolute path of a local `file://` URL.
+    /// The item a URL names: the absolute path of a local `file://` URL, or an http(s) URL.
     public func path(_ key: String) throws(WireDecodingError) -> String {
-        guard let path = FileURL.path(fromURL: try string(key)) else { throw invalid(key, "a file URL") }
+        guard let path = StreamURL.item(fromURL: try string(key)) else { throw invalid(key, "a file or http(s) URL") }
         return path
     }
 

@@ -30,11 +30,13 @@ public final class Daemon {
     /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures;
     /// `streamTitles` is where live streams opened by `openDecoder` post their titles, and
     /// `streamFormats` what both know of the streams' formats (filled again from the resume state);
+    /// `fetchPlaylist` fetches a playlist by URL;
     /// `openJackMonitor` watches a card's jacks.
     public init(
         options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink, streamTitles: StreamTitles,
         streamFormats: StreamFormats,
         openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory,
+        fetchPlaylist: @escaping @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8],
         openJackMonitor: @escaping JackMonitorFactory
     ) {
         self.openJackMonitor = openJackMonitor
@@ -51,7 +53,8 @@ public final class Daemon {
                 engine: engine, pauseHoldSeconds: settings.pauseHoldSeconds, loop: loop, log: engineLog),
             prober: ItemProber(
                 openDecoder: probeDecoder,
-                artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process))),
+                artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process)),
+                fetchPlaylist: fetchPlaylist),
             presets: EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process)),
             bookmarks: BookmarkStore(
                 path: BookmarkStore.defaultPath(environment: .process),

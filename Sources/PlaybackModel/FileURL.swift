@@ -1,8 +1,6 @@
-/// Builds `file://` URLs from absolute paths, percent-encoding what RFC 3986 requires. An
-/// item's "path" may also be an HTTP(S) URL (`StreamURL`): that is its own URL both ways.
+/// Builds `file://` URLs from absolute paths, percent-encoding what RFC 3986 requires.
 public enum FileURL {
     public static func from(path: String) -> String {
-        if StreamURL.isStream(path) { return path }
         var out = Array("file://".utf8)
         out.reserveCapacity(out.count + path.utf8.count)
         for byte in path.utf8 {
@@ -18,7 +16,6 @@ public enum FileURL {
     /// The path of a local `file://` URL (`file:///p` or `file://localhost/p`), percent-decoded;
     /// nil for another host or a malformed escape.
     public static func path(fromURL url: String) -> String? {
-        if StreamURL.isStream(url) { return url }
         var rest = Substring(url)
         guard rest.hasPrefix("file://") else { return nil }
         rest = rest.dropFirst(7)

@@ -17,6 +17,12 @@ public enum StreamURL {
         }
     }
 
+    /// The URL of an item: a file's `file://` URL, a stream's own.
+    public static func url(ofItem path: String) -> String { isStream(path) ? path : FileURL.from(path: path) }
+
+    /// The item an item URL names (`url(ofItem:)` undone); nil for a URL that names none.
+    public static func item(fromURL url: String) -> String? { isStream(url) ? url : FileURL.path(fromURL: url) }
+
     /// The URL without its credentials (`user:password@`), for logs and titles.
     public static func redacted(_ url: String) -> String {
         let bytes = Array(url.utf8)

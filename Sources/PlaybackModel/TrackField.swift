@@ -84,7 +84,7 @@ extension TrackField {
         TrackField(
             "album", .text(.init({ $0.album }, { $0.album = $1 })), source: .summary(.album), mpris: "xesam:album",
             alwaysSent: true,
-            "the album, when tagged"),
+            "the album, when tagged; a live stream's station (icy-name)"),
         TrackField(
             "duration", .seconds(.init({ $0.duration }, { $0.duration = $1 })), mpris: "mpris:length", alwaysSent: true,
             "the item's duration; null for a live stream, which has none"),

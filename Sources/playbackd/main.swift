@@ -60,5 +60,8 @@ let daemon = Daemon(
     options: options, settings: settings, sink: sink, streamTitles: streamTitles, streamFormats: streamFormats,
     openDecoder: { [playing] path throws(DecoderError) in try AudioFileFormat.open(path, http: playing) },
     probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true, http: probing) },
+    fetchPlaylist: { url, maximumBytes throws(DecoderError) in
+        try HTTPSource.fetch(url, maximumBytes: maximumBytes, http: probing)
+    },
     openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })
 exit(daemon.run())

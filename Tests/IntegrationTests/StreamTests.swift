@@ -220,6 +220,28 @@ extension ConcurrentIntegrationSuite {
             #expect(difference == nil, "\(difference ?? "")")
         }
 
+        @Test("playlists of stations: a local PLS and an M3U fetched over HTTP; their titles name the stations")
+        func playlists() throws {
+            let media = try StreamServer()
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            try FileManager.default.createSymbolicLink(
+                atPath: directory + "/long.mp3", withDestinationPath: TestEnvironment.fixture("long.mp3"))
+            let live = media.url("live/long.mp3?metaint=4000&titles=Song&rate=16000")
+            try "[playlist]\nNumberOfEntries=1\nFile1=\(live)\nTitle1=Radio Local\nLength1=-1\nVersion=2\n"
+                .write(toFile: directory + "/stations.pls", atomically: true, encoding: .utf8)
+            try "#EXTM3U\n#EXTINF:-1,Radio Fetched\n\(live)\n#EXTINF:40,Relative\nlong.mp3\n/etc/hostname\n"
+                .write(toFile: directory + "/list.m3u", atomically: true, encoding: .utf8)
+            let lists = try StreamServer(root: directory)
+            let daemon = try DaemonProcess(device: "null")
+            let reply = try daemon.call(
+                "enqueue", [("items", .array([.string(directory + "/stations.pls"), .string(lists.url("files/list.m3u"))]))])
+            let items = try daemon.call("queue")["items"]?.arrayValue ?? []
+            #expect(items.map { $0["album"]?.stringValue } == ["Radio Local", "Radio Fetched", "Fixture Album"], "\(reply.serialized)")
+            #expect(items.map { $0["duration"] } == [.null, .null, .number(40)], "\(reply.serialized)")
+            #expect(items.last?["assetURL"]?.stringValue == lists.url("files/long.mp3"))
+            #expect(reason(reply).contains("only http(s) URLs can be played"), "\(reply.serialized)")
+        }
+
         @Test("nothing listening, or no such host: refused with the reason")
         func unreachable() throws {
             let daemon = try DaemonProcess(device: "null")

@@ -26,13 +26,14 @@ import Testing
         #expect(M3UPlaylist(bytes: Array("#EXTINF:1,only a title\n\n  \n".utf8)).entries.isEmpty)
     }
 
-    @Test("playlist entries resolve against the playlist; file URLs are decoded; streams are refused")
+    @Test("playlist entries resolve against the playlist; file URLs are decoded; http(s) URLs kept, others refused")
     func resolving() {
         #expect(M3UPlaylist.path(of: "a/b.mp3", base: "/m") == "/m/a/b.mp3")
         #expect(M3UPlaylist.path(of: "/abs.mp3", base: "/m") == "/abs.mp3")
         #expect(M3UPlaylist.path(of: "file:///x/a%20b%C3%BC.mp3", base: "/m") == "/x/a bü.mp3")
         #expect(M3UPlaylist.path(of: "file://localhost/x.mp3", base: "/m") == "/x.mp3")
-        #expect(M3UPlaylist.path(of: "http://host/stream", base: "/m") == nil)
+        #expect(M3UPlaylist.path(of: "http://host/stream", base: "/m") == "http://host/stream")
+        #expect(M3UPlaylist.path(of: "ftp://host/stream", base: "/m") == nil)
         #expect(M3UPlaylist.path(of: "C:relative.mp3", base: "/m") == "/m/C:relative.mp3")
     }
 
@@ -66,5 +67,16 @@ import Testing
         #expect(few.count < 6, "without the cut: the 5 files, then the one named again: \(few)")
         #expect(few.last?.path == directory + "/5.mp3")
         #expect(rejected.map(\.reason) == ["stopped after reading 4 directory entries"])
+    }
+}
+
+@Suite struct PLSPlaylistTests {
+    @Test("entries in the order of their numbers, with their titles; other lines passed over")
+    func readsEntries() {
+        let text = "[playlist]\r\nFile2=http://b/\r\nTitle1= One \r\nfile1=http://a/\r\nLength1=-1\r\nFile3=\r\nNumberOfEntries=2\r\nVersion=2"
+        let entries = PLSPlaylist(bytes: Array(text.utf8)).entries
+        #expect(entries.map(\.location) == ["http://a/", "http://b/"])
+        #expect(entries.map(\.title) == ["One", nil])
+        #expect(PLSPlaylist(bytes: Array("not a playlist".utf8)).entries.isEmpty)
     }
 }

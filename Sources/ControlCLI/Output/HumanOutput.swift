@@ -37,7 +37,10 @@ public enum HumanOutput {
         var lines = [tag + " " + track(item.metadata)]
         if let album = item.metadata.album { lines.append(album) }
         let elapsed = nowPlaying.position(at: now)
-        var timing = "\(TimeText.format(elapsed)) / \(TimeText.format(item.metadata.duration))"
+        // A live stream has no duration: only the time listened.
+        var timing =
+            item.metadata.isSeekable
+            ? "\(TimeText.format(elapsed)) / \(TimeText.format(item.metadata.duration))" : "\(TimeText.format(elapsed)) live"
         if let index = nowPlaying.queueIndex { timing += "  (\(index + 1)/\(nowPlaying.queueCount))" }
         if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
         if nowPlaying.repeatMode != .off { timing += "  repeat \(nowPlaying.repeatMode.rawValue)" }
@@ -127,7 +130,7 @@ public enum HumanOutput {
             let marker = index == page.currentIndex ? ">" : " "
             let number = String(index + 1)
             let padded = String(repeating: " ", count: width - number.count) + number
-            let duration = TimeText.format(item.metadata.duration)
+            let duration = item.metadata.isSeekable ? TimeText.format(item.metadata.duration) : "live"
             return "\(marker)\(padded). \(track(item.metadata)) (\(duration))\n"
         }.joined() + footer
     }

@@ -45,7 +45,7 @@ enum SnapcastProperties {
         let tags = item.metadata
         var members: [(String, JSONValue)] = [
             ("trackId", .string(String(item.id))), ("title", .string(tags.title)),
-            ("duration", .number(tags.duration)), ("url", .string(FileURL.from(path: item.path))),
+            ("duration", .number(tags.duration)), ("url", .string(StreamURL.url(ofItem: item.path))),
         ]
         if let artist = tags.artist { members.append(("artist", .array([.string(artist)]))) }
         if let album = tags.album { members.append(("album", .string(album))) }

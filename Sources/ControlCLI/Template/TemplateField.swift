@@ -77,7 +77,7 @@ public struct TemplateField: Sendable, Equatable {
                 view.nowPlaying.item == nil ? nil : .number(view.nowPlaying.rate)
             },
             TemplateField("assetURL", .text, "the item's file URL") { view in
-                view.nowPlaying.item.map { .text(FileURL.from(path: $0.path)) }
+                view.nowPlaying.item.map { .text(StreamURL.url(ofItem: $0.path)) }
             },
             TemplateField("repeatMode", .mode, "off, one or all") { .text($0.nowPlaying.repeatMode.rawValue) },
             TemplateField("shuffleMode", .mode, "off or items") { .text($0.nowPlaying.shuffleMode.rawValue) },

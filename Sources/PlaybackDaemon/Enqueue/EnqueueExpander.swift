@@ -15,12 +15,13 @@ struct EnqueueCandidate: Equatable {
 }
 
 /// Turns the paths of an `enqueue` into the files to probe: directories recursively in
-/// natural order (only audio files; covers and the like are passed over silently), M3U and
-/// M3U8 playlists with their paths resolved against the playlist. Everything it cannot use
+/// natural order (only audio files; covers and the like are passed over silently), M3U, M3U8
+/// and PLS playlists with their paths resolved against the playlist, and http(s) URLs (a
+/// playlist's URL is fetched, and lists only URLs). Everything it cannot use
 /// becomes a rejection with its reason; nothing here is fatal. Runs on the prober thread.
 struct EnqueueExpander {
     static let audioExtensions = AudioFileFormat.allExtensions
-    static let playlistExtensions: Set<String> = ["m3u", "m3u8"]
+    static let playlistExtensions: Set<String> = ["m3u", "m3u8", "pls"]
     /// Deepest directory or playlist nesting followed.
     static let maximumDepth = 32
     /// Largest playlist file read.
@@ -28,6 +29,13 @@ struct EnqueueExpander {
 
     /// Stops collecting past this many files (the queue could not take more).
     let limit: Int
+    /// Fetches a playlist by URL, refusing more than `maximumBytes`.
+    var fetch: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = fetchesNothing
+
+    /// A fetcher for where there is no network input (tests of local files).
+    static let fetchesNothing: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = { _, _ throws(DecoderError) in
+        throw .unsupported("playlists by URL")
+    }
     /// Most directory entries read for one `enqueue` (pointing it at `/` must end).
     var maximumEntries = 1_000_000
 
@@ -56,7 +64,15 @@ struct EnqueueExpander {
 
     private func add(_ path: String, title: String?, depth: Int, explicit: Bool, into walk: inout Walk) {
         guard walk.candidates.count < limit else { return }
-        if StreamURL.isStream(path) { return walk.candidates.append(EnqueueCandidate(path: path, title: title)) }
+        if StreamURL.isStream(path) {
+            guard Self.playlistExtensions.contains(StreamURL.extension(path)) else {
+                return walk.candidates.append(EnqueueCandidate(path: path, title: title))
+            }
+            guard depth < Self.maximumDepth else {
+                return walk.rejected.append(Rejection(path: path, reason: "nested too deeply"))
+            }
+            return addPlaylist(path, depth: depth, into: &walk)
+        }
         var info = stat()
         guard stat(path, &info) == 0 else {
             return walk.rejected.append(Rejection(path: path, reason: Self.describe(errno)))
@@ -132,27 +148,42 @@ struct EnqueueExpander {
     }
 
     private func addPlaylist(_ path: String, depth: Int, into walk: inout Walk) {
-        let playlist: M3UPlaylist
-        do {
-            playlist = M3UPlaylist(bytes: try FileSystem.readAll(path, maximumBytes: Self.maximumPlaylistBytes))
-        } catch {
-            let reason =
-                switch error {
-                case .missing: Self.describe(ENOENT)
-                case .failed(let code): Self.describe(code)
-                case .tooLarge: Self.describe(EFBIG)
-                case .notAFile: "not a regular file"
-                }
-            return walk.rejected.append(Rejection(path: path, reason: "cannot read the playlist: \(reason)"))
+        let bytes: [UInt8]
+        let remote = StreamURL.isStream(path)
+        if remote {
+            do {
+                bytes = try fetch(path, Self.maximumPlaylistBytes)
+            } catch {
+                return walk.rejected.append(Rejection(path: path, reason: "cannot fetch the playlist: \(error)"))
+            }
+        } else {
+            do {
+                bytes = try FileSystem.readAll(path, maximumBytes: Self.maximumPlaylistBytes)
+            } catch {
+                let reason =
+                    switch error {
+                    case .missing: Self.describe(ENOENT)
+                    case .failed(let code): Self.describe(code)
+                    case .tooLarge: Self.describe(EFBIG)
+                    case .notAFile: "not a regular file"
+                    }
+                return walk.rejected.append(Rejection(path: path, reason: "cannot read the playlist: \(reason)"))
+            }
         }
-        guard !playlist.entries.isEmpty else {
+        let entries =
+            StreamURL.extension(path) == "pls" || FileName.extension(path) == "pls"
+            ? PLSPlaylist(bytes: bytes).entries : M3UPlaylist(bytes: bytes).entries
+        guard !entries.isEmpty else {
             return walk.rejected.append(Rejection(path: path, reason: "the playlist lists nothing"))
         }
         let base = String(path[..<path.lastIndex(of: "/")!])
-        for entry in playlist.entries {
-            guard let entryPath = M3UPlaylist.path(of: entry.location, base: base) else {
-                walk.rejected.append(
-                    Rejection(path: entry.location, reason: "only local files can be played (in \(path))"))
+        for entry in entries {
+            // A playlist from the web names only what is on the web.
+            guard let entryPath = M3UPlaylist.path(of: entry.location, base: base),
+                !remote || StreamURL.isStream(entryPath)
+            else {
+                let allowed = remote ? "only http(s) URLs" : "only local files and http(s) URLs"
+                walk.rejected.append(Rejection(path: entry.location, reason: "\(allowed) can be played (in \(path))"))
                 continue
             }
             add(entryPath, title: entry.title, depth: depth + 1, explicit: true, into: &walk)

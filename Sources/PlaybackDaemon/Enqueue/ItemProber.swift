@@ -13,11 +13,13 @@ import SystemSupport
 struct ItemProber {
     let openDecoder: AudioDecoderFactory
     let artwork: ArtworkStore
+    /// Fetches a playlist by URL.
+    var fetchPlaylist: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = EnqueueExpander.fetchesNothing
 
     /// Expands `paths` (directories, playlists) and probes every file found, in order. The
     /// items get consecutive ids reserved from `ids`.
     func probe(_ paths: [String], limit: Int, ids: ItemIDs) -> (items: [QueueItem], rejected: [Rejection]) {
-        let (candidates, rejectedPaths) = EnqueueExpander(limit: limit).expand(paths)
+        let (candidates, rejectedPaths) = EnqueueExpander(limit: limit, fetch: fetchPlaylist).expand(paths)
         var rejected = rejectedPaths
         var found: [(path: String, metadata: TrackMetadata)] = []
         found.reserveCapacity(candidates.count)
@@ -95,8 +97,16 @@ struct ItemProber {
                 return .failure(Rejection(path: path, reason: "no audio frames"))
             }
             var metadata = decoder.metadata
-            // A playlist's #EXTINF title stands in for a missing title tag (not for a real one).
-            if let title = candidate.title, metadata.title == FileName.stem(path) { metadata.title = title }
+            // A playlist's title (#EXTINF, TitleN) stands in for a missing title tag (not for a
+            // real one); for a live stream it is the station, until the stream names a title.
+            if let title = candidate.title {
+                if !metadata.isSeekable {
+                    metadata.album = title
+                    metadata.title = title
+                } else if metadata.title == FileName.stem(StreamURL.isStream(path) ? StreamURL.lastSegment(path) : path) {
+                    metadata.title = title
+                }
+            }
             metadata.artworkPath = artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)
             return .success(metadata)
         } catch {

@@ -8,7 +8,7 @@ extension MPRIS {
         guard let item else { return .dictionary([BusEntry("mpris:trackid", .objectPath(noTrack))]) }
         var entries = [
             BusEntry("mpris:trackid", .objectPath(trackID(item.id))),
-            BusEntry("xesam:url", .string(FileURL.from(path: item.path))),
+            BusEntry("xesam:url", .string(StreamURL.url(ofItem: item.path))),
         ]
         for field in TrackField.all {
             guard let key = field.mpris, let value = field.value(in: item.metadata) else { continue }

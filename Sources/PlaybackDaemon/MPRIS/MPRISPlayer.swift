@@ -46,7 +46,7 @@ extension MPRIS {
                 guard uri.hasPrefix(bytes: "file://") || StreamURL.isStream(uri) else {
                     throw .invalidArguments("only file://, http:// and https:// URIs can be opened, not '\(uri)'")
                 }
-                guard let path = FileURL.path(fromURL: uri), !path.isEmpty else {
+                guard let path = StreamURL.item(fromURL: uri), !path.isEmpty else {
                     throw .invalidArguments("'\(uri)' is not a local file URI")
                 }
                 return .command(.enqueue(paths: [path], placement: .next, replace: false, play: true))

@@ -30,7 +30,7 @@ public struct HTTPOptions: Sendable {
 }
 
 /// An item fetched over HTTP(S) (`HTTPTransfer`), as a decoder reads it.
-final class HTTPSource: ByteSource {
+public final class HTTPSource: ByteSource {
     private let transfer: HTTPTransfer
     let response: HTTPTransfer.Response
 
@@ -61,6 +61,22 @@ final class HTTPSource: ByteSource {
     }
 
     func seek(to offset: Int) -> Bool { transfer.seek(to: offset) }
+
+    /// The whole body at `url` (a playlist), refused when it is longer than `maximumBytes` or
+    /// is a live stream.
+    public static func fetch(_ url: String, maximumBytes: Int, http: HTTPOptions) throws(DecoderError) -> [UInt8] {
+        let source = try HTTPSource(url: url, options: http)
+        if source.response.metadataInterval != nil { throw .notAudio("a live stream, not a playlist") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= maximumBytes {
+            let got = chunk.withUnsafeMutableBytes { source.read(at: bytes.count, into: $0.baseAddress!, count: $0.count) }
+            if got < 0 { throw source.failure ?? .readFailed("the transfer failed") }
+            if got == 0 { return bytes }
+            bytes += chunk[..<got]
+        }
+        throw .readFailed("longer than \(maximumBytes / (1 << 20)) MiB")
+    }
 }
 
 /// What live streams announce (ICY `StreamTitle`), for the daemon: each URL's latest title,

@@ -3,9 +3,9 @@ import Testing
 
 @testable import PlaybackEngine
 
-/// The buffered reader the decoding libraries read files through: every read and seek must behave as
+/// The buffered reader the decoding libraries read a file through: every read and seek must behave as
 /// read(2) and lseek(2) on the file itself, whatever the buffer holds.
-@Suite struct FileInputTests {
+@Suite struct DecoderInputTests {
     @Test("random reads and seeks (set, current, end; inside and outside the buffer) return the file's bytes")
     func matchesTheFile() throws {
         var generator = SystemRandomNumberGenerator()
