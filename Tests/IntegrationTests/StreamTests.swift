@@ -107,10 +107,11 @@ extension ConcurrentIntegrationSuite {
             #expect(reason(refused).contains("certificate"), "\(refused.serialized)")
         }
 
-        @Test("a live stream: ICY titles reach nowPlaying (pushed) within 1 s; no duration; seeking disabled")
+        @Test("a live stream: ICY titles reach nowPlaying (pushed) and MPRIS within 1 s; no duration; seeking disabled")
         func liveStream() throws {
             let server = try StreamServer()
-            let daemon = try DaemonProcess(device: "playbackd_capture")
+            let bus = try SessionBus()
+            let daemon = try DaemonProcess(device: "playbackd_capture", environment: bus.environment)
             let url = server.url("live/long.mp3?metaint=4000&titles=Alpha%20-%20One|Beta%20-%20Two&every=2&rate=16000")
             let reply = try enqueueURL(daemon, url)
             #expect(reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
@@ -124,6 +125,13 @@ extension ConcurrentIntegrationSuite {
             #expect(now["duration"] == .null, "\(now.serialized)")
             let sent = try #require(server.lines(starting: "title Beta - Two ").first.flatMap { Double($0) })
             #expect(heard - sent < 1, "the title was sent at \(sent), seen at \(heard)")
+            var mpris = ""
+            while Date().timeIntervalSince1970 - sent < 5 {
+                mpris = try bus.playerctl(["metadata", "--format", "{{artist}} - {{title}} | {{album}} | {{mpris:length}}"]).stdout
+                if mpris.hasPrefix("Beta - Two") { break }
+            }
+            #expect(Date().timeIntervalSince1970 - sent < 1, "MPRIS had it \(Date().timeIntervalSince1970 - sent) s after")
+            #expect(mpris == "Beta - Two | Fixture Album | \n", "no mpris:length: \(mpris)")
             let commands = try daemon.call("commands")["commands"]?.arrayValue ?? []
             let disabled = commands.filter { $0["enabled"]?.boolValue == false }.compactMap { $0["command"]?.stringValue }
             #expect(Set(disabled).isSuperset(of: ["changePlaybackPosition", "skipForward", "skipBackward"]), "\(disabled)")
