@@ -1,7 +1,7 @@
 /// Where listening stopped in a long item (`playbackctl bookmarks`): the file, what it is,
 /// the position it starts from next time, and when that was saved.
 public struct Bookmark: Sendable, Equatable {
-    /// Absolute path of the file, where it was last played.
+    /// Absolute path of the file, where it was last played (or its http(s) URL).
     public var path: String
     public var title: String
     /// Seconds into the item.

@@ -250,6 +250,22 @@ extension ConcurrentIntegrationSuite {
             #expect(reason(reply).contains("only http(s) URLs can be played"), "\(reply.serialized)")
         }
 
+        @Test("a long item by URL keeps its bookmark, as a file does")
+        func bookmarkByURL() throws {
+            let server = try StreamServer()
+            let book = server.url("files/book12.mp3")
+            let daemon = try DaemonProcess(device: "null", arguments: ["--resume", "off"])
+            _ = try enqueueURL(daemon, book)
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(300))])
+            _ = try daemon.enqueue(["one.mp3"], replace: true)
+            #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == 0)
+            _ = try daemon.call(
+                "enqueue", [("items", .array([.string(book)])), ("replace", .bool(true))])
+            #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == 300)
+            let listed = try daemon.call("bookmarks")["bookmarks"]?.arrayValue ?? []
+            #expect(listed.first?["path"]?.stringValue == book, "\(listed)")
+        }
+
         @Test("nothing listening, or no such host: refused with the reason")
         func unreachable() throws {
             let daemon = try DaemonProcess(device: "null")

@@ -83,7 +83,16 @@ final class BookmarkStore {
             entries = kept
             return save()
         }
-        guard let identity = Self.identity(of: item.path) else { return }
+        // A URL has no size or time of its own here (and is not looked at to find one): it is
+        // found by its URL alone.
+        let identity: (size: Int64, modified: Int64)
+        if StreamURL.isStream(item.path) {
+            identity = (0, 0)
+        } else if let found = Self.identity(of: item.path) {
+            identity = found
+        } else {
+            return
+        }
         let entry = Entry(
             bookmark: Bookmark(
                 path: item.path, title: item.metadata.title, position: position, duration: item.metadata.duration,
@@ -131,7 +140,7 @@ final class BookmarkStore {
         if let byPath = entries.firstIndex(where: { $0.bookmark.path == item.path }) {
             return sameLength(entries[byPath]) ? byPath : nil
         }
-        guard let identity = Self.identity(of: item.path) else { return nil }
+        guard !StreamURL.isStream(item.path), let identity = Self.identity(of: item.path) else { return nil }
         return entries.firstIndex { $0.size == identity.size && $0.modified == identity.modified && sameLength($0) }
     }
 
