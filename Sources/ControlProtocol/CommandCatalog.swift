@@ -311,11 +311,12 @@ public enum CommandCatalog {
     static let queueing: [CommandSpec] = [
         CommandSpec(
             .enqueue,
-            "Add files, directories (recursively, in natural order) and M3U/M3U8 playlists to the queue; unplayable entries are rejected one by one with the reason.",
+            "Add files, directories (recursively, in natural order), M3U/M3U8/PLS playlists and http(s) URLs (docs/streams.md) to the queue; unplayable entries are rejected one by one with the reason.",
             remote: false, replies: .enqueued,
             arguments: [
                 ArgumentSpec(
-                    "items", .stringList, required: true, "Absolute paths of files, directories or playlists."),
+                    "items", .stringList, required: true,
+                    "Absolute paths of files, directories or playlists, or http(s) URLs of files, streams or playlists."),
                 ArgumentSpec("at", .number, "Insert before this queue index (0-based) instead of appending."),
                 ArgumentSpec("next", .boolean, "Insert right after the current item (play next)."),
                 ArgumentSpec("replace", .boolean, "Replace the queue instead of appending."),
@@ -323,12 +324,13 @@ public enum CommandCatalog {
             ],
             verbs: [
                 CLIVerb(
-                    "enqueue", aliases: ["add"], "Add files, directories or playlists to the queue.",
+                    "enqueue", aliases: ["add"], "Add files, directories, playlists or URLs to the queue.",
                     positionals: [CLIPositional("items", "PATH", .paths, variadic: true)],
                     flags: ["next", "replace", "play"],
                     examples: [
                         "enqueue ~/Music/album --play", "add track.mp3", "enqueue --next podcast.mp3",
                         "enqueue --replace --play a.mp3 b.mp3", "add ~/Music/mix.m3u8",
+                        "enqueue --play https://radio.example/stations.pls",
                     ]),
                 CLIVerb(
                     "insert", "Insert files, directories or playlists before POSITION (1-based).",
