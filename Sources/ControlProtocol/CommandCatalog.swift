@@ -316,7 +316,8 @@ public enum CommandCatalog {
             arguments: [
                 ArgumentSpec(
                     "items", .stringList, required: true,
-                    "Absolute paths of files, directories or playlists, or http(s) URLs of files, streams or playlists."),
+                    "Absolute paths of files, directories or playlists, or http(s) URLs of files, streams or playlists."
+                ),
                 ArgumentSpec("at", .number, "Insert before this queue index (0-based) instead of appending."),
                 ArgumentSpec("next", .boolean, "Insert right after the current item (play next)."),
                 ArgumentSpec("replace", .boolean, "Replace the queue instead of appending."),

@@ -1,6 +1,6 @@
-import PlaybackModel
 import ControlProtocol
 import PlaybackEngine
+import PlaybackModel
 import SystemSupport
 
 #if canImport(Glibc)

@@ -71,7 +71,8 @@ public final class Daemon {
             service.handle(command, reply: reply)
         }
         let socket = SocketFrontEnd(
-            path: SocketPath.resolve(explicit: settings.socket, environment: .process), device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device,
+            path: SocketPath.resolve(explicit: settings.socket, environment: .process),
+            device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device,
             loop: loop, log: log, control: DaemonLog(label: "playbackd.control", output: logOutput), perform: handle)
         let idleExit = IdleExit(
             loop: loop, seconds: settings.idleExitSeconds, log: log,
@@ -109,7 +110,8 @@ public final class Daemon {
                     for item in saved.items where StreamURL.isStream(item.path) {
                         let metadata = item.metadata
                         streamFormats.remember(
-                            item.path, format: AudioFormat(sampleRate: metadata.sampleRate, channels: metadata.channels),
+                            item.path,
+                            format: AudioFormat(sampleRate: metadata.sampleRate, channels: metadata.channels),
                             frames: metadata.isSeekable ? metadata.frame(at: metadata.duration) : nil)
                     }
                     service.restore(

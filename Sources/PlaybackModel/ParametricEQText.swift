@@ -66,7 +66,9 @@ public enum ParametricEQText {
     public static func format(_ equalizer: Equalizer) -> String {
         var lines = ["Preamp: \(number(equalizer.preamp + equalizer.globalGain)) dB"]
         for (index, band) in equalizer.bands.enumerated() {
-            var words = ["Filter \(index + 1):", band.bypass ? "OFF" : "ON", code(band), "Fc", number(band.frequency), "Hz"]
+            var words = [
+                "Filter \(index + 1):", band.bypass ? "OFF" : "ON", code(band), "Fc", number(band.frequency), "Hz",
+            ]
             if band.type.usesGain { words += ["Gain", number(band.gain), "dB"] }
             if usesWidth(band.type) {
                 words += band.q.map { ["Q", number($0)] } ?? ["BW", "Oct", number(band.bandwidth)]

@@ -11,10 +11,11 @@ public enum StreamURL {
     public static func hasScheme(_ text: String) -> Bool {
         guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
         let scheme = text.utf8[..<colon]
-        return !scheme.isEmpty && scheme.allSatisfy { byte in
-            (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || (byte >= 0x30 && byte <= 0x39)
-        }
+        return !scheme.isEmpty
+            && scheme.allSatisfy { byte in
+                (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || (byte >= 0x30 && byte <= 0x39)
+            }
     }
 
     /// The URL of an item: a file's `file://` URL, a stream's own.
@@ -28,7 +29,10 @@ public enum StreamURL {
         let bytes = Array(url.utf8)
         guard let schemeEnd = firstIndex(of: Array("://".utf8), in: bytes) else { return url }
         let hostStart = schemeEnd + 3
-        let authorityEnd = bytes[hostStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let authorityEnd =
+            bytes[hostStart...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            } ?? bytes.endIndex
         guard let at = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else { return url }
         return String(decoding: bytes[..<hostStart] + bytes[(at + 1)...], as: UTF8.self)
     }
@@ -41,7 +45,9 @@ public enum StreamURL {
         let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
         let path = bytes[start..<end]
         let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-        guard segments.count > 1, let last = segments.last else { return String(decoding: segments.first ?? path, as: UTF8.self) }
+        guard segments.count > 1, let last = segments.last else {
+            return String(decoding: segments.first ?? path, as: UTF8.self)
+        }
         let text = String(decoding: last, as: UTF8.self)
         return FileURL.percentDecoded(Substring(text)) ?? text
     }

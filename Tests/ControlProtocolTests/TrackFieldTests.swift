@@ -81,7 +81,9 @@ import Testing
         let doubled =
             members.map { $0.0 == "title" ? ($0.0, JSONValue.string("First")) : $0 } + [("title", .string("Second"))]
         #expect(try QueueItem(json: .object(doubled)).metadata.title == "First")
-        #expect(throws: WireDecodingError.self) { try QueueItem(json: .object(members.filter { $0.0 != "sampleRate" })) }
+        #expect(throws: WireDecodingError.self) {
+            try QueueItem(json: .object(members.filter { $0.0 != "sampleRate" }))
+        }
         // A live stream has no duration: null or absent.
         #expect(try QueueItem(json: .object(members.filter { $0.0 != "duration" })).metadata.duration == 0)
     }

@@ -31,7 +31,8 @@ extension ConcurrentIntegrationSuite {
             #expect(try daemon.openAudio() == [])
         }
 
-        @Test("paused on a device that is not a sound server's: held for the hold time, then both released; play resumes")
+        @Test(
+            "paused on a device that is not a sound server's: held for the hold time, then both released; play resumes")
         func afterTheHoldTime() throws {
             let daemon = try DaemonProcess(
                 device: "playbackd_capture_paced", arguments: ["--pause-hold", "3"], pulse: true)

@@ -23,7 +23,8 @@ extension ConcurrentIntegrationSuite {
             let events = try daemon.connect()
             _ = try events.subscribe()
             let reply = try enqueueURL(daemon, url)
-            #expect(reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
+            #expect(
+                reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
             let item = try daemon.nowPlaying()
             #expect(item["duration"]?.numberValue == 40, "the length from the Xing header: \(item.serialized)")
             let frame = Int((position * 44_100).rounded())
@@ -63,7 +64,10 @@ extension ConcurrentIntegrationSuite {
             #expect(sox.status == 0, "\(sox.stderr)")
             let decoded = try CommandLineRun.run(
                 executable: "/usr/bin/flac",
-                ["-d", "-s", "--force-raw-format", "--endian=little", "--sign=signed", "-o", directory + "/ref.raw", flac])
+                [
+                    "-d", "-s", "--force-raw-format", "--endian=little", "--sign=signed", "-o", directory + "/ref.raw",
+                    flac,
+                ])
             #expect(decoded.status == 0, "\(decoded.stderr)")
             let server = try StreamServer(root: directory)
             let daemon = try DaemonProcess(device: "playbackd_capture")
@@ -114,7 +118,8 @@ extension ConcurrentIntegrationSuite {
             let daemon = try DaemonProcess(device: "playbackd_capture", environment: bus.environment)
             let url = server.url("live/long.mp3?metaint=4000&titles=Alpha%20-%20One|Beta%20-%20Two&every=2&rate=16000")
             let reply = try enqueueURL(daemon, url)
-            #expect(reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
+            #expect(
+                reply["status"]?.stringValue == "success" && reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
             let events = try daemon.connect()
             _ = try events.subscribe()
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
@@ -127,14 +132,20 @@ extension ConcurrentIntegrationSuite {
             #expect(heard - sent < 1, "the title was sent at \(sent), seen at \(heard)")
             var mpris = ""
             while Date().timeIntervalSince1970 - sent < 5 {
-                mpris = try bus.playerctl(["metadata", "--format", "{{artist}} - {{title}} | {{album}} | {{mpris:length}}"]).stdout
+                mpris = try bus.playerctl([
+                    "metadata", "--format", "{{artist}} - {{title}} | {{album}} | {{mpris:length}}",
+                ]).stdout
                 if mpris.hasPrefix("Beta - Two") { break }
             }
-            #expect(Date().timeIntervalSince1970 - sent < 1, "MPRIS had it \(Date().timeIntervalSince1970 - sent) s after")
+            #expect(
+                Date().timeIntervalSince1970 - sent < 1, "MPRIS had it \(Date().timeIntervalSince1970 - sent) s after")
             #expect(mpris == "Beta - Two | Fixture Album | \n", "no mpris:length: \(mpris)")
             let commands = try daemon.call("commands")["commands"]?.arrayValue ?? []
-            let disabled = commands.filter { $0["enabled"]?.boolValue == false }.compactMap { $0["command"]?.stringValue }
-            #expect(Set(disabled).isSuperset(of: ["changePlaybackPosition", "skipForward", "skipBackward"]), "\(disabled)")
+            let disabled = commands.filter { $0["enabled"]?.boolValue == false }.compactMap {
+                $0["command"]?.stringValue
+            }
+            #expect(
+                Set(disabled).isSuperset(of: ["changePlaybackPosition", "skipForward", "skipBackward"]), "\(disabled)")
             let seek = try daemon.call("changePlaybackPosition", [("position", .number(5))])
             #expect(seek["status"]?.stringValue == "commandDisabled", "\(seek.serialized)")
             #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
@@ -166,7 +177,9 @@ extension ConcurrentIntegrationSuite {
             #expect(try daemon.nowPlaying()["queueCount"]?.numberValue == 1, "nothing was lost")
         }
 
-        @Test("a server that stalls when playback connects holds neither play nor the socket; the item ends, the queue stays")
+        @Test(
+            "a server that stalls when playback connects holds neither play nor the socket; the item ends, the queue stays"
+        )
         func stallAtPlay() throws {
             let server = try StreamServer()
             let daemon = try DaemonProcess(device: "playbackd_capture", arguments: ["--stream-stall-timeout", "2"])
@@ -242,9 +255,12 @@ extension ConcurrentIntegrationSuite {
             let lists = try StreamServer(root: directory)
             let daemon = try DaemonProcess(device: "null")
             let reply = try daemon.call(
-                "enqueue", [("items", .array([.string(directory + "/stations.pls"), .string(lists.url("files/list.m3u"))]))])
+                "enqueue",
+                [("items", .array([.string(directory + "/stations.pls"), .string(lists.url("files/list.m3u"))]))])
             let items = try daemon.call("queue")["items"]?.arrayValue ?? []
-            #expect(items.map { $0["album"]?.stringValue } == ["Radio Local", "Radio Fetched", "Fixture Album"], "\(reply.serialized)")
+            #expect(
+                items.map { $0["album"]?.stringValue } == ["Radio Local", "Radio Fetched", "Fixture Album"],
+                "\(reply.serialized)")
             #expect(items.map { $0["duration"] } == [.null, .null, .number(40)], "\(reply.serialized)")
             #expect(items.last?["assetURL"]?.stringValue == lists.url("files/long.mp3"))
             #expect(reason(reply).contains("only http(s) URLs can be played"), "\(reply.serialized)")

@@ -73,7 +73,8 @@ import Testing
 @Suite struct PLSPlaylistTests {
     @Test("entries in the order of their numbers, with their titles; other lines passed over")
     func readsEntries() {
-        let text = "[playlist]\r\nFile2=http://b/\r\nTitle1= One \r\nfile1=http://a/\r\nLength1=-1\r\nFile3=\r\nNumberOfEntries=2\r\nVersion=2"
+        let text =
+            "[playlist]\r\nFile2=http://b/\r\nTitle1= One \r\nfile1=http://a/\r\nLength1=-1\r\nFile3=\r\nNumberOfEntries=2\r\nVersion=2"
         let entries = PLSPlaylist(bytes: Array(text.utf8)).entries
         #expect(entries.map(\.location) == ["http://a/", "http://b/"])
         #expect(entries.map(\.title) == ["One", nil])

@@ -32,7 +32,11 @@ import Testing
         for start in stride(from: 0, to: sent.count, by: piece) {
             let chunk = Array(sent[start..<min(start + piece, sent.count)])
             let going = chunk.withUnsafeBytes { bytes in
-                demuxer.split(bytes, audio: { received += $0; return true }, title: { titles.append($0) })
+                demuxer.split(
+                    bytes,
+                    audio: {
+                        received += $0; return true
+                    }, title: { titles.append($0) })
             }
             #expect(going)
         }
@@ -43,7 +47,9 @@ import Testing
 
     @Test("a StreamTitle ends at its closing quote and semicolon; Latin-1 where it is not UTF-8")
     func readsStreamTitle() {
-        #expect(ICYDemuxer.streamTitle(in: Array("StreamTitle='Guns N' Roses - Patience';".utf8)) == "Guns N' Roses - Patience")
+        #expect(
+            ICYDemuxer.streamTitle(in: Array("StreamTitle='Guns N' Roses - Patience';".utf8))
+                == "Guns N' Roses - Patience")
         #expect(ICYDemuxer.streamTitle(in: Array("StreamTitle='';".utf8)) == "")
         #expect(ICYDemuxer.streamTitle(in: Array("StreamUrl='x';".utf8)) == nil)
         #expect(ICYDemuxer.streamTitle(in: Array("StreamTitle='Caf".utf8) + [0xE9] + Array("';".utf8)) == "Caf\u{e9}")

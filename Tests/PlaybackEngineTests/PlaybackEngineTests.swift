@@ -122,7 +122,8 @@ import Testing
         _ = try engine.start(broken, atFrame: 0, upcoming: [EngineItem(id: 2, path: Fixtures.path("one.mp3"))])
         let events = waitUntilFinished(engine)
         #expect(
-            events.contains { if case .itemsCutShort(count: 1, reason: .some) = $0 { true } else { false } }, "\(events)")
+            events.contains { if case .itemsCutShort(count: 1, reason: .some) = $0 { true } else { false } },
+            "\(events)")
         let captured = try Data(contentsOf: URL(fileURLWithPath: capture))
         let one = try Fixtures.reference("one")
         let long = try Fixtures.reference("long")

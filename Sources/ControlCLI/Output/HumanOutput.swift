@@ -40,7 +40,8 @@ public enum HumanOutput {
         // A live stream has no duration: only the time listened.
         var timing =
             item.metadata.isSeekable
-            ? "\(TimeText.format(elapsed)) / \(TimeText.format(item.metadata.duration))" : "\(TimeText.format(elapsed)) live"
+            ? "\(TimeText.format(elapsed)) / \(TimeText.format(item.metadata.duration))"
+            : "\(TimeText.format(elapsed)) live"
         if let index = nowPlaying.queueIndex { timing += "  (\(index + 1)/\(nowPlaying.queueCount))" }
         if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
         if nowPlaying.repeatMode != .off { timing += "  repeat \(nowPlaying.repeatMode.rawValue)" }

@@ -33,7 +33,8 @@ struct EnqueueExpander {
     var fetch: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = fetchesNothing
 
     /// A fetcher for where there is no network input (tests of local files).
-    static let fetchesNothing: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = { _, _ throws(DecoderError) in
+    static let fetchesNothing: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = {
+        _, _ throws(DecoderError) in
         throw .unsupported("playlists by URL")
     }
     /// Most directory entries read for one `enqueue` (pointing it at `/` must end).

@@ -14,7 +14,8 @@ struct ItemProber {
     let openDecoder: AudioDecoderFactory
     let artwork: ArtworkStore
     /// Fetches a playlist by URL.
-    var fetchPlaylist: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = EnqueueExpander.fetchesNothing
+    var fetchPlaylist: @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8] = EnqueueExpander
+        .fetchesNothing
 
     /// Expands `paths` (directories, playlists) and probes every file found, in order. The
     /// items get consecutive ids reserved from `ids`.
@@ -103,7 +104,8 @@ struct ItemProber {
                 if !metadata.isSeekable {
                     metadata.album = title
                     metadata.title = title
-                } else if metadata.title == FileName.stem(StreamURL.isStream(path) ? StreamURL.lastSegment(path) : path) {
+                } else if metadata.title == FileName.stem(StreamURL.isStream(path) ? StreamURL.lastSegment(path) : path)
+                {
                     metadata.title = title
                 }
             }

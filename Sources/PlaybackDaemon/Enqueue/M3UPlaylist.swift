@@ -40,7 +40,9 @@ public struct M3UPlaylist: Equatable, Sendable {
     /// An entry as an absolute path: `file://` URLs decoded, relative paths against `base`,
     /// the playlist's directory; an HTTP(S) URL as it is. Nil for other URLs (`ftp://`).
     public static func path(of location: String, base: String) -> String? {
-        if location.hasPrefix(bytes: "file://") || StreamURL.isStream(location) { return StreamURL.item(fromURL: location) }
+        if location.hasPrefix(bytes: "file://") || StreamURL.isStream(location) {
+            return StreamURL.item(fromURL: location)
+        }
         if let colon = location.firstIndex(of: ":"), location[..<colon].allSatisfy({ $0.isLetter }),
             location[colon...].hasPrefix(bytes: "://")
         {

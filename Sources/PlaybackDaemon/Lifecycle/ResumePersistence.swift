@@ -63,7 +63,8 @@ final class ResumePersistence: Subsystem {
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
         latest = view
-        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate]) {
+        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate])
+        {
             persist()
         }
     }

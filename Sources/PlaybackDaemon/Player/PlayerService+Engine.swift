@@ -34,7 +34,8 @@ extension PlayerService {
                 }
             case .itemsCutShort(let count, let reason):
                 log.warning(
-                    "\(count) item\(count == 1 ? "" : "s") ended early: \(reason.map { "\($0)" } ?? "decoding failed part-way")")
+                    "\(count) item\(count == 1 ? "" : "s") ended early: \(reason.map { "\($0)" } ?? "decoding failed part-way")"
+                )
             case .itemsSkipped(let count):
                 log.warning("passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened")
             case .xrunsRecovered(let count):

@@ -108,7 +108,8 @@ enum SettingsCatalog {
         ) { input, settings throws(SettingValueError) in settings.socket = try text(input, nonEmpty: true) },
         SettingSpec(
             name: "stream-stall-timeout", placeholder: "SECONDS",
-            summary: "An HTTP(S) stream with no byte for this long counts as dropped; read at restart (docs/streams.md)",
+            summary:
+                "An HTTP(S) stream with no byte for this long counts as dropped; read at restart (docs/streams.md)",
             defaultText: "10", keepOnReload: SettingSpec.atRestart(\.streamStallSeconds)
         ) { input, settings throws(SettingValueError) in
             settings.streamStallSeconds = try seconds(input, allowZero: false, max: 600)

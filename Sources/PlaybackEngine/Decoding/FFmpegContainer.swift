@@ -150,7 +150,8 @@ final class FFmpegContainer {
 
     private static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
         opaque, buffer, size in
-        let got = Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue().read(into: buffer!, count: Int(size))
+        let got = Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue().read(
+            into: buffer!, count: Int(size))
         return got > 0 ? Int32(got) : got == 0 ? playbackd_averror_eof : playbackd_averror_eio
     }
 

@@ -80,7 +80,9 @@ final class FLACStream {
                 return FLAC__STREAM_DECODER_TELL_STATUS_OK
             },
             { _, length, client in
-                guard let size = FLACStream.of(client).input.size else { return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED }
+                guard let size = FLACStream.of(client).input.size else {
+                    return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED
+                }
                 length!.pointee = FLAC__uint64(size)
                 return FLAC__STREAM_DECODER_LENGTH_STATUS_OK
             },

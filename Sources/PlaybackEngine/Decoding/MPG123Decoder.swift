@@ -85,7 +85,8 @@ public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
             Int(MPG123_AUTO_RESAMPLE.rawValue) | (readsPictures ? 0 : pictures), 0)
         mpg123_format_all(handle)
         guard
-            mpg123_replace_reader_handle(handle, DecoderInput.mpg123Read, DecoderInput.mpg123Seek, nil) == MPG123_OK.rawValue,
+            mpg123_replace_reader_handle(handle, DecoderInput.mpg123Read, DecoderInput.mpg123Seek, nil)
+                == MPG123_OK.rawValue,
             mpg123_open_handle(handle, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue
         else {
             throw input.readFailure ?? .notMPEGAudio(String(cString: mpg123_strerror(handle)))

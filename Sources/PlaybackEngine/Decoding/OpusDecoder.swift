@@ -36,7 +36,8 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
                 return Int32(got)
             },
             seek: { source, offset, whence in
-                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: off_t(offset), whence: whence)
+                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(
+                    to: off_t(offset), whence: whence)
                     >= 0 ? 0 : -1
             },
             tell: { source in

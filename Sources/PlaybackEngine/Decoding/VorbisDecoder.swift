@@ -34,7 +34,8 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
                 return got > 0 ? got / size : 0
             },
             seek_func: { source, offset, whence in
-                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: off_t(offset), whence: whence)
+                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(
+                    to: off_t(offset), whence: whence)
                     >= 0 ? 0 : -1
             },
             close_func: nil,

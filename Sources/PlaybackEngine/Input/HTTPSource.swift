@@ -70,7 +70,9 @@ public final class HTTPSource: ByteSource {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count <= maximumBytes {
-            let got = chunk.withUnsafeMutableBytes { source.read(at: bytes.count, into: $0.baseAddress!, count: $0.count) }
+            let got = chunk.withUnsafeMutableBytes {
+                source.read(at: bytes.count, into: $0.baseAddress!, count: $0.count)
+            }
             if got < 0 { throw source.failure ?? .readFailed("the transfer failed") }
             if got == 0 { return bytes }
             bytes += chunk[..<got]

@@ -336,7 +336,8 @@ final class HTTPTransfer: @unchecked Sendable {
 
     private static let progress: curl_xferinfo_callback = { me, _, _, _, _ in
         let transfer = Unmanaged<HTTPTransfer>.fromOpaque(me!).takeUnretainedValue()
-        let stalled = Double(PlaybackClock.monotonicNow() &- transfer.lastActivity) / 1e9 > transfer.options.stallSeconds
+        let stalled =
+            Double(PlaybackClock.monotonicNow() &- transfer.lastActivity) / 1e9 > transfer.options.stallSeconds
         return stalled || transfer.locked { transfer.closed || transfer.requestedOffset != nil } ? 1 : 0
     }
 

@@ -1,7 +1,8 @@
+import PlaybackModel
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import PlaybackModel
 
 /// A biquad's normalized coefficients (a0 = 1), from Robert Bristow-Johnson's Audio EQ
 /// Cookbook, and its exact magnitude response.
@@ -78,7 +79,8 @@ struct BiquadCoefficients: Sendable, Equatable {
         let numeratorIm = -(b1 * s1 + b2 * s2)
         let denominatorRe = 1 + a1 * c1 + a2 * c2
         let denominatorIm = -(a1 * s1 + a2 * s2)
-        return ((numeratorRe * numeratorRe + numeratorIm * numeratorIm)
+        return
+            ((numeratorRe * numeratorRe + numeratorIm * numeratorIm)
             / (denominatorRe * denominatorRe + denominatorIm * denominatorIm)).squareRoot()
     }
 }
