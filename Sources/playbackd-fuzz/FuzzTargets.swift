@@ -46,8 +46,11 @@ enum FuzzTarget: String, CaseIterable {
     /// A raw ID3v2.3 or 2.4 tag read by our `CHAP`/`CTOC` parser, then made into an item's
     /// chapter list.
     case id3Chapters = "id3-chapters"
-    /// An M3U/M3U8 playlist's bytes, and each entry resolved to a path.
+    /// A playlist's bytes, read as M3U/M3U8 (each entry resolved to a path or URL) and as PLS.
     case m3u
+    /// A live stream's body with ICY metadata (the first byte sets the interval; the rest
+    /// arrives in pieces of every size up to 255).
+    case icy
     /// The TOML configuration file, applied to the default settings.
     case config
 
@@ -110,9 +113,33 @@ enum FuzzTarget: String, CaseIterable {
                 if let path = M3UPlaylist.path(of: entry.location, base: "/music") {
                     // By bytes, as the daemon decides it: a combining mark after the slash
                     // makes one Character of the two, and the path is absolute all the same.
-                    check(path.hasPrefix(bytes: "/"), "a playlist entry resolved to a relative path")
+                    check(
+                        path.hasPrefix(bytes: "/") || StreamURL.isStream(path),
+                        "a playlist entry resolved to a relative path")
                 }
             }
+            for entry in PLSPlaylist(bytes: Array(bytes)).entries {
+                check(!entry.location.isEmpty && entry.title?.isEmpty != true, "an empty PLS entry or title")
+            }
+        case .icy:
+            guard let first = bytes.first else { return }
+            var demuxer = ICYDemuxer(interval: Int(first) + 1)
+            var audio = 0
+            var titles = 0
+            var offset = 1
+            var piece = 1
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + piece)
+                let going = demuxer.split(
+                    UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<end])),
+                    audio: { audio += $0.count; return true },
+                    title: { _ in titles += 1 })
+                check(going, "the demuxer stopped by itself")
+                offset = end
+                piece = piece % 255 + 1
+            }
+            // Each metadata block costs at least its length byte, and blocks of up to 4080.
+            check(audio <= bytes.count - 1 && audio + titles <= bytes.count - 1, "more out than went in")
         case .config:
             guard let text = String(validating: bytes, as: UTF8.self) else { return }
             var settings = DaemonSettings()

@@ -67,7 +67,7 @@ extension ConcurrentIntegrationSuite {
                 music/two.mp3
 
                 file://\(directory)/other%20dir/one.mp3
-                https://radio.example/stream
+                ftp://radio.example/stream
                 music/missing.mp3
                 music/not-audio.mp3
                 nested
@@ -100,7 +100,7 @@ extension ConcurrentIntegrationSuite {
                     "\(directory)/nested/a.mp3",
                 ])
             let rejected = reasons(reply)
-            #expect(rejected["https://radio.example/stream"]?.hasPrefix("only local files can be played") == true)
+            #expect(rejected["ftp://radio.example/stream"]?.hasPrefix("only local files and http(s) URLs can be played") == true)
             #expect(rejected["\(directory)/music/missing.mp3"] == "no such file")
             #expect(rejected["\(directory)/music/not-audio.mp3"]?.isEmpty == false)
             #expect(rejected["\(directory)/nothing"] == "no audio files in the directory")

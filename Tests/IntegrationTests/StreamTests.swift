@@ -18,7 +18,8 @@ extension ConcurrentIntegrationSuite {
 
         /// Plays `url` (the fixture `long.mp3`) from `position` and checks the capture equals
         /// `mpg123 --gapless -s` of the file from there, byte for byte.
-        private func playsExactly(_ url: String, from position: Double, extra: [String] = []) throws {
+        @discardableResult
+        private func playsExactly(_ url: String, from position: Double, extra: [String] = []) throws -> DaemonProcess {
             let daemon = try DaemonProcess(device: "playbackd_capture", arguments: extra)
             let events = try daemon.connect()
             _ = try events.subscribe()
@@ -38,14 +39,17 @@ extension ConcurrentIntegrationSuite {
             let difference = pcmDifference(
                 try daemon.captured(), reference.subdata(in: frame * Self.bytesPerFrame..<reference.count))
             #expect(difference == nil, "\(difference ?? "")")
+            return daemon
         }
 
-        @Test("a file over HTTP plays byte for byte as mpg123 decodes it, and names playbackd as its agent")
+        @Test("a file over HTTP plays byte for byte as mpg123 decodes it, names playbackd as its agent, logs no password")
         func fileOverHTTP() throws {
             let server = try StreamServer()
-            try playsExactly(server.url("files/long.mp3"), from: 0)
+            let url = server.url("files/long.mp3").replacingOccurrences(of: "://", with: "://listener:s3cret@")
+            let daemon = try playsExactly(url, from: 0)
             let requests = server.lines(starting: "request /files/long.mp3")
-            #expect(requests.contains { $0.contains("ua=playbackd/") }, "\(requests)")
+            #expect(requests.contains { $0.contains("ua=playbackd/") && $0.contains("auth=Basic") }, "\(requests)")
+            #expect(!daemon.stderrText.contains("s3cret"), "\(daemon.stderrText)")
         }
 
         @Test("a seek to 7.25 s in an MP3 file over HTTP is exact")
@@ -294,7 +298,7 @@ extension ConcurrentIntegrationSuite {
         @Test("a file whose connection drops half-way resumes with Range and still plays byte for byte")
         func dropResumes() throws {
             let server = try StreamServer()
-            // Every request without Range is cut half-way: playback goes on from the cut.
+            // Every response that would cross the middle is cut there: playback goes on from it.
             try playsExactly(server.url("drop/long.mp3"), from: 0)
             let cut = try #require(server.lines(starting: "cut ").first)
             let resumed = server.lines(starting: "request /drop/long.mp3 range=bytes=\(cut)-")

@@ -7,13 +7,15 @@ line per event (a title sent, a request) on standard output.
 Paths:
   /files/NAME                 the file; honours Range (Accept-Ranges: bytes)
   /norange/NAME               the file; ignores Range and says nothing of it
-  /drop/NAME                  the file; a request without Range is cut half-way (prints "cut N")
+  /drop/NAME                  the file; a response that would cross its middle byte N is cut
+                              there (prints "cut N")
   /live/NAME?metaint=N&titles=A|B&every=S&rate=BYTES
                               NAME sent forever (looped) at RATE bytes/s, a metadata block
                               every N bytes, its title changing from one of TITLES to the
                               next every S seconds; prints "title T" as a block first carries T
   /livedrop/NAME?...          as /live, the connection closed after 2 s (every time)
-  /once/NAME                  the file the first time; later requests stall
+  /once/NAME                  the file to the first request without Range and to every Range
+                              request; a later request without Range stalls
   /status/CODE                that HTTP status
   /html                       a web page
   /garbage                    random bytes as audio/mpeg
@@ -56,20 +58,21 @@ class Handler(BaseHTTPRequestHandler):
         parts = url.path.split("/", 2)
         kind = parts[1] if len(parts) > 1 else ""
         name = parts[2] if len(parts) > 2 else ""
-        say("request %s range=%s ua=%s icy=%s" % (url.path, self.headers.get("Range"),
-            self.headers.get("User-Agent"), self.headers.get("Icy-MetaData")))
+        say("request %s range=%s ua=%s icy=%s auth=%s" % (url.path, self.headers.get("Range"),
+            self.headers.get("User-Agent"), self.headers.get("Icy-MetaData"),
+            (self.headers.get("Authorization") or "none").split(" ")[0]))
         try:
             if kind == "files":
                 self.send_file(name, ranges=True)
             elif kind == "norange":
                 self.send_file(name, ranges=False)
             elif kind == "drop":
-                self.send_file(name, ranges=True, cut=self.headers.get("Range") is None)
+                self.send_file(name, ranges=True, cut=True)
             elif kind in ("live", "livedrop"):
                 self.send_live(name, query, kind == "livedrop")
             elif kind == "once":
                 with lock:
-                    first = name not in served
+                    first = name not in served or self.headers.get("Range") is not None
                     served.add(name)
                 if not first:
                     time.sleep(120)
@@ -142,9 +145,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data) - start))
         self.end_headers()
         body = data[start:]
-        if cut:
-            say("cut %d" % (len(body) // 2))
-            self.wfile.write(body[: len(body) // 2])
+        if cut and start < len(data) // 2:
+            say("cut %d" % (len(data) // 2))
+            self.wfile.write(data[start : len(data) // 2])
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True

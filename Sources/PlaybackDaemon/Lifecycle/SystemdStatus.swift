@@ -24,7 +24,9 @@ final class SystemdStatus: Subsystem {
             notifier.status(status)
         }
         if changes.contains(.state) || changes.contains(.item) {
-            log.log(.info, status, event: snapshot.state.rawValue, track: snapshot.item?.path)
+            // A URL's credentials stay out of the journal.
+            log.log(
+                .info, status, event: snapshot.state.rawValue, track: snapshot.item.map { StreamURL.redacted($0.path) })
         }
     }
 }

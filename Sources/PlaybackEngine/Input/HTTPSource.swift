@@ -37,7 +37,7 @@ public final class HTTPSource: ByteSource {
     var size: Int? { response.size }
     var failure: DecoderError? { transfer.failure }
     /// Whether it is a live stream: no end, no seeking.
-    var isLive: Bool { response.size == nil }
+    var isLive: Bool { response.isLive }
 
     /// Connects and waits for the response's headers; throws what went wrong instead.
     init(url: String, options: HTTPOptions) throws(DecoderError) {

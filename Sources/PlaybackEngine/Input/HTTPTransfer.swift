@@ -32,6 +32,10 @@ final class HTTPTransfer: @unchecked Sendable {
         var station: String?
         /// `icy-metaint`: audio bytes between two metadata blocks; nil without them.
         var metadataInterval: Int?
+
+        /// Whether it is a live stream: with ICY metadata, or with neither a length nor ranges.
+        /// After a drop it goes on from its live edge; a file from its last byte received.
+        var isLive: Bool { metadataInterval != nil || (size == nil && !acceptsRanges) }
     }
 
     static let ringCapacity = 1 << 20
@@ -189,8 +193,7 @@ final class HTTPTransfer: @unchecked Sendable {
                     fail(rejection)
                     return nil
                 }
-                let live = response?.metadataInterval != nil
-                let complete = response?.size.map { ringEnd >= $0 } ?? !live
+                let complete = response?.size.map { ringEnd >= $0 } ?? (response?.isLive == false)
                 if code == CURLE_OK && response != nil && complete {
                     ended = true
                     pthread_cond_broadcast(changed)
@@ -203,7 +206,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 tries = progressed ? 1 : tries + 1
                 if tries > Self.maximumTries { return failing(reason) }
                 // A live stream goes on from its live edge; a file from its last byte.
-                guard response.size == nil || response.acceptsRanges else { return failing(reason) }
+                guard response.isLive || response.acceptsRanges else { return failing(reason) }
                 return (ringEnd, true)
             }
             guard let next else { return }
@@ -278,7 +281,7 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// One request from `offset`: whether it brought a byte, and how it ended.
     private func request(_ handle: UnsafeMutableRawPointer, from offset: Int) -> (progressed: Bool, code: CURLcode) {
-        let (first, live) = locked { (response == nil, response != nil && response?.size == nil) }
+        let (first, live) = locked { (response == nil, response?.isLive ?? false) }
         headers = [:]
         status = 0
         headerBytes = 0
@@ -290,7 +293,9 @@ final class HTTPTransfer: @unchecked Sendable {
         if !first && live { list = playbackd_curl_slist_append(list, "Cache-Control: no-cache") }
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_URL, url)
-        let range = offset > 0 && !live ? "\(offset)-" : nil
+        // Every request of a file after the first names its range, from 0 too: a server must
+        // answer it with that range (206), which says the bytes are the ones asked for.
+        let range = (offset > 0 || !first) && !live ? "\(offset)-" : nil
         if let range {
             range.withCString { _ = playbackd_curl_setopt_pointer(handle, CURLOPT_RANGE, $0) }
         } else {
@@ -385,7 +390,7 @@ final class HTTPTransfer: @unchecked Sendable {
                     acceptsRanges: headers["accept-ranges"]?.lowercased() == "bytes" || status == 206,
                     contentType: contentType, station: headers["icy-name"], metadataInterval: interval)
                 pthread_cond_broadcast(changed)
-            } else if requestStart > 0 && response?.size != nil && status != 206 {
+            } else if response?.size != nil && status != 206 {
                 rejection = .readFailed("the server ignored the range request")
                 return false
             }

@@ -4,7 +4,7 @@
 ///
 /// `ICYDemuxer` takes the body as it arrives, in pieces of any size, and parts the audio from
 /// the titles. One per connection: the count starts again with every response.
-struct ICYDemuxer {
+public struct ICYDemuxer {
     /// Audio bytes between two metadata blocks (`icy-metaint`).
     let interval: Int
     /// Audio bytes still to come before the next length byte.
@@ -13,7 +13,7 @@ struct ICYDemuxer {
     private var metadataLeft: Int?
     private var metadata: [UInt8] = []
 
-    init(interval: Int) {
+    public init(interval: Int) {
         self.interval = interval
         audioLeft = interval
     }
@@ -21,7 +21,7 @@ struct ICYDemuxer {
     /// Parts `bytes`: each run of audio goes to `audio` in order (which returns false to stop:
     /// then so does this, returning false), and each complete metadata block's `StreamTitle` to
     /// `title`.
-    mutating func split(
+    public mutating func split(
         _ bytes: UnsafeRawBufferPointer, audio: (UnsafeRawBufferPointer) -> Bool, title: (String) -> Void
     ) -> Bool {
         var index = 0
@@ -58,7 +58,7 @@ struct ICYDemuxer {
     /// The value of `StreamTitle='…';` in a metadata block: up to the `';` that ends it (a title
     /// may hold an apostrophe), as UTF-8, or as Latin-1 where it is not valid UTF-8 (old
     /// Shoutcast servers). Nil when the block has no StreamTitle.
-    static func streamTitle(in block: [UInt8]) -> String? {
+    public static func streamTitle(in block: [UInt8]) -> String? {
         let key = Array("StreamTitle='".utf8)
         guard let found = firstIndex(of: key, in: block[...]) else { return nil }
         let rest = block[(found + key.count)...].prefix { $0 != 0 }
