@@ -181,6 +181,22 @@ else
     ok eq-preset
 fi
 
+# 7c. The hardened service reaches the network (RestrictAddressFamilies= lets AF_INET through):
+# an MP3 served over HTTP on the loopback enqueues and plays.
+/usr/bin/python3 /playbackd/src/Tests/servers/stream_server.py /playbackd/fixtures > "$HOME/http.log" 2>&1 &
+http_pid=$!
+within 10 grep -q '^port ' "$HOME/http.log"
+url="http://127.0.0.1:$(awk '/^port/ {print $2; exit}' "$HOME/http.log")/files/long.mp3"
+if ! out=$(ctl enqueue "$url" --replace --play 2>&1); then
+    fail http-stream "enqueue $url under the service: $out"
+elif ! within 10 is_playing; then
+    fail http-stream "not playing: $(ctl status 2>&1 | tr '\n' ' ')"
+else
+    ok http-stream
+fi
+ctl stop >/dev/null 2>&1
+kill "$http_pid" 2>/dev/null
+
 # 8. A broken configuration: exit 78, failed, and no restart loop.
 echo 'devise = "x"' > "$config"
 systemctl --user restart playbackd.service 2>/dev/null
