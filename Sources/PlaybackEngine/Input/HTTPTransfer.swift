@@ -74,6 +74,8 @@ final class HTTPTransfer: @unchecked Sendable {
     private var rejection: DecoderError?
     private var lastTitle: String?
     private var requestStart = 0
+    /// The item's offset of the next byte of this request's body.
+    private var incoming = 0
 
     init(url: String, options: HTTPOptions) {
         self.url = url
@@ -157,7 +159,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 pthread_cond_broadcast(changed)
                 return true
             }
-            guard let response, response.acceptsRanges, response.size != nil else {
+            guard let response, !response.isLive else {
                 errno = ESPIPE
                 return false
             }
@@ -206,7 +208,6 @@ final class HTTPTransfer: @unchecked Sendable {
                 tries = progressed ? 1 : tries + 1
                 if tries > Self.maximumTries { return failing(reason) }
                 // A live stream goes on from its live edge; a file from its last byte.
-                guard response.isLive || response.acceptsRanges else { return failing(reason) }
                 return (ringEnd, true)
             }
             guard let next else { return }
@@ -281,7 +282,9 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// One request from `offset`: whether it brought a byte, and how it ended.
     private func request(_ handle: UnsafeMutableRawPointer, from offset: Int) -> (progressed: Bool, code: CURLcode) {
-        let (first, live) = locked { (response == nil, response?.isLive ?? false) }
+        let (first, live, acceptsRanges) = locked {
+            (response == nil, response?.isLive ?? false, response?.acceptsRanges ?? false)
+        }
         headers = [:]
         status = 0
         headerBytes = 0
@@ -293,15 +296,19 @@ final class HTTPTransfer: @unchecked Sendable {
         if !first && live { list = playbackd_curl_slist_append(list, "Cache-Control: no-cache") }
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_URL, url)
-        // Every request of a file after the first names its range, from 0 too: a server must
-        // answer it with that range (206), which says the bytes are the ones asked for.
-        let range = (offset > 0 || !first) && !live ? "\(offset)-" : nil
+        // Every request of a file after the first names its range where the server takes ranges,
+        // from 0 too: it must answer with that range (206), which says the bytes are the ones
+        // asked for. Where it takes none, the file comes from its first byte again, and what
+        // comes before `offset` is passed over (a seek or a resume costs the bytes before it).
+        let ranged = !first && !live && acceptsRanges
+        let range = ranged ? "\(offset)-" : nil
         if let range {
             range.withCString { _ = playbackd_curl_setopt_pointer(handle, CURLOPT_RANGE, $0) }
         } else {
             _ = playbackd_curl_setopt_pointer(handle, CURLOPT_RANGE, nil)
         }
         requestStart = locked { ringEnd }
+        incoming = ranged || live ? requestStart : 0
         let code = playbackd_curl_easy_perform(handle)
         return (locked { ringEnd > requestStart }, code)
     }
@@ -390,7 +397,7 @@ final class HTTPTransfer: @unchecked Sendable {
                     acceptsRanges: headers["accept-ranges"]?.lowercased() == "bytes" || status == 206,
                     contentType: contentType, station: headers["icy-name"], metadataInterval: interval)
                 pthread_cond_broadcast(changed)
-            } else if response?.size != nil && status != 206 {
+            } else if response?.isLive == false && response?.acceptsRanges == true && status != 206 {
                 rejection = .readFailed("the server ignored the range request")
                 return false
             }
@@ -415,6 +422,13 @@ final class HTTPTransfer: @unchecked Sendable {
         let kept = locked { () -> Bool in
             while done < bytes.count {
                 if closed || requestedOffset != nil { return false }
+                if incoming < ringEnd {
+                    // From a server without ranges: bytes before the ones wanted.
+                    let passed = min(ringEnd - incoming, bytes.count - done)
+                    incoming += passed
+                    done += passed
+                    continue
+                }
                 let oldest = max(ringStart, readOffset - Self.history)
                 let room = Self.ringCapacity - (ringEnd - oldest)
                 if room <= 0 {
@@ -425,6 +439,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 ringStart = max(ringStart, ringEnd + take - Self.ringCapacity)
                 store(UnsafeRawBufferPointer(rebasing: bytes[done..<(done + take)]), at: ringEnd)
                 ringEnd += take
+                incoming += take
                 done += take
                 pthread_cond_broadcast(changed)
             }
