@@ -132,7 +132,9 @@ enum FuzzTarget: String, CaseIterable {
                 let end = min(bytes.count, offset + piece)
                 let going = demuxer.split(
                     UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<end])),
-                    audio: { audio += $0.count; return true },
+                    audio: {
+                        audio += $0.count; return true
+                    },
                     title: { _ in titles += 1 })
                 check(going, "the demuxer stopped by itself")
                 offset = end

@@ -100,7 +100,9 @@ extension ConcurrentIntegrationSuite {
                     "\(directory)/nested/a.mp3",
                 ])
             let rejected = reasons(reply)
-            #expect(rejected["ftp://radio.example/stream"]?.hasPrefix("only local files and http(s) URLs can be played") == true)
+            #expect(
+                rejected["ftp://radio.example/stream"]?.hasPrefix("only local files and http(s) URLs can be played")
+                    == true)
             #expect(rejected["\(directory)/music/missing.mp3"] == "no such file")
             #expect(rejected["\(directory)/music/not-audio.mp3"]?.isEmpty == false)
             #expect(rejected["\(directory)/nothing"] == "no audio files in the directory")

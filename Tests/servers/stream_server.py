@@ -13,7 +13,7 @@ Paths:
                               NAME sent forever (looped) at RATE bytes/s, a metadata block
                               every N bytes, its title changing from one of TITLES to the
                               next every S seconds; prints "title T" as a block first carries T
-  /livedrop/NAME?...          as /live, the connection closed after 2 s (every time)
+  /livedrop/NAME?...&after=S  as /live, the connection closed after S seconds (2), every time
   /once/NAME                  the file to the first request without Range and to every Range
                               request; a later request without Range stalls
   /status/CODE                that HTTP status
@@ -173,7 +173,8 @@ class Handler(BaseHTTPRequestHandler):
         sent = 0
         offset = 0
         last_title = None
-        while not drops or time.monotonic() - began < 2:
+        after = float(query.get("after", "2"))
+        while not drops or time.monotonic() - began < after:
             chunk = bytearray()
             while len(chunk) < metaint:
                 take = min(metaint - len(chunk), len(data) - offset)

@@ -76,6 +76,8 @@ final class HTTPTransfer: @unchecked Sendable {
     private var requestStart = 0
     /// The item's offset of the next byte of this request's body.
     private var incoming = 0
+    /// Whether any request brought a byte of audio.
+    private var everReceived = false
 
     init(url: String, options: HTTPOptions) {
         self.url = url
@@ -202,9 +204,10 @@ final class HTTPTransfer: @unchecked Sendable {
                     return waitForSeek().map { ($0, false) }
                 }
                 let reason = describe(code, handle: handle)
-                // Before a first response (no such host, refused, a stall) and on an HTTP error,
-                // the failure is the item's: there is nothing to resume.
-                guard code != CURLE_HTTP_RETURNED_ERROR, let response else { return failing(reason) }
+                // Before the first byte of audio (no such host, refused, a server that answers
+                // and then sends nothing) and on an HTTP error, the failure is the item's: there
+                // is nothing to resume.
+                guard code != CURLE_HTTP_RETURNED_ERROR, everReceived, let response else { return failing(reason) }
                 tries = progressed ? 1 : tries + 1
                 if tries > Self.maximumTries { return failing(reason) }
                 // A live stream goes on from its live edge; a file from its last byte.
@@ -441,6 +444,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 ringEnd += take
                 incoming += take
                 done += take
+                everReceived = true
                 pthread_cond_broadcast(changed)
             }
             return true
