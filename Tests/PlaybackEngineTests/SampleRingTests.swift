@@ -1,3 +1,4 @@
+import SystemSupport
 import Testing
 
 @testable import PlaybackEngine
@@ -47,11 +48,14 @@ import Testing
         #expect(ring.totalRead > 10 * ring.capacity, "the storage wrapped many times")
     }
 
+    /// On two threads of their own, as the decoder and output threads are: not tasks of the
+    /// test runner's cooperative pool (one thread per core), where each would spin waiting for
+    /// the other while the other waited for a thread, holding up every other test meanwhile.
     @Test("a producer and a consumer thread pass 20 million samples in order")
-    func concurrentTransfer() async {
+    func concurrentTransfer() {
         let ring = SampleRing<Int16>(capacity: 4096)
         let total = 20_000_000
-        async let produced: Void = Task.detached {
+        let producer = NamedThread(name: "test-producer") {
             var next = 0
             var chunk = [Int16](repeating: 0, count: 1000)
             while next < total {
@@ -65,8 +69,9 @@ import Testing
                 }
                 next += count
             }
-        }.value
-        let mismatches = await Task.detached { () -> Int in
+        }
+        let mismatches = Locked(0)
+        let consumer = NamedThread(name: "test-consumer") {
             var expected = 0
             var bad = 0
             while expected < total {
@@ -77,10 +82,11 @@ import Testing
                 expected += region.count
                 ring.consume(region.count)
             }
-            return bad
-        }.value
-        await produced
-        #expect(mismatches == 0)
+            mismatches.withLock { $0 = bad }
+        }
+        producer.join()
+        consumer.join()
+        #expect(mismatches.withLock { $0 } == 0)
     }
 }
 
