@@ -10,12 +10,14 @@ import SystemSupport
 /// from which the decoder reads: the decoder waits for the network here, the output thread
 /// and the control loop never do.
 ///
-/// The transfer thread makes one request after another as needed: the first; a `Range` request
-/// from where the decoder seeks (when the server accepts ranges); after a drop, a `Range`
-/// request from the last byte received (a file) or a new request (a live stream, which goes on
-/// at its live edge), up to `maximumTries` in a row without a byte between them, waiting 0.5 s,
-/// 1 s, 2 s before them. A connection that brings no byte for `HTTPOptions.stallSeconds`
-/// counts as dropped.
+/// The transfer thread makes one request after another as needed: the first; one from where
+/// the decoder seeks; after a drop, one from the last byte received (a file) or a new one (a
+/// live stream, which goes on at its live edge), up to `maximumTries` in a row without a byte
+/// between them, waiting 0.5 s, 1 s, 2 s before them. A file's requests name their range where
+/// the server accepts ranges; where it does not, the file comes again from its first byte and
+/// the bytes before the offset wanted are passed over. A connection that brings no byte for
+/// `HTTPOptions.stallSeconds` counts as dropped; a failure before the first byte of audio ends
+/// the transfer at once.
 ///
 /// Offsets are the item's byte offsets; a live stream's bytes are numbered on across
 /// reconnections. The ring keeps `history` bytes behind the reader, so the small seeks back
@@ -147,7 +149,7 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     /// Moves the reader to `offset`: at once within what the ring holds or will soon hold,
-    /// else by a new `Range` request; false (`ESPIPE`) where the server takes none.
+    /// else by a new request; false (`ESPIPE`) in a live stream.
     func seek(to offset: Int) -> Bool {
         locked {
             guard failure == nil else {
