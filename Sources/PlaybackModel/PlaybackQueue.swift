@@ -343,7 +343,7 @@ public struct PlaybackQueue: Sendable, Equatable {
         for index in items.indices {
             guard let text = titles[items[index].path], !items[index].metadata.isSeekable else { continue }
             let bytes = Array(text.utf8)
-            let dash = bytes.indices.dropLast(2).first { bytes[$0..<($0 + 3)].elementsEqual(" - ".utf8) }
+            let dash = bytes.firstIndex(ofBytes: Array(" - ".utf8))
             var metadata = items[index].metadata
             metadata.artist = dash.map { String(decoding: bytes[..<$0], as: UTF8.self) }
             metadata.title = dash.map { String(decoding: bytes[($0 + 3)...], as: UTF8.self) } ?? text

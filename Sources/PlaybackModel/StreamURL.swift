@@ -27,7 +27,7 @@ public enum StreamURL {
     /// The URL without its credentials (`user:password@`), for logs and titles.
     public static func redacted(_ url: String) -> String {
         let bytes = Array(url.utf8)
-        guard let schemeEnd = firstIndex(of: Array("://".utf8), in: bytes) else { return url }
+        guard let schemeEnd = bytes.firstIndex(ofBytes: Array("://".utf8)) else { return url }
         let hostStart = schemeEnd + 3
         let authorityEnd =
             bytes[hostStart...].firstIndex {
@@ -41,7 +41,7 @@ public enum StreamURL {
     /// the path is empty.
     public static func lastSegment(_ url: String) -> String {
         let bytes = Array(redacted(url).utf8)
-        let start = (firstIndex(of: Array("://".utf8), in: bytes) ?? -3) + 3
+        let start = (bytes.firstIndex(ofBytes: Array("://".utf8)) ?? -3) + 3
         let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
         let path = bytes[start..<end]
         let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
@@ -55,10 +55,5 @@ public enum StreamURL {
     /// The extension of the URL's last path segment, lowercased (`mp3`); empty without one.
     public static func `extension`(_ url: String) -> String {
         FileName.extension(lastSegment(url))
-    }
-
-    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        return (0...(bytes.count - pattern.count)).first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
     }
 }

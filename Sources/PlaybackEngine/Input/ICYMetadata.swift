@@ -60,21 +60,13 @@ public struct ICYDemuxer {
     /// Shoutcast servers). Nil when the block has no StreamTitle.
     public static func streamTitle(in block: [UInt8]) -> String? {
         let key = Array("StreamTitle='".utf8)
-        guard let found = firstIndex(of: key, in: block[...]) else { return nil }
+        guard let found = block.firstIndex(ofBytes: key) else { return nil }
         let rest = block[(found + key.count)...].prefix { $0 != 0 }
         let end =
-            firstIndex(of: Array("';".utf8), in: rest)
+            rest.firstIndex(ofBytes: Array("';".utf8))
             ?? (rest.last == UInt8(ascii: "'") ? rest.endIndex - 1 : rest.endIndex)
         let value = Array(rest[rest.startIndex..<end])
         if let text = String(validating: value, as: UTF8.self) { return text }
         return String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))
-    }
-
-    /// Where `pattern` first starts in `bytes` (a metadata block is at most 4080 bytes).
-    private static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        return (bytes.startIndex...(bytes.endIndex - pattern.count)).first {
-            bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
-        }
     }
 }
