@@ -55,4 +55,11 @@ public enum TimeText {
         if hours > 0 { return "\(hours):\(minutes < 10 ? "0\(minutes)" : "\(minutes)"):\(ss)" }
         return "\(minutes):\(ss)"
     }
+
+    /// `format` with hundredths: `1:02.45` (phrases are shorter than a second apart).
+    public static func precise(_ seconds: Double) -> String {
+        let hundredths = seconds.isFinite ? max(0, Int((seconds * 100).rounded())) : 0
+        let fraction = hundredths % 100
+        return format(Double(hundredths / 100)) + "." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+    }
 }

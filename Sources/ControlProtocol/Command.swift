@@ -9,6 +9,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case resetEqualizer, loadEqualizer, saveEqualizer
     case nextChapter, previousChapter, chapters
     case setSleepTimer, cancelSleepTimer, setLoopRange, clearLoopRange
+    case setPhraseMode, nextPhrase, previousPhrase, replayPhrase, phrases, analyzePhrases
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
 }
@@ -19,6 +20,28 @@ public enum SleepRequest: Sendable, Equatable {
     case seconds(Double)
     /// At the end of the item or chapter playing.
     case boundary(SleepTimer.Boundary)
+}
+
+/// What `setPhraseMode` asks for: each setting not given keeps its value.
+public struct PhraseModeChange: Sendable, Equatable {
+    public var enabled: Bool
+    public var repeats: Int?
+    public var gapFactor: Double?
+    public var gapExtra: Double?
+
+    public init(enabled: Bool, repeats: Int? = nil, gapFactor: Double? = nil, gapExtra: Double? = nil) {
+        self.enabled = enabled
+        self.repeats = repeats
+        self.gapFactor = gapFactor
+        self.gapExtra = gapExtra
+    }
+
+    /// `mode` with this change applied.
+    public func applied(to mode: PhraseMode) -> PhraseMode {
+        PhraseMode(
+            isEnabled: enabled, repeats: repeats ?? mode.repeats, gapFactor: gapFactor ?? mode.gapFactor,
+            gapExtra: gapExtra ?? mode.gapExtra)
+    }
 }
 
 /// Where `enqueue` puts its items.
@@ -121,6 +144,16 @@ public enum Command: Sendable, Equatable {
     /// An A-B loop of `count` passes (0: endless), seconds into the current item.
     case setLoopRange(start: Double, end: Double, count: Int)
     case clearLoopRange
+    /// Phrase mode on or off; settings not given keep their values.
+    case setPhraseMode(PhraseModeChange)
+    case nextPhrase
+    case previousPhrase
+    /// The phrase playing again from its start, all its repeats.
+    case replayPhrase
+    case phrases
+    /// The current item analysed again with its own threshold and minimum silence (nil: the
+    /// configuration's).
+    case analyzePhrases(threshold: Double?, minimumSilence: Double?)
     case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
@@ -181,6 +214,12 @@ extension Command {
         case .cancelSleepTimer: .cancelSleepTimer
         case .setLoopRange: .setLoopRange
         case .clearLoopRange: .clearLoopRange
+        case .setPhraseMode: .setPhraseMode
+        case .nextPhrase: .nextPhrase
+        case .previousPhrase: .previousPhrase
+        case .replayPhrase: .replayPhrase
+        case .phrases: .phrases
+        case .analyzePhrases: .analyzePhrases
         case .bookmarks: .bookmarks
         case .forgetBookmarks: .forgetBookmarks
         case .enqueue: .enqueue

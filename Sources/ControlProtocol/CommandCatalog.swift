@@ -10,7 +10,8 @@ public enum CommandCatalog {
     public static let defaultSkipInterval = 15.0
 
     public static let all: [CommandSpec] =
-        transport + navigation + chapterNavigation + looping + modes + sound + sleep + queueing + queries + bookmarking
+        transport + navigation + chapterNavigation + looping + phrasing + modes + sound + sleep + queueing + queries
+        + bookmarking
 
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec { byName[name]! }

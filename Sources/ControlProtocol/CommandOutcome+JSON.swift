@@ -36,6 +36,8 @@ extension CommandOutcome {
             [("removed", .number(Double(count))), ("queueCount", .number(Double(queueCount)))]
         case .chapters(let chapters): [("chapters", chapters.json)]
         case .bookmarks(let bookmarks): [("bookmarks", .array(bookmarks.map(\.json)))]
+        case .phrases(let list):
+            if case .object(let members) = list.json { members } else { [] }
         }
     }
 
@@ -70,6 +72,8 @@ extension CommandOutcome {
             self = .removed(count: try reader.wholeNumber("removed"), queueCount: try reader.wholeNumber("queueCount"))
         case .chapters:
             self = .chapters(try [Chapter](json: reply["chapters"] ?? .null))
+        case .phrases:
+            self = .phrases(try PhraseList(json: reply))
         case .bookmarks:
             var bookmarks: [Bookmark] = []
             for entry in try reader.array("bookmarks") { bookmarks.append(try Bookmark(json: entry)) }

@@ -20,11 +20,13 @@ public enum CommandOutcome: Equatable, Sendable {
     case chapters([Chapter])
     /// Every bookmark, newest first.
     case bookmarks([Bookmark])
+    /// The current item's phrases as far as they are known.
+    case phrases(PhraseList)
 
     /// Which case a command's successful reply is: declared with the command
     /// (`CommandSpec.replies`), so a client knows what it reads without looking at the keys.
     public enum Kind: Sendable, Equatable {
-        case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed, chapters, bookmarks
+        case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed, chapters, bookmarks, phrases
 
         /// What a successful reply of this kind holds besides `status` and `id`, for the
         /// protocol reference.
@@ -41,6 +43,8 @@ public enum CommandOutcome: Equatable, Sendable {
             case .equalizer: "`equalizer`, the curve; `presets`, the preset names, when asked for the equalizer."
             case .removed: "`removed`, the items taken out, and `queueCount`."
             case .chapters: "`chapters`, each with `start` and `end` (seconds into the item) and `title`."
+            case .phrases:
+                "`phrases`, each with `start` and `end` (seconds into the item), and `complete`, whether the analysis has finished (until then the list may grow and change)."
             case .bookmarks:
                 "`bookmarks`, newest first, each with `path`, `title`, `position`, `duration` and `saved` (seconds since the epoch)."
             }
@@ -59,6 +63,7 @@ public enum CommandOutcome: Equatable, Sendable {
         case .removed: .removed
         case .chapters: .chapters
         case .bookmarks: .bookmarks
+        case .phrases: .phrases
         }
     }
 }

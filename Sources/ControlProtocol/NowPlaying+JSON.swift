@@ -41,6 +41,15 @@ extension NowPlaying {
                     ])
                 ))
         }
+        if let phraseMode { members.append(("phraseMode", phraseMode.json)) }
+        if let phrase {
+            members.append(("phraseNumber", .number(Double(phrase.number))))
+            members.append(("phraseCount", .number(Double(phrase.count))))
+            members.append(("phraseStart", .number(phrase.start.roundedToMicroseconds)))
+            members.append(("phraseEnd", .number(phrase.end.roundedToMicroseconds)))
+            members.append(("phraseRepetition", .number(Double(phrase.repetition))))
+            members.append(("inPhraseGap", .bool(phrase.inGap)))
+        }
         members.append(("assetURL", .string(StreamURL.url(ofItem: item.path))))
         members.append(("mediaType", .string("audio")))
         members.append(("isLiveStream", .bool(false)))
@@ -157,6 +166,16 @@ extension NowPlaying {
             loopRange = LoopRange(
                 itemID: item.id, start: try reader.number("start"), end: try reader.number("end"),
                 count: try reader.wholeNumber("count"), pass: try reader.wholeNumber("pass"))
+        }
+        phraseMode = try json["phraseMode"].map { value throws(WireDecodingError) in try PhraseMode(json: value) }
+        if json["phraseNumber"] != nil {
+            guard let inGap = json["inPhraseGap"]?.boolValue else {
+                throw WireDecodingError("nowPlaying: 'inPhraseGap' is missing or not a boolean")
+            }
+            phrase = CurrentPhrase(
+                number: try reader.wholeNumber("phraseNumber"), count: try reader.wholeNumber("phraseCount"),
+                start: try reader.number("phraseStart"), end: try reader.number("phraseEnd"),
+                repetition: try reader.wholeNumber("phraseRepetition"), inGap: inGap)
         }
     }
 }

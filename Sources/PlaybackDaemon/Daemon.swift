@@ -59,7 +59,11 @@ public final class Daemon {
             bookmarks: BookmarkStore(
                 path: BookmarkStore.defaultPath(environment: .process),
                 minimumDuration: settings.bookmarkMinimumSeconds, loop: loop, log: engineLog),
-            sleepFadeSeconds: settings.sleepFadeSeconds, streamTitles: streamTitles, loop: loop, log: engineLog)
+            sleepFadeSeconds: settings.sleepFadeSeconds, streamTitles: streamTitles,
+            phraseAnalyzer: PhraseAnalyzer(
+                open: openDecoder, cache: PhraseCache(directory: PhraseCache.defaultDirectory(environment: .process)),
+                loop: loop),
+            loop: loop, log: engineLog)
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput))
         subsystems = makeSubsystems()
     }

@@ -11,12 +11,23 @@ public struct EngineItem: Sendable, Equatable {
     public var startFrame: Int
     /// The frame before which it ends (an A-B loop's end); nil at the item's own end.
     public var endFrame: Int?
+    /// Frames of digital silence after its last frame (a phrase's gap), during which the
+    /// position holds at the frame it ended before; 0 for none.
+    public var gapFrames: Int
+    /// A number the engine hands back with each position in this item's samples
+    /// (`EnginePosition.mark`), to tell which pass of a phrase plays; 0 for none.
+    public var mark: Int
 
-    public init(id: UInt64, path: String, gain: Double = 1, startFrame: Int = 0, endFrame: Int? = nil) {
+    public init(
+        id: UInt64, path: String, gain: Double = 1, startFrame: Int = 0, endFrame: Int? = nil, gapFrames: Int = 0,
+        mark: Int = 0
+    ) {
         self.id = id
         self.path = path
         self.gain = gain
         self.startFrame = startFrame
         self.endFrame = endFrame
+        self.gapFrames = gapFrames
+        self.mark = mark
     }
 }

@@ -21,12 +21,19 @@ public struct EnginePosition: Sendable, Equatable {
     /// Which pass through the pipeline's items this is: 0 for the item it started with, then
     /// one more per item boundary (an item repeated back to back has a new segment each time).
     public var segment: Int
+    /// The playing item's `EngineItem.mark`.
+    public var mark: Int
+    /// Whether the silence after the item's samples plays (`EngineItem.gapFrames`): `frame`
+    /// holds where they ended.
+    public var isGap: Bool
 
-    public init(itemID: UInt64, frame: Int, sampleRate: Int, segment: Int = 0) {
+    public init(itemID: UInt64, frame: Int, sampleRate: Int, segment: Int = 0, mark: Int = 0, isGap: Bool = false) {
         self.itemID = itemID
         self.frame = frame
         self.sampleRate = sampleRate
         self.segment = segment
+        self.mark = mark
+        self.isGap = isGap
     }
 
     public var seconds: Double { Double(frame) / Double(sampleRate) }

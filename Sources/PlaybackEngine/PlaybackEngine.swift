@@ -295,8 +295,10 @@ public final class PlaybackEngine {
         if floor > 0 && floor < pipeline.segments.count {
             sample = max(sample, pipeline.segments[floor].startSample)
         }
-        guard let (segment, itemID, frame) = pipeline.itemPosition(atSample: sample) else { return nil }
-        return EnginePosition(itemID: itemID, frame: frame, sampleRate: pipeline.format.sampleRate, segment: segment)
+        guard let (index, segment, frame) = pipeline.itemPosition(atSample: sample) else { return nil }
+        return EnginePosition(
+            itemID: segment.itemID, frame: frame, sampleRate: pipeline.format.sampleRate, segment: index,
+            mark: segment.mark, isGap: segment.isGap)
     }
 
     /// Samples heard: written minus the device delay, advanced by the time since the

@@ -32,6 +32,9 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let sleepTimer = ChangeSet(rawValue: 1 << 12)
     /// An A-B loop was set, cleared, began a pass or ended.
     public static let loop = ChangeSet(rawValue: 1 << 13)
+    /// Phrase mode changed, the item's phrases were found, or another phrase, repetition or
+    /// gap began.
+    public static let phrase = ChangeSet(rawValue: 1 << 14)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
@@ -40,7 +43,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
             (.route, "route"), (.chapter, "chapter"), (.sleepTimer, "sleepTimer"),
-            (.loop, "loop"),
+            (.loop, "loop"), (.phrase, "phrase"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

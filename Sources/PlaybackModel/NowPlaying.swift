@@ -31,6 +31,10 @@ public struct NowPlaying: Sendable, Equatable {
     public var sleepTimer: SleepTimer?
     /// The A-B loop set in the item; nil when none is.
     public var loopRange: LoopRange?
+    /// Phrase mode's settings; nil when it is off.
+    public var phraseMode: PhraseMode?
+    /// The phrase phrase mode plays; nil when it plays none (off, or the phrases not known).
+    public var phrase: CurrentPhrase?
 
     public init(
         state: PlaybackState, item: QueueItem?, elapsed: Double, rate: Double,

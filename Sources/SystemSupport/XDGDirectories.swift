@@ -23,6 +23,12 @@ public enum XDGDirectories {
         return absolute(environment["HOME"]).map { $0 + "/.config/playbackd" }
     }
 
+    /// `$XDG_CACHE_HOME/playbackd`, else `$HOME/.cache/playbackd`; nil without either.
+    public static func cache(environment: Environment) -> String? {
+        if let cache = absolute(environment["XDG_CACHE_HOME"]) { return cache + "/playbackd" }
+        return absolute(environment["HOME"]).map { $0 + "/.cache/playbackd" }
+    }
+
     private static func absolute(_ path: String?) -> String? {
         guard let path, path.hasPrefix(bytes: "/") else { return nil }
         return path

@@ -25,7 +25,11 @@ import Testing
             driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, loop: loop, log: log),
             prober: prober, presets: EqualizerPresets(directory: nil),
             bookmarks: BookmarkStore(path: nil, minimumDuration: 600, loop: loop, log: log), sleepFadeSeconds: 10,
-            streamTitles: StreamTitles(), loop: loop, log: log)
+            streamTitles: StreamTitles(),
+            phraseAnalyzer: PhraseAnalyzer(
+                open: { path throws(DecoderError) in try MPG123Decoder(path: path) },
+                cache: PhraseCache(directory: nil), loop: loop),
+            loop: loop, log: log)
     }
 
     /// Reloads the default settings changed by `change`, as SIGHUP does.

@@ -14,6 +14,7 @@ public enum HumanOutput {
         case .position(let seconds): "position \(TimeText.format(seconds))\n"
         case .chapters(let chapters): self.chapters(chapters)
         case .bookmarks(let bookmarks): self.bookmarks(bookmarks)
+        case .phrases(let list): phrases(list)
         case .done, .nowPlaying, .removed: ""
         }
     }
@@ -55,6 +56,15 @@ public enum HumanOutput {
             lines.append(
                 "loop \(TimeText.format(loop.start)) - \(TimeText.format(loop.end)), pass \(loop.pass) \(passes)")
         }
+        if let mode = nowPlaying.phraseMode {
+            var line = "phrase mode, \(mode.repeats)x"
+            if let phrase = nowPlaying.phrase {
+                line =
+                    "phrase \(phrase.number + 1)/\(phrase.count), repeat \(phrase.repetition + 1) of \(mode.repeats)"
+                    + (phrase.inGap ? ", your turn" : "")
+            }
+            lines.append(line)
+        }
         if let sleep = sleepLine(nowPlaying, now: now) { lines.append(sleep) }
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + String(lines[0].dropFirst(tag.count))
@@ -83,6 +93,20 @@ public enum HumanOutput {
             let padded = String(repeating: " ", count: width - number.count) + number
             return "\(padded). \(TimeText.format(chapter.start))  \(chapter.title)\n"
         }.joined()
+    }
+
+    /// One line per phrase: its number, start, end and length; then whether the analysis is
+    /// still running.
+    static func phrases(_ list: PhraseList) -> String {
+        let width = String(list.phrases.count).count
+        let lines = list.phrases.enumerated().map { index, phrase in
+            let number = String(index + 1)
+            let padded = String(repeating: " ", count: width - number.count) + number
+            return "\(padded). \(TimeText.precise(phrase.start)) - \(TimeText.precise(phrase.end))"
+                + "  (\(TimeText.precise(phrase.length).dropFirst(2)) s)\n"
+        }.joined()
+        if !list.isComplete { return lines + "(analysing: more to come)\n" }
+        return list.phrases.isEmpty ? "(no phrases: the item is silent)\n" : lines
     }
 
     /// One line per bookmark: position / duration, title, when, path.

@@ -88,7 +88,7 @@ final class BookmarkStore {
         let identity: (size: Int64, modified: Int64)
         if StreamURL.isStream(item.path) {
             identity = (0, 0)
-        } else if let found = Self.identity(of: item.path) {
+        } else if let found = FileSystem.identity(of: item.path) {
             identity = found
         } else {
             return
@@ -140,14 +140,8 @@ final class BookmarkStore {
         if let byPath = entries.firstIndex(where: { $0.bookmark.path == item.path }) {
             return sameLength(entries[byPath]) ? byPath : nil
         }
-        guard !StreamURL.isStream(item.path), let identity = Self.identity(of: item.path) else { return nil }
+        guard !StreamURL.isStream(item.path), let identity = FileSystem.identity(of: item.path) else { return nil }
         return entries.firstIndex { $0.size == identity.size && $0.modified == identity.modified && sameLength($0) }
-    }
-
-    private static func identity(of path: String) -> (size: Int64, modified: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000)
     }
 
     // MARK: The file

@@ -68,10 +68,12 @@ extension PlayerService {
         // otherwise the periodic save within its last 30 s already forgot its bookmark).
         if let previous = state.queue.current, previous.id != heard.itemID { itemFinished(previous.id) }
         if state.queue.current?.id == id && heard.segment == segment {
-            note(ChangeSet.position.union(state.loopSegmentBegan(segment)))
+            // A gap beginning moves nothing: the position holds through it.
+            note(heard.isGap ? [] : ChangeSet.position.union(state.loopSegmentBegan(segment)))
         } else {
             note(state.follow(toItem: heard.itemID))
         }
+        if heard.itemID == state.queue.current?.id { note(state.phraseHeard(mark: heard.mark, inGap: heard.isGap)) }
         refreshUpcoming()
         publishChanges()
     }
@@ -84,7 +86,10 @@ extension PlayerService {
         note(state.follow(toItem: position.itemID))
         // The list follows the segment heard: an A-B loop's pass count must be that segment's
         // (on a device that takes audio faster than real time it may be past the last announced).
-        if position.itemID == state.queue.current?.id { note(state.loopSegmentBegan(position.segment)) }
+        if position.itemID == state.queue.current?.id {
+            note(state.loopSegmentBegan(position.segment))
+            note(state.phraseHeard(mark: position.mark, inGap: position.isGap))
+        }
         let items = state.engineItems(startingAt: nil)?.upcoming ?? []
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {
             restartAtHeardFrame(for: "after a queue change", fadingIn: false)

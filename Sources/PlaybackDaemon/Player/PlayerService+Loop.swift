@@ -7,6 +7,9 @@ import PlaybackModel
 extension PlayerService {
     func setLoopRange(start: Double, end: Double, count: Int) -> CommandResult {
         guard let item = state.queue.current else { return noCurrentItem() }
+        guard !state.phraseMode.isEnabled else {
+            return .failure(CommandFailure(.commandFailed, "phrase mode is on: turn it off for an A-B loop"))
+        }
         let duration = item.metadata.duration
         guard end <= duration else {
             return .failure(

@@ -102,7 +102,7 @@ extension PlayerService {
     func startEngine(atFrame asked: Int, fadingIn: Bool = false, logsDeviceFailure: Bool = true) -> CommandFailure? {
         let live = state.queue.current?.metadata.isSeekable == false
         if live { engine.forgetParkedDecoder() }
-        let frame = live ? 0 : asked
+        let frame = state.phraseStart(atFrame: live ? 0 : asked)
         guard let item = state.queue.current, let items = state.engineItems(startingAt: frame) else {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }
@@ -136,6 +136,9 @@ extension PlayerService {
         guard let position else { return }
         note(state.follow(toItem: position.itemID))
         state.hold(position.frame)
+        if position.itemID == state.queue.current?.id {
+            note(state.phraseHeard(mark: position.mark, inGap: position.isGap))
+        }
     }
 
     func noCurrentItem() -> CommandResult {

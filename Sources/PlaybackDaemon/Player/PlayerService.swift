@@ -32,6 +32,8 @@ final class PlayerService {
     let deviceRetry: DeviceRetry
     /// Chapters, bookmarks and the sleep timer: their store and timers.
     let listening: ListeningTimers
+    /// Finds the current item's phrases, for phrase mode.
+    let phraseAnalyzer: PhraseAnalyzer
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
 
@@ -39,8 +41,8 @@ final class PlayerService {
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        bookmarks: BookmarkStore, sleepFadeSeconds: Double, streamTitles: StreamTitles, loop: EventLoop,
-        log: DaemonLog
+        bookmarks: BookmarkStore, sleepFadeSeconds: Double, streamTitles: StreamTitles,
+        phraseAnalyzer: PhraseAnalyzer, loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
         listening = ListeningTimers(bookmarks: bookmarks, sleepFadeSeconds: sleepFadeSeconds, loop: loop)
@@ -49,6 +51,7 @@ final class PlayerService {
         self.prober = prober
         self.presets = presets
         self.log = log
+        self.phraseAnalyzer = phraseAnalyzer
         probing = BackgroundWorker(name: "pbd-prober", loop: loop)
         audibleStartTimer = OneShotTimer(loop: loop)
         deviceRetry = DeviceRetry(loop: loop)
@@ -56,6 +59,10 @@ final class PlayerService {
         driver.onBoundaryHeard = { [unowned self] id, segment, heard in boundaryHeard(id, segment: segment, heard) }
         loop.watch(driver.engine.events.fileDescriptor) { [unowned self] _ in
             handleEngineEvents()
+            publishChanges()
+        }
+        phraseAnalyzer.onResult = { [unowned self] result in
+            phrasesFound(result)
             publishChanges()
         }
         loop.watch(streamTitles.signal.fileDescriptor) { [unowned self] _ in
@@ -95,8 +102,11 @@ final class PlayerService {
         case .stop: stop()
         case .nextTrack: nextTrack()
         case .previousTrack: previousTrack()
-        case .skipForward(let interval): skip(by: interval ?? state.availability.skipForwardIntervals[0])
-        case .skipBackward(let interval): skip(by: -(interval ?? state.availability.skipBackwardIntervals[0]))
+        case .skipForward(let interval):
+            state.isPlayingPhrases ? nextPhrase() : skip(by: interval ?? state.availability.skipForwardIntervals[0])
+        case .skipBackward(let interval):
+            state.isPlayingPhrases
+                ? previousPhrase() : skip(by: -(interval ?? state.availability.skipBackwardIntervals[0]))
         case .changePlaybackPosition(let position): seek(to: position)
         case .changeRepeatMode(let mode): changeModes(state.setRepeat(mode))
         case .changeShuffleMode(let mode): changeModes(state.setShuffle(mode))
@@ -121,6 +131,13 @@ final class PlayerService {
         case .cancelSleepTimer: cancelSleepTimer()
         case .setLoopRange(let start, let end, let count): setLoopRange(start: start, end: end, count: count)
         case .clearLoopRange: clearLoopRange()
+        case .setPhraseMode(let change): setPhraseMode(change)
+        case .nextPhrase: nextPhrase()
+        case .previousPhrase: previousPhrase()
+        case .replayPhrase: replayPhrase()
+        case .phrases: listPhrases()
+        case .analyzePhrases(let threshold, let minimumSilence):
+            analyzePhrases(threshold: threshold, minimumSilence: minimumSilence)
         case .bookmarks: listBookmarks()
         case .forgetBookmarks(let path): forgetBookmarks(path: path)
         }
@@ -135,7 +152,10 @@ final class PlayerService {
         var shown = state
         var frame = state.heldFrame
         var timestamp = WallClock.now()
+        // In a phrase's gap the position holds.
+        var advances = isAdvancing
         if state.transport == .playing, let heard = engine.currentPosition() {
+            advances = advances && !heard.isGap
             _ = shown.follow(toItem: heard.itemID)
             frame = heard.frame
             if let (measured, age) = engine.measuredPosition(), measured.itemID == heard.itemID,
@@ -147,7 +167,7 @@ final class PlayerService {
         }
         return PlayerView(
             nowPlaying: shown.snapshot(
-                frame: frame, timestamp: timestamp, rate: isAdvancing ? engine.runningRate : 0, now: WallClock.now()),
+                frame: frame, timestamp: timestamp, rate: advances ? engine.runningRate : 0, now: WallClock.now()),
             availability: shown.currentAvailability, equalizer: state.equalizer,
             resume: shown.resumeState(frame: frame))
     }
@@ -182,6 +202,7 @@ final class PlayerService {
     /// every client's extrapolation run ahead.
     func publishChanges() {
         syncWithEngine()
+        analysePhrasesIfWanted()
         guard !pendingChanges.isEmpty else { return }
         if state.transport == .playing && engine.isRunning && !engine.isAudible {
             deferredChanges.formUnion(pendingChanges)

@@ -26,6 +26,15 @@ extension PlayerState {
             snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
             snapshot.sleepTimer = sleepTimer
             snapshot.loopRange = loopRange
+            if phraseMode.isEnabled {
+                snapshot.phraseMode = phraseMode
+                if let step = phraseStep, let phrases = currentPhrases?.phrases, phrases.indices.contains(step.phrase) {
+                    let phrase = phrases[step.phrase]
+                    snapshot.phrase = CurrentPhrase(
+                        number: step.phrase, count: phrases.count, start: phrase.start, end: phrase.end,
+                        repetition: step.repetition, inGap: step.inGap)
+                }
+            }
         }
         return snapshot
     }
@@ -54,7 +63,7 @@ extension PlayerState {
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
             disabledCommands: availability.disabled, volume: volume, equalizer: equalizer,
-            playbackRate: playbackRate,
+            playbackRate: playbackRate, phraseMode: phraseMode,
             itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 
@@ -74,7 +83,8 @@ extension PlayerState {
     /// it plays the loop), the current item ends there, and the passes left follow it, each
     /// from the loop's start to its end, then the rest of the item from the end (all of them
     /// while the loop is endless). The running pipeline is asked by its pass, not by the frame
-    /// heard: that may run past a segment's end before the next segment is logged.
+    /// heard: that may run past a segment's end before the next segment is logged. In phrase
+    /// mode, from the step playing (`phraseItems`).
     mutating func engineItems(startingAt frame: Int?) -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
         let rate = rate(of: current)
@@ -89,7 +99,9 @@ extension PlayerState {
                 id: item.id, path: item.path, gain: gain?.factor ?? 1,
                 startFrame: start.map { item.metadata.frame(at: $0) } ?? 0)
         }
-        if let loop = loopRange {
+        if isPlayingPhrases, let step = phraseStep {
+            items = phraseItems(from: step, template: items[0], after: items.dropFirst(), limit: Self.engineLookahead)
+        } else if let loop = loopRange {
             let (start, end) = (current.metadata.frame(at: loop.start), current.metadata.frame(at: loop.end))
             if frame.map({ $0 < end }) ?? (loopFirstPass != nil) {
                 var pass = items[0]

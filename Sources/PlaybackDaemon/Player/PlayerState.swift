@@ -42,6 +42,17 @@ struct PlayerState {
     private var storedLoop: LoopRange?
     /// The pass the running pipeline's first segment plays; nil when it plays no pass.
     private(set) var loopFirstPass: Int?
+    /// Phrase mode (`setPhraseMode`).
+    var phraseMode = PhraseMode()
+    /// The phrases found in an item (the current one, or the one before it changed), with the
+    /// parameters they were found with.
+    var storedPhrases: StoredPhrases?
+    /// Analysis parameters set for one item over the socket (`analyzePhrases`), by item id.
+    var itemPhraseParameters: [UInt64: PhraseParameters] = [:]
+    /// The configuration's analysis parameters.
+    var phraseDefaults = PhraseParameters()
+    /// The phrase step and the item it is in (`phraseStep`).
+    var storedPhraseStep: (itemID: UInt64, step: PhraseStep)?
     /// Where an item starts when it becomes current: its bookmark (`BookmarkStore`), else 0.
     var startPosition: (QueueItem) -> Double? = { _ in nil }
 
@@ -57,6 +68,7 @@ struct PlayerState {
         rateMinimumSeconds = settings.rateMinimumSeconds
         onRouteLost = settings.onRouteLost
         onRouteBack = settings.onRouteBack
+        phraseDefaults = settings.phrases
     }
 
     // MARK: Transport and position
@@ -333,6 +345,7 @@ struct PlayerState {
     mutating func apply(_ new: DaemonSettings, replacing old: DaemonSettings) -> ChangeSet {
         onRouteLost = new.onRouteLost
         onRouteBack = new.onRouteBack
+        phraseDefaults = new.phrases
         _ = setRateMinimum(new.rateMinimumSeconds)
         var changes = setReplayGain(new.replayGain)
         if new.equalizer != old.equalizer { changes.formUnion(setEqualizer(new.equalizer)) }
@@ -372,6 +385,7 @@ struct PlayerState {
         if let volume = saved.volume { changes.formUnion(setVolume(volume)) }
         if let rate = saved.playbackRate { changes.formUnion(setPlaybackRate(rate)) }
         if let equalizer = saved.equalizer { changes.formUnion(setEqualizer(equalizer)) }
+        if let mode = saved.phraseMode { changes.formUnion(setPhraseMode(mode)) }
         guard let item = queue.current else { return changes }
         heldFrame = item.metadata.frame(at: position)
         if saved.state != .stopped { changes.formUnion(setTransport(.paused)) }

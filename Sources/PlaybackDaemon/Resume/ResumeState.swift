@@ -24,6 +24,8 @@ struct ResumeState: Equatable, Sendable {
     var equalizer: Equalizer? = nil
     /// The playback rate; nil in files from before it existed.
     var playbackRate: Double? = nil
+    /// Phrase mode; nil in files from before it existed.
+    var phraseMode: PhraseMode? = nil
     /// Which items these are (not saved): equal versions have equal items, so their
     /// serialized form can be reused.
     var itemsVersion = ItemsVersion()

@@ -40,6 +40,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var bookmarkMinimumSeconds = 600.0
     /// The sleep timer's fade, in seconds.
     public var sleepFadeSeconds = 10.0
+    /// How items are cut into phrases (phrase mode).
+    public var phrases = PhraseParameters()
     /// What a lost output device does to playback.
     public var onRouteLost = RouteLostAction.pause
     /// What a new output device does to playback paused by a lost one.

@@ -233,6 +233,23 @@ enum SettingsCatalog {
             "sleep-fade", "SECONDS",
             "How long the sleep timer fades playback out before it pauses (never longer than the timer; 0: no fade)",
             0...60, unit: " s", \.sleepFadeSeconds),
+        number(
+            "phrase-threshold", "DB",
+            "Phrase analysis: a window quieter than the item's speech level less this many dB is silence (docs/phrases.md)",
+            PhraseParameters.thresholdRange, unit: " dB", \.phrases.threshold),
+        number(
+            "phrase-min-silence", "SECONDS", "Phrase analysis: the shortest silence that ends a phrase",
+            PhraseParameters.minimumSilenceRange, unit: " s", \.phrases.minimumSilence),
+        number(
+            "phrase-min-length", "SECONDS",
+            "Phrase analysis: a shorter fragment joins its neighbour across the shorter pause",
+            PhraseParameters.minimumPhraseRange, unit: " s", \.phrases.minimumPhrase),
+        number(
+            "phrase-max-length", "SECONDS", "Phrase analysis: a longer phrase is split at its deepest pause",
+            PhraseParameters.maximumPhraseRange, unit: " s", \.phrases.maximumPhrase),
+        number(
+            "phrase-padding", "SECONDS", "Phrase analysis: silence kept before and after each phrase",
+            PhraseParameters.paddingRange, unit: " s", \.phrases.padding),
         choice(
             "on-route-lost", "ACTION",
             "When the output device goes away (headphones unplugged, a sink removed): pause, or continue where the system sends the stream",

@@ -32,13 +32,13 @@ struct DecoderLoop<Sample: PCMSample> {
         case halted
     }
 
-    /// Decodes from `decoder` (after seeking to `frame`, when given; from `startFrame`) up to
-    /// `endFrame` (an A-B loop's end; nil: the item's end), then the upcoming items, until the
-    /// queue ends, the format changes or the pipeline halts.
-    func run(first decoder: any AudioDecoder, itemID: UInt64, seekingTo frame: Int?, startFrame: Int, endFrame: Int?) {
+    /// Decodes from `decoder` (after seeking to `frame`, when given) within `bounds` (up to an
+    /// A-B loop's or a phrase's end, then its gap), then the upcoming items, until the queue
+    /// ends, the format changes or the pipeline halts.
+    func run(first decoder: any AudioDecoder, itemID: UInt64, seekingTo frame: Int?, bounds: ItemBounds) {
         var decoder = decoder
         var itemID = itemID
-        var bounds = ItemBounds(frame: startFrame, end: endFrame)
+        var bounds = bounds
         defer { parking.park(decoder, itemID: itemID) }
         if let frame {
             do {
@@ -63,10 +63,18 @@ struct DecoderLoop<Sample: PCMSample> {
                 continue
             }
             let allowed = bounds.limit(region, channels: channels)
-            let count = allowed.isEmpty ? 0 : decode(from: decoder, into: allowed)
+            let count = allowed.isEmpty || bounds.isInGap ? 0 : decode(from: decoder, into: allowed)
             if count > 0 {
                 bounds.frame += count / channels
                 commit(count)
+                continue
+            }
+            if bounds.gapFrames > 0 {
+                guard beginGap(&bounds, itemID: itemID, atSample: ring.totalWritten) else { return }
+                let silence = UnsafeMutableBufferPointer(rebasing: region.prefix(bounds.gapFrames * channels))
+                silence.update(repeating: 0)
+                bounds.gapFrames -= silence.count / channels
+                commit(silence.count)
                 continue
             }
             switch nextDecoder(format: decoder.format, startSample: ring.totalWritten) {
@@ -104,7 +112,19 @@ struct DecoderLoop<Sample: PCMSample> {
             }
             if let ending { return finish(ending) }
             let allowed = bounds.limit(stretchInput, channels: stretcher.channels)
-            let count = allowed.isEmpty ? 0 : decode(from: decoder, into: allowed)
+            var count = allowed.isEmpty || bounds.isInGap ? 0 : decode(from: decoder, into: allowed)
+            if count == 0 && bounds.gapFrames > 0 {
+                // The gap goes through the stretcher as silence: it lasts as long as the phrase
+                // before it does at this rate, and the phrase's last output is not cut off.
+                let boundary = max(
+                    stretcher.outputSample(forInputFrames: framesIn), segments[segments.count - 1].startSample)
+                guard beginGap(&bounds, itemID: itemID, atSample: boundary) else { return }
+                let silence = UnsafeMutableBufferPointer(
+                    rebasing: stretchInput.prefix(bounds.gapFrames * stretcher.channels))
+                silence.update(repeating: 0)
+                bounds.gapFrames -= silence.count / stretcher.channels
+                count = silence.count
+            }
             if count > 0 {
                 bounds.frame += count / stretcher.channels
                 if stretcher.write(UnsafeMutableBufferPointer(rebasing: stretchInput[..<count])) {
@@ -185,9 +205,12 @@ struct DecoderLoop<Sample: PCMSample> {
             while !segments.hasRoom {
                 guard waitForOutput() else { return .halted }
             }
-            segments.append(.init(itemID: item.id, startSample: startSample, firstFrame: firstFrame, gain: item.gain))
+            segments.append(
+                .init(
+                    itemID: item.id, startSample: startSample, firstFrame: firstFrame, gain: item.gain, mark: item.mark,
+                    endFrame: item.endFrame))
             upcoming.noteSegmentStarted()
-            return .item(item.id, decoder, ItemBounds(frame: firstFrame, end: item.endFrame))
+            return .item(item.id, decoder, ItemBounds(item: item, frame: firstFrame))
         }
         upcoming.close()
         return .end(.endOfQueue)
@@ -199,13 +222,43 @@ struct DecoderLoop<Sample: PCMSample> {
         outputWake.signal()
     }
 
-    /// Where decoding stands in an item and where it is to stop: an A-B loop's pass ends
-    /// before the item does.
+    /// The silence after the item's samples begins at `sample`: a segment of its own, whose
+    /// position holds where the samples ended. False when halted.
+    private func beginGap(_ bounds: inout ItemBounds, itemID: UInt64, atSample sample: Int) -> Bool {
+        guard !bounds.isInGap else { return true }
+        while !segments.hasRoom {
+            guard waitForOutput() else { return false }
+        }
+        let last = segments[segments.count - 1]
+        segments.append(
+            .init(
+                itemID: itemID, startSample: sample, firstFrame: bounds.frame, gain: last.gain, mark: bounds.mark,
+                endFrame: bounds.frame, isGap: true))
+        upcoming.noteSegmentStarted()
+        bounds.isInGap = true
+        return true
+    }
+
+    /// Where decoding stands in an item and where it is to stop: an A-B loop's pass or a
+    /// phrase ends before the item does, and a phrase has silence after it.
     struct ItemBounds {
         /// The next frame decoded, within the item.
         var frame: Int
         /// The frame decoding stops before; nil at the item's end.
         var end: Int?
+        /// Frames of silence still to write after the item's samples.
+        var gapFrames: Int
+        /// The item's `EngineItem.mark`.
+        let mark: Int
+        /// Whether the item's samples have ended and its gap is being written.
+        var isInGap = false
+
+        init(item: EngineItem, frame: Int) {
+            self.frame = frame
+            end = item.endFrame
+            gapFrames = item.gapFrames
+            mark = item.mark
+        }
 
         /// `buffer` cut to the frames left before `end`.
         func limit(_ buffer: UnsafeMutableBufferPointer<Sample>, channels: Int) -> UnsafeMutableBufferPointer<Sample> {

@@ -44,7 +44,10 @@ final class Pipeline: @unchecked Sendable {
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
         self.rate = stretcher?.rate ?? 1
         self.upcoming = UpcomingItems(upcoming)
-        segments.append(.init(itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain))
+        segments.append(
+            .init(
+                itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain, mark: item.mark,
+                endFrame: item.endFrame))
         let start = Start(
             item: item, decoder: decoder, startFrame: startFrame, seeks: seeks, sink: sink, openDecoder: openDecoder,
             events: events, realtime: realtime, sound: sound, stretcher: stretcher, fadesIn: fadesIn)
@@ -99,12 +102,11 @@ final class Pipeline: @unchecked Sendable {
         let decoderWork = UncheckedSendable((decoding, start.decoder))
         let outputWork = UncheckedSendable(output)
         let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
-        let (startFrame, endFrame) = (start.startFrame, start.item.endFrame)
+        let bounds = DecoderLoop<Sample>.ItemBounds(item: start.item, frame: start.startFrame)
         threads.append(
             NamedThread(name: "pbd-decoder") {
                 decoderWork.value.0.run(
-                    first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, startFrame: startFrame,
-                    endFrame: endFrame)
+                    first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, bounds: bounds)
             })
         let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = start.realtime && outputThread.requestRealtime(priority: 20)
@@ -167,10 +169,12 @@ final class Pipeline: @unchecked Sendable {
 
     /// Maps a played sample index to (segment, item, frame within the item): at a rate other
     /// than 1, output frames scaled by the rate to media frames.
-    func itemPosition(atSample sample: Int) -> (segment: Int, itemID: UInt64, frame: Int)? {
+    /// In a gap the position holds where the item's samples ended.
+    func itemPosition(atSample sample: Int) -> (index: Int, segment: SegmentLog.Segment, frame: Int)? {
         guard let (index, segment) = segments.segment(containing: sample) else { return nil }
+        guard !segment.isGap else { return (index, segment, segment.firstFrame) }
         let outputFrames = (sample - segment.startSample) / format.channels
         let mediaFrames = rate == 1 ? outputFrames : Int((Double(outputFrames) * rate).rounded(.down))
-        return (index, segment.itemID, segment.firstFrame + mediaFrames)
+        return (index, segment, min(segment.firstFrame + mediaFrames, segment.endFrame ?? .max))
     }
 }

@@ -17,6 +17,13 @@ final class SegmentLog: @unchecked Sendable {
         var firstFrame: Int
         /// The item's gain (`EngineItem.gain`).
         var gain: Double
+        /// The item's `EngineItem.mark`.
+        var mark = 0
+        /// The frame the item ends before (`EngineItem.endFrame`): positions never pass it.
+        var endFrame: Int?
+        /// The silence after an item's samples (`EngineItem.gapFrames`): its position holds
+        /// at `firstFrame`.
+        var isGap = false
     }
 
     static let capacity = 256

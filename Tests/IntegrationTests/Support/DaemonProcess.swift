@@ -43,6 +43,8 @@ final class DaemonProcess {
         // Its own resume state too, unless the test shares one between daemons.
         environment["XDG_STATE_HOME"] = directory + "/state"
         environment["STATE_DIRECTORY"] = nil
+        // Its own cache (phrases), unless the test shares one.
+        environment["XDG_CACHE_HOME"] = directory + "/cache"
         // No session bus unless the test brings its own: never the developer's desktop bus.
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(directory)/no-session-bus"
         environment.merge(extra) { $1 }
