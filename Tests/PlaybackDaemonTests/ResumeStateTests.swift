@@ -24,7 +24,8 @@ import Testing
                 QueueItem(id: 2, path: "/m/c.mp3", metadata: plain),
             ],
             currentIndex: 1, position: 0.75, state: .paused, repeatMode: .all, shuffleMode: .items,
-            shuffledOrder: [1, 0], disabledCommands: [.skipBackward, .nextTrack], volume: 62.5)
+            shuffledOrder: [1, 0], disabledCommands: [.skipBackward, .nextTrack], volume: 62.5,
+            phraseMode: PhraseMode(isEnabled: true, repeats: 3, gapFactor: 1.5, gapExtra: 0.25))
     }
 
     @Test("a state reads back equal from its file, every metadata field included")

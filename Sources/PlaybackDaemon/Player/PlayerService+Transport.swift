@@ -102,7 +102,9 @@ extension PlayerService {
     func startEngine(atFrame asked: Int, fadingIn: Bool = false, logsDeviceFailure: Bool = true) -> CommandFailure? {
         let live = state.queue.current?.metadata.isSeekable == false
         if live { engine.forgetParkedDecoder() }
+        let step = state.phraseStep
         let frame = state.phraseStart(atFrame: live ? 0 : asked)
+        if state.phraseStep != step { note(.phrase) }
         guard let item = state.queue.current, let items = state.engineItems(startingAt: frame) else {
             return CommandFailure(.noActionableNowPlayingItem, "nothing to play")
         }
