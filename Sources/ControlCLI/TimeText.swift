@@ -58,8 +58,20 @@ public enum TimeText {
 
     /// `format` with hundredths: `1:02.45` (phrases are shorter than a second apart).
     public static func precise(_ seconds: Double) -> String {
+        let (whole, fraction) = hundredths(seconds)
+        return format(Double(whole)) + "." + fraction
+    }
+
+    /// Seconds with hundredths: `1.81`.
+    public static func decimal(_ seconds: Double) -> String {
+        let (whole, fraction) = hundredths(seconds)
+        return "\(whole).\(fraction)"
+    }
+
+    /// Whole seconds and the two digits of hundredths, rounded.
+    private static func hundredths(_ seconds: Double) -> (Int, String) {
         let hundredths = seconds.isFinite ? max(0, Int((seconds * 100).rounded())) : 0
         let fraction = hundredths % 100
-        return format(Double(hundredths / 100)) + "." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+        return (hundredths / 100, fraction < 10 ? "0\(fraction)" : "\(fraction)")
     }
 }

@@ -64,6 +64,26 @@ import Testing
         #expect(HumanOutput.render(.bookmarks([])) == "(no bookmarks)\n")
     }
 
+    @Test(
+        "phrase mode has a line: the phrase, the repeat and the learner's turn; phrases list one per line with hundredths"
+    )
+    func phrases() {
+        var snapshot = Snapshots.nowPlaying()
+        snapshot.phraseMode = PhraseMode(isEnabled: true, repeats: 3)
+        #expect(HumanOutput.status(snapshot, now: 1000).contains("phrase mode, 3x\n"))
+        snapshot.phrase = CurrentPhrase(number: 4, count: 12, start: 10, end: 12.5, repetition: 1, inGap: true)
+        #expect(HumanOutput.status(snapshot, now: 1000).contains("phrase 5/12, repeat 2 of 3, your turn\n"))
+        let list = PhraseList(
+            phrases: [Phrase(start: 0.45, end: 2.26), Phrase(start: 62.25, end: 63.1)], isComplete: true)
+        #expect(
+            HumanOutput.render(.phrases(list)) == "1. 0:00.45 - 0:02.26  (1.81 s)\n2. 1:02.25 - 1:03.10  (0.85 s)\n")
+        #expect(
+            HumanOutput.render(.phrases(PhraseList(phrases: [], isComplete: true)))
+                == "(no phrases: the item is silent)\n")
+        #expect(
+            HumanOutput.render(.phrases(PhraseList(phrases: [], isComplete: false))) == "(analysing: more to come)\n")
+    }
+
     @Test("the play modes are shown when on; a queue page is numbered from its offset and says what is left")
     func modesAndPages() throws {
         var modes = Snapshots.nowPlaying()

@@ -103,7 +103,7 @@ public enum HumanOutput {
             let number = String(index + 1)
             let padded = String(repeating: " ", count: width - number.count) + number
             return "\(padded). \(TimeText.precise(phrase.start)) - \(TimeText.precise(phrase.end))"
-                + "  (\(TimeText.precise(phrase.length).dropFirst(2)) s)\n"
+                + "  (\(TimeText.decimal(phrase.length)) s)\n"
         }.joined()
         if !list.isComplete { return lines + "(analysing: more to come)\n" }
         return list.phrases.isEmpty ? "(no phrases: the item is silent)\n" : lines

@@ -118,6 +118,23 @@ public struct TemplateField: Sendable, Equatable {
                 $0.nowPlaying.loopRange.map { .number(Double($0.pass)) }
             },
             TemplateField(
+                "phraseNumber", .number, "the phrase phrase mode plays, from 1 (the protocol's phraseNumber counts from 0)"
+            ) {
+                $0.nowPlaying.phrase.map { .number(Double($0.number + 1)) }
+            },
+            TemplateField("phraseCount", .number, "the number of phrases found in the item") {
+                $0.nowPlaying.phrase.map { .number(Double($0.count)) }
+            },
+            TemplateField("phraseRepetition", .number, "which repeat of the phrase plays, from 1") {
+                $0.nowPlaying.phrase.map { .number(Double($0.repetition + 1)) }
+            },
+            TemplateField("phraseRepeats", .number, "how many times phrase mode plays each phrase") {
+                $0.nowPlaying.phraseMode.map { .number(Double($0.repeats)) }
+            },
+            TemplateField("phraseGap", .text, "\"gap\" while the silence after a phrase plays (your turn to speak)") {
+                $0.nowPlaying.phrase.flatMap { $0.inGap ? .text("gap") : nil }
+            },
+            TemplateField(
                 "sleepRemaining", .seconds, followsPosition: true,
                 "the time left before the sleep timer pauses playback (to its time, or the end of the item or chapter)"
             ) {
