@@ -38,4 +38,30 @@ import Testing
             #expect(abs(phrase.end - padding - sentence.1) <= 0.05, "\(file): \(phrase) vs \(sentence)")
         }
     }
+
+    @Test(
+        "measured from where playback is first (5 s in), then from the start: the same phrases; partial reports come first and hold only whole phrases"
+    )
+    func fromThePositionFirst() throws {
+        let path = Fixtures.path("speech-loud.flac")
+        let whole = try Self.analyse(path)
+        let fromMiddle = try Self.analyse(path, from: 5 * 44_100)
+        #expect(fromMiddle == whole)
+        // The first report, after 2048 windows (20.48 s): the phrases before it, as in the end.
+        var parameters = PhraseParameters()
+        parameters.maximumPhrase = 5
+        var reports: [[Phrase]] = []
+        let analysis = PhraseAnalysis(parameters: parameters) { path throws(DecoderError) in
+            try AudioFileFormat.open(path)
+        }
+        let final = try #require(
+            try analysis.run(
+                path: Fixtures.path("phrase-noise.flac"), startFrame: 0, isCancelled: { false },
+                partial: { reports.append($0) }))
+        let first = try #require(reports.first)
+        #expect(!first.isEmpty && first.last!.end <= 20.48 && first == Array(final.prefix(first.count)), "\(reports)")
+        #expect(final.count >= 9 && final.last?.end == 45)
+        // Cancelled, it ends without a result.
+        #expect(try analysis.run(path: path, startFrame: 0, isCancelled: { true }, partial: { _ in }) == nil)
+    }
 }

@@ -118,7 +118,8 @@ public struct TemplateField: Sendable, Equatable {
                 $0.nowPlaying.loopRange.map { .number(Double($0.pass)) }
             },
             TemplateField(
-                "phraseNumber", .number, "the phrase phrase mode plays, from 1 (the protocol's phraseNumber counts from 0)"
+                "phraseNumber", .number,
+                "the phrase phrase mode plays, from 1 (the protocol's phraseNumber counts from 0)"
             ) {
                 $0.nowPlaying.phrase.map { .number(Double($0.number + 1)) }
             },
