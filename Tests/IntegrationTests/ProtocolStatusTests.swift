@@ -26,6 +26,8 @@ extension ConcurrentIntegrationSuite {
             .nextChapter: [], .previousChapter: [], .chapters: [], .setSleepTimer: [("seconds", .number(600))],
             .cancelSleepTimer: [], .bookmarks: [], .forgetBookmarks: [("all", .bool(true))],
             .setLoopRange: [("start", .number(1)), ("end", .number(2))], .clearLoopRange: [],
+            .setPhraseMode: [("enabled", .bool(true)), ("repeats", .number(2))], .nextPhrase: [],
+            .previousPhrase: [], .replayPhrase: [], .phrases: [], .analyzePhrases: [("threshold", .number(24))],
         ]
 
         @Test(
@@ -34,7 +36,7 @@ extension ConcurrentIntegrationSuite {
             // Real-time pacing: on the unpaced file device `play` would finish the item at once.
             let daemon = try DaemonProcess(device: "pulse", pulse: true)
             let ordered: [CommandName] = [
-                .enqueue, .nowPlaying, .queue, .commands, .setCommandEnabled,
+                .enqueue, .phrases, .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,
                 .pause,
@@ -42,13 +44,18 @@ extension ConcurrentIntegrationSuite {
                 .changeVolume, .changePlaybackRate, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
                 .setEqualizerGains,
                 .setEqualizerGlobalGain, .resetEqualizer, .loadEqualizer, .saveEqualizer,
-                .nextTrack, .enqueue, .move, .jump, .remove, .stop, .subscribe, .clear,
+                .setPhraseMode, .replayPhrase, .previousPhrase, .nextPhrase, .analyzePhrases, .nextTrack, .enqueue,
+                .move, .jump, .remove, .stop, .subscribe, .clear,
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
             // An item with chapters, for the chapter commands.
             _ = try daemon.enqueue(["chapters.mp3"])
             for (index, name) in ordered.enumerated() {
+                if name == .replayPhrase {
+                    // The moves need the phrases `phrases` set out to find.
+                    try waitUntil { try daemon.call("phrases")["complete"]?.boolValue == true }
+                }
                 let reply = try daemon.call(name.rawValue, Self.validRequests[name]!, id: .number(Double(index)))
                 #expect(reply["status"]?.stringValue == "success", "\(name): \(reply.serialized)")
                 #expect(reply["id"] == .number(Double(index)))
