@@ -188,6 +188,25 @@ extension ConcurrentIntegrationSuite {
             #expect(zip(pushed, pushed.dropFirst()).allSatisfy { $0 != $1 }, "each step once: \(pushed)")
         }
 
+        @Test("with repeat-one, the item begun again plays phrase by phrase too, from its first phrase")
+        func repeatOne() throws {
+            let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["speech-loud.flac"])
+            _ = try daemon.call("changeRepeatMode", [("mode", .string("one"))])
+            _ = try daemon.call("setPhraseMode", [("enabled", .bool(true)), ("gapFactor", .number(0.5))])
+            let phrases = try Self.phrases(daemon)
+            _ = try daemon.call("play")
+            try events.waitForState("playing")
+            for _ in 1..<phrases.count { _ = try daemon.call("nextPhrase") }
+            try events.waitForEvent(timeout: 30) { Self.step($0) == [4, 0, 1] }
+            let again = try events.waitForEvent(timeout: 30) { Self.step($0)?.first == 0 }
+            #expect(Self.step(again) == [0, 0, 0] && again["nowPlaying"]?["queueIndex"]?.numberValue == 0)
+            let elapsed = again["nowPlaying"]?["elapsed"]?.numberValue ?? -1
+            #expect(elapsed >= Double(phrases[0].0) / Self.rate - 1e-3 && elapsed < Double(phrases[0].1) / Self.rate)
+        }
+
         @Test("the phrases are kept in the cache: a new daemon uses them, and finds them again when the file changes")
         func cache() throws {
             let directory = TestEnvironment.makeTemporaryDirectory()

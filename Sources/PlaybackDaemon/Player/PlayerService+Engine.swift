@@ -89,6 +89,11 @@ extension PlayerService {
         if position.itemID == state.queue.current?.id {
             note(state.loopSegmentBegan(position.segment))
             note(state.phraseHeard(mark: position.mark, inGap: position.isGap))
+            // Phrase mode with the item playing whole before its last phrase (its phrases were
+            // found after it started, or repeat-one began it again): from the phrase heard.
+            if state.playsWholeBeforeLastPhrase(atFrame: position.frame, mark: position.mark) {
+                return restartAtHeardFrame(for: "phrase mode", fadingIn: false)
+            }
         }
         let items = state.engineItems(startingAt: nil)?.upcoming ?? []
         if engine.setUpcoming(items, afterSegment: position.segment) == .conflicts {

@@ -105,8 +105,9 @@ extension PlayerService {
     }
 
     /// An analysis reported: its phrases become the item's (when it is still current and the
-    /// parameters still its own), and phrase mode plays them: a pipeline that plays the item
-    /// whole starts again where it is heard; one that plays phrases takes the new list.
+    /// parameters still its own), and phrase mode plays them (`refreshUpcoming`: a pipeline
+    /// that plays the item whole starts again where it is heard; one that plays phrases takes
+    /// the new list).
     func phrasesFound(_ result: PhraseAnalyzer.Result) {
         guard let item = state.queue.current, item.id == result.request.itemID,
             result.request.parameters == state.phraseParameters(for: item)
@@ -119,13 +120,6 @@ extension PlayerService {
             log.warning("cannot find the phrases of \(StreamURL.redacted(item.path)): \(error)")
         }
         note(state.setPhrases(stored))
-        guard state.isPlayingPhrases, state.transport == .playing, engine.isRunning,
-            let heard = engine.currentPosition(), heard.itemID == item.id
-        else { return }
-        if heard.mark == 0 {
-            restartAtHeardFrame(for: "phrase mode", fadingIn: false)
-        } else {
-            refreshUpcoming()
-        }
+        if state.isPlayingPhrases { refreshUpcoming() }
     }
 }

@@ -105,6 +105,15 @@ extension PlayerState {
         return .phrase
     }
 
+    /// Whether the engine plays the current item whole (no phrase `mark`) at `frame`, before
+    /// the end of its last phrase, while phrase mode has phrases for it.
+    func playsWholeBeforeLastPhrase(atFrame frame: Int, mark: Int) -> Bool {
+        guard isPlayingPhrases, mark == 0, let item = queue.current, let last = currentPhrases?.phrases.last else {
+            return false
+        }
+        return frame < item.metadata.frame(at: last.end)
+    }
+
     /// Goes to `phrase`'s first repetition (a move between phrases); returns its start.
     mutating func moveToPhrase(_ phrase: Int) -> Double? {
         guard let phrases = currentPhrases?.phrases, phrases.indices.contains(phrase) else { return nil }

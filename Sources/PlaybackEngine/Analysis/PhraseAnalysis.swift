@@ -41,8 +41,10 @@ public struct PhraseAnalysis {
             window, meanSquares in
             guard window >= nextReport else { return }
             nextReport = first + (window - first) * 2
+            // Neither the last phrase nor one begun before the first window is known whole.
             let found = detector.phrases(meanSquares: meanSquares, windows: first..<window, duration: duration)
-            partial(found.dropLast().map { snapped($0, rate: rate) })
+                .dropLast().drop { first > 0 && $0.start < Double(first) * detector.window }
+            partial(found.map { snapped($0, rate: rate) })
         }
         if isCancelled() { return nil }
         var measured = first..<reached
