@@ -53,6 +53,10 @@ enum FuzzTarget: String, CaseIterable {
     case icy
     /// The TOML configuration file, applied to the default settings.
     case config
+    /// A level envelope cut into phrases: the first five bytes choose the parameters within
+    /// their ranges, each later byte is one window's level (half-dB steps from -120 dBFS), up
+    /// to 2,048 windows (20 s: room for every rule, with phrases of at most 2 - 30 s).
+    case phrases
 
     func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         switch self {
@@ -142,6 +146,27 @@ enum FuzzTarget: String, CaseIterable {
             }
             // Each metadata block costs at least its length byte, and blocks of up to 4080.
             check(audio <= bytes.count - 1 && audio + titles <= bytes.count - 1, "more out than went in")
+        case .phrases:
+            guard bytes.count > 5 else { return }
+            func within(_ range: ClosedRange<Double>, _ byte: UInt8) -> Double {
+                range.lowerBound + (range.upperBound - range.lowerBound) * Double(byte) / 255
+            }
+            let parameters = PhraseParameters(
+                threshold: within(PhraseParameters.thresholdRange, bytes[0]),
+                minimumSilence: within(PhraseParameters.minimumSilenceRange, bytes[1]),
+                minimumPhrase: within(PhraseParameters.minimumPhraseRange, bytes[2]),
+                maximumPhrase: within(2...30, bytes[3]), padding: within(PhraseParameters.paddingRange, bytes[4]))
+            let levels = bytes.dropFirst(5).prefix(2048).map { Float(pow(10, (-120 + Double($0) / 2) / 10)) }
+            let duration = Double(levels.count) / 100
+            let found = PhraseDetector(parameters).phrases(
+                meanSquares: levels, windows: 0..<levels.count, duration: duration)
+            for (index, phrase) in found.enumerated() {
+                check(phrase.start >= 0 && phrase.start < phrase.end && phrase.end <= duration, "a phrase \(phrase)")
+                check(
+                    phrase.length <= parameters.maximumPhrase + 2 * parameters.padding + 0.02,
+                    "a phrase longer than the maximum: \(phrase)")
+                if index > 0 { check(found[index - 1].end <= phrase.start, "phrases out of order") }
+            }
         case .config:
             guard let text = String(validating: bytes, as: UTF8.self) else { return }
             var settings = DaemonSettings()
@@ -183,9 +208,9 @@ enum FuzzTarget: String, CaseIterable {
         return fd
     }()
 
-    private func check(_ condition: Bool, _ message: String) {
+    private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
         guard !condition else { return }
-        Console.error("playbackd-fuzz \(rawValue): \(message)\n")
+        Console.error("playbackd-fuzz \(rawValue): \(message())\n")
         abort()
     }
 }

@@ -89,4 +89,16 @@ import Testing
         )
         #expect(Self.rounded(edge) == [[0, 1.21], [1.21, 2.42]])
     }
+
+    @Test(
+        "clicks a third of a second apart for ten minutes (all too short): joined, then halved into phrases of at most the maximum, in order"
+    )
+    func clicks() {
+        var runs: [(Double, Float)] = []
+        for _ in 0..<1622 { runs += [(0.06, Self.speech), (0.31, Self.quiet)] }
+        let found = Self.phrases(runs)
+        #expect(found.count >= 30 && found.count <= 64, "\(found.count)")
+        #expect(found.allSatisfy { $0.length <= 20 + 0.3 + 1e-9 }, "\(found.map(\.length).max() ?? 0)")
+        #expect(zip(found, found.dropFirst()).allSatisfy { $0.end <= $1.start && $0.start < $0.end })
+    }
 }
