@@ -51,7 +51,9 @@ extension PlayerService {
     func listPhrases() -> CommandResult {
         guard let item = state.queue.current else { return noCurrentItem() }
         if let failure = state.currentPhraseFailure {
-            return .failure(CommandFailure(.commandFailed, "the phrases of \(item.path) cannot be found: \(failure)"))
+            return .failure(
+                CommandFailure(
+                    .commandFailed, "the phrases of \(StreamURL.redacted(item.path)) cannot be found: \(failure)"))
         }
         analysePhrases(of: item)
         return .success(.phrases(state.currentPhrases ?? PhraseList(phrases: [], isComplete: false)))

@@ -126,7 +126,7 @@ struct DecoderLoop<Sample: PCMSample> {
                 count = silence.count
             }
             if count > 0 {
-                bounds.frame += count / stretcher.channels
+                if !bounds.isInGap { bounds.frame += count / stretcher.channels }
                 if stretcher.write(UnsafeMutableBufferPointer(rebasing: stretchInput[..<count])) {
                     framesIn += count / stretcher.channels
                 } else {
