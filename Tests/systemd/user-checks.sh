@@ -197,6 +197,20 @@ fi
 ctl stop >/dev/null 2>&1
 kill "$http_pid" 2>/dev/null
 
+# 7d. The hardened service keeps the phrases it finds where the user's cache is
+# (CacheDirectory=, writable despite ProtectHome=read-only).
+phrases_complete() { ctl --json phrases 2>/dev/null | grep -q '"complete":true'; }
+cache_kept() { ls "$HOME"/.cache/playbackd/phrases/*.json >/dev/null 2>&1; }
+if ! out=$(ctl enqueue /playbackd/fixtures/speech-loud.flac --replace 2>&1); then
+    fail phrase-cache "enqueue under the service: $out"
+elif ! within 10 phrases_complete; then
+    fail phrase-cache "the analysis did not finish: $(ctl --json phrases 2>&1)"
+elif ! within 5 cache_kept; then
+    fail phrase-cache "nothing under ~/.cache/playbackd/phrases: $(ls -la "$HOME/.cache" 2>&1 | tr '\n' ' ')"
+else
+    ok phrase-cache
+fi
+
 # 8. A broken configuration: exit 78, failed, and no restart loop.
 echo 'devise = "x"' > "$config"
 systemctl --user restart playbackd.service 2>/dev/null

@@ -10,8 +10,13 @@ struct PhraseCache: Sendable {
     /// Nil: nothing is kept (no cache directory).
     let directory: String?
 
+    /// `$CACHE_DIRECTORY/phrases` under systemd (the unit's `CacheDirectory=playbackd`, writable
+    /// despite `ProtectHome=read-only`), else `$XDG_CACHE_HOME/playbackd/phrases`.
     static func defaultDirectory(environment: Environment) -> String? {
-        XDGDirectories.cache(environment: environment).map { $0 + "/phrases" }
+        if let directory = environment["CACHE_DIRECTORY"]?.split(separator: ":").first, directory.hasPrefix("/") {
+            return directory + "/phrases"
+        }
+        return XDGDirectories.cache(environment: environment).map { $0 + "/phrases" }
     }
 
     /// The phrases kept for `path` with `parameters`, when the file has not changed since.
