@@ -29,6 +29,13 @@ public enum XDGDirectories {
         return absolute(environment["HOME"]).map { $0 + "/.cache/playbackd" }
     }
 
+    /// The first directory of a list systemd sets for a unit (`STATE_DIRECTORY`,
+    /// `CACHE_DIRECTORY`: colon-separated); nil when it is not set.
+    public static func systemd(_ variable: String, environment: Environment) -> String? {
+        guard let first = environment[variable]?.split(separator: ":").first, !first.isEmpty else { return nil }
+        return String(first)
+    }
+
     private static func absolute(_ path: String?) -> String? {
         guard let path, path.hasPrefix(bytes: "/") else { return nil }
         return path

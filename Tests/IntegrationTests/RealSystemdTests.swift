@@ -9,7 +9,8 @@ extension IntegrationSuite {
         static let checks = [
             "user-manager", "standalone-binaries", "socket-activation", "status-line", "sound-server-stream", "reload",
             "stop",
-            "resume-after-stop", "crash-restart", "watchdog-restart", "mpris", "eq-preset", "http-stream", "phrase-cache",
+            "resume-after-stop", "crash-restart", "watchdog-restart", "mpris", "eq-preset", "http-stream",
+            "phrase-cache",
             "config-error",
             "journal",
         ]

@@ -13,7 +13,7 @@ struct PhraseCache: Sendable {
     /// `$CACHE_DIRECTORY/phrases` under systemd (the unit's `CacheDirectory=playbackd`, writable
     /// despite `ProtectHome=read-only`), else `$XDG_CACHE_HOME/playbackd/phrases`.
     static func defaultDirectory(environment: Environment) -> String? {
-        if let directory = environment["CACHE_DIRECTORY"]?.split(separator: ":").first, directory.hasPrefix("/") {
+        if let directory = XDGDirectories.systemd("CACHE_DIRECTORY", environment: environment) {
             return directory + "/phrases"
         }
         return XDGDirectories.cache(environment: environment).map { $0 + "/phrases" }

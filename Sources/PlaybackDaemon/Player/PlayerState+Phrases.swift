@@ -180,9 +180,7 @@ extension PlayerState {
             let phrase = list.phrases[step.phrase]
             var pass = template
             (pass.startFrame, pass.endFrame) = (metadata.frame(at: phrase.start), metadata.frame(at: phrase.end))
-            // The extra seconds are of listening time: at another rate the stretcher scales them.
-            let gap = phrase.length * phraseMode.gapFactor + phraseMode.gapExtra * rate
-            pass.gapFrames = Int((gap * Double(metadata.sampleRate)).rounded())
+            pass.gapFrames = Int((phraseMode.gap(after: phrase, rate: rate) * Double(metadata.sampleRate)).rounded())
             pass.mark = step.mark
             items.append(pass)
             step = step.next(repeats: phraseMode.repeats)

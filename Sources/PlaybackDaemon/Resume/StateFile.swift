@@ -13,7 +13,7 @@ struct StateFile: Sendable {
     let path: String
 
     static func defaultPath(environment: Environment) -> String? {
-        if let directory = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !directory.isEmpty {
+        if let directory = XDGDirectories.systemd("STATE_DIRECTORY", environment: environment) {
             return directory + "/state.json"
         }
         return XDGDirectories.state(environment: environment).map { $0 + "/state.json" }

@@ -21,6 +21,7 @@ public struct PhraseMode: Sendable, Equatable {
     public static let gapFactorRange = 0.0...3.0
     public static let gapExtraRange = 0.0...30.0
 
-    /// The silence after `phrase`, in seconds of the item.
-    public func gap(after phrase: Phrase) -> Double { phrase.length * gapFactor + gapExtra }
+    /// The silence after `phrase`, in seconds of the item, played at `rate`: the extra seconds
+    /// are of listening time, so the stretcher's scaling is undone for them.
+    public func gap(after phrase: Phrase, rate: Double) -> Double { phrase.length * gapFactor + gapExtra * rate }
 }
