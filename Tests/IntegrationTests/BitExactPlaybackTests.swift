@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Acceptance 1: what reaches the device is exactly `mpg123 --gapless -s` of the queue.
     @Suite struct BitExactPlayback {
         @Test("A three-track queue is captured byte for byte, gapless, through the end")

@@ -109,7 +109,7 @@ extension IntegrationSuite {
     }
 }
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     @Suite struct BookmarkStarts {
         @Test(
             "an upcoming item with a bookmark starts there, gaplessly: the capture is one item whole, then the next from its bookmark's sample"

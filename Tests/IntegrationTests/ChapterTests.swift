@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Chapters written by independent tools (mutagen's ID3 `CHAP`/`CTOC`, ffmpeg's MP4
     /// chapters, vorbiscomment's and opusenc's `CHAPTERnnn` comments), moved between
     /// sample-accurately.

@@ -4,7 +4,7 @@ import PlaybackModel
 import SystemSupport
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Acceptance 6: the built `playbackctl`, its exact output and exit codes.
     @Suite struct CommandLine {
         @Test("status prints state, artist - title, album, time and queue position")
@@ -141,6 +141,7 @@ extension ConcurrentIntegrationSuite {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: TestEnvironment.binDirectory + "/playbackctl")
             process.arguments = ["--socket", daemon.socketPath, "watch", "--json"]
+            process.environment = TestEnvironment.marked(ProcessInfo.processInfo.environment)
             let output = Pipe()
             process.standardOutput = output
             try process.run()

@@ -11,12 +11,12 @@ extension IntegrationSuite {
             arguments: ["pulse", "pulseaudio"])
         func deviceDisappearsWhilePlaying(device: String) throws {
             let server = try PulseServer()
-            let daemon = try DaemonProcess(device: device, pulseRuntime: server.runtime)
+            let daemon = try DaemonProcess(device: device, soundServer: server)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
             try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
-            Thread.sleep(forTimeInterval: 1)
+            try daemon.waitForElapsed(atLeast: 1)
             server.kill()
             let interrupted = try #require(try events.waitForState("interrupted", timeout: 10)["nowPlaying"])
             let kept = try #require(interrupted["elapsed"]?.numberValue)
@@ -41,14 +41,14 @@ extension IntegrationSuite {
         )
         func deviceDiesFiveTimes() throws {
             let server = try PulseServer()
-            let daemon = try DaemonProcess(device: "pulse", pulseRuntime: server.runtime)
+            let daemon = try DaemonProcess(device: "pulse", soundServer: server)
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
             try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
             var previous = 0.0
             for round in 1...5 {
-                Thread.sleep(forTimeInterval: 0.7)
+                try daemon.waitForElapsed(atLeast: previous + 0.7)
                 server.kill()
                 let interrupted = try #require(try events.waitForState("interrupted", timeout: 10)["nowPlaying"])
                 let kept = try #require(interrupted["elapsed"]?.numberValue)

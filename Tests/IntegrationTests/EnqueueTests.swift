@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Issue 5, acceptance 2: directories and playlists, each bad entry's reason, and a
     /// 10,000-file directory that never stalls the socket.
     @Suite struct EnqueuePaths {

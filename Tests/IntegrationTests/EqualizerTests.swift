@@ -6,7 +6,7 @@ import Testing
 
 @testable import PlaybackEngine
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// The equalizer's commands through the daemon: each change is pushed once with the curve,
     /// malformed requests change nothing, presets load and save as parametric EQ text, an
     /// AutoEq file's response is the cookbook's, and the curve survives a restart.
@@ -222,7 +222,7 @@ extension ConcurrentIntegrationSuite {
                         ("gain", .number(change % 2 == 0 ? -6 : 3)),
                     ])
                 #expect(try client.request(request)["status"]?.stringValue == "success")
-                usleep(4000)
+                usleep(4000)  // the changes spread over seconds of play: the window measured
             }
             #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
             // Stopped while playing: the capture ends with the shutdown fade, through the chain.

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Issue 14, point 4: faults of the machine around the daemon. Disks that fill or turn
     /// read-only are real filesystems in a private mount namespace of the daemon (a 16 KiB
     /// tmpfs; a read-only bind mount), since root, which runs these tests, ignores permissions.
@@ -59,7 +59,7 @@ extension ConcurrentIntegrationSuite {
 
             // Each later change fails the same way: said once, not at every save.
             for mode in ["all", "one", "off"] { _ = try daemon.call("changeRepeatMode", [("mode", .string(mode))]) }
-            Thread.sleep(forTimeInterval: 1.5)
+            try waitUntil { daemon.stderrText.contains("the resume state is still not saved") }
             #expect(Self.occurrences(of: failure, in: daemon.stderrText) == 1, "\(daemon.stderrText.suffix(2000))")
 
             // Room again (a short queue fits): the next save lands.

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// FLAC, Ogg Vorbis, Opus, AAC in MP4, ALAC, WAV and AIFF through the daemon as MP3 is
     /// proven: what reaches the device is the format's reference decoder's output (`flac -d`
     /// byte for byte; `oggdec`, `opusdec --rate 48000 --no-dither` and `ffmpeg -f s16le` within

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// The fuzz targets' seeds and every input a fuzzing run found crashing (`Tests/Fuzz/`)
     /// go through the same targets in a normal build: a regression comes back as a failure here.
     @Suite struct FuzzReplay {

@@ -3,7 +3,7 @@ import Foundation
 import PlaybackModel
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Broken and hostile audio files, generated here from the fixtures: each is played as far
     /// as it is playable or rejected with a reason, and the daemon keeps answering throughout.
     @Suite struct HostileFiles {
@@ -102,19 +102,17 @@ extension ConcurrentIntegrationSuite {
             let paths = ["a.mp3", "b.mp3"].map { directory + "/" + $0 } + [TestEnvironment.fixture("two.mp3")]
             _ = try daemon.call("enqueue", [("items", .array(paths.map(JSONValue.string))), ("play", .bool(true))])
             _ = try daemon.waitForState("playing")
-            usleep(500_000)
+            try daemon.waitForElapsed(atLeast: 0.5)
             // Truncate the playing file to a tenth, and delete the next one.
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: paths[0]))
             try handle.truncate(atOffset: 100_000)
             try handle.close()
             try FileManager.default.removeItem(atPath: paths[1])
-            let start = Date()
             var titles: [String] = []
-            while Date().timeIntervalSince(start) < 50 {
+            try waitUntil(timeout: 50, state: { "\(titles)" }) {
                 let snapshot = try daemon.nowPlaying()
                 if let title = snapshot["title"]?.stringValue, titles.last != title { titles.append(title) }
-                if titles.last == "Two" || snapshot["state"]?.stringValue == "stopped" { break }
-                usleep(100_000)
+                return titles.last == "Two" || snapshot["state"]?.stringValue == "stopped"
             }
             #expect(daemon.isRunning)
             #expect(titles.contains("Two"), "the item after the lost ones plays: \(titles)")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Issue 3, acceptance 4: the install step generates completions and the man page from the
     /// built playbackctl and installs them where bash, zsh, fish and man look; each one works.
     @Suite struct InstalledFiles {

@@ -1,11 +1,12 @@
 import Testing
 
-/// Tests that share what only one test at a time may use: the PulseAudio server's streams
-/// (counted, killed, unloaded), pacing or wake-ups measured against the wall clock, a
-/// container's systemd, the whole machine (the 1,000-client load).
-/// They run one at a time, in a phase of their own after everything else (`Scripts/test`).
-@Suite(.serialized) struct IntegrationSuite {}
+/// The daemon and the CLI over a live socket, against real programs. Each test runs in a
+/// world of its own (its own directory, XDG directories, sound server, bus and ports: see
+/// `DaemonProcess`), on a thread of its own, side by side with the rest (`TestWorlds`).
+@Suite(.worlds) struct IntegrationSuite {}
 
-/// Tests whose daemons each have their own socket, state, bus and capture file (a paced one
-/// only adds a stream to the null sink): they run alongside each other and the unit tests.
-@Suite struct ConcurrentIntegrationSuite {}
+/// The few tests that measure the machine as much as the daemon: pacing against the wall
+/// clock, ticks within milliseconds of a second's boundary, a thousand clients at once.
+/// They run one at a time, after everything else (`Scripts/test`), so that no busy neighbour
+/// moves their figures.
+@Suite(.serialized, .worlds) struct MachineSuite {}

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Issue 15: how the two programs are linked for memory (Package.swift, `orderedLink`):
     /// the functions that run placed first, the C++ runtime linked in. A sanitized build links
     /// dynamically and is not checked.

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-extension IntegrationSuite {
+extension MachineSuite {
     /// Many clients at once against a daemon playing in real time.
     @Suite struct Load {
         /// Counts from the client threads.
@@ -29,7 +29,7 @@ extension IntegrationSuite {
         }
 
         @Test(
-            "1,000 clients in 60 s of real-time play: the capture stays byte-exact, every request is answered, the excess is refused cleanly, descriptors come back"
+            "1,000 clients during at least 15 s of real-time play: the capture stays byte-exact, every request is answered, the excess is refused cleanly, descriptors come back"
         )
         func thousandClients() throws {
             let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
@@ -41,7 +41,9 @@ extension IntegrationSuite {
             // Counted while playing: the device's own descriptors are open from here on.
             let startDescriptors = Self.openDescriptors(daemon.pid)
             let tally = Tally()
-            let deadline = Date().addingTimeInterval(60)
+            // The busy clients ask for at least 15 s, and until the surplus has all been
+            // refused (936 connections 10 ms apart: 10 s and more).
+            let deadline = Date().addingTimeInterval(15)
             // 30 subscribers that hold their connection; 30 clients asking as fast as they can.
             var subscribers: [ControlClient] = []
             for _ in 0..<30 {
@@ -87,7 +89,7 @@ extension IntegrationSuite {
                     } else {
                         tally.otherRefusals.add(1, ordering: .relaxed)
                     }
-                    usleep(10_000)
+                    usleep(10_000)  // the surplus arrives over seconds, not all at once
                 }
                 tally.surplusDone.store(true, ordering: .releasing)
             }
@@ -119,6 +121,7 @@ extension IntegrationSuite {
             // AddressSanitizer keeps up to 256 MiB of freed memory in quarantine: no bound there.
             #expect(peakKiB < 128 * 1024 || TestEnvironment.sanitizer == "address", "\(peak)")
             var descriptors = Self.openDescriptors(daemon.pid)
+            // Closing takes the event loop a moment: poll for up to 5 s.
             for _ in 0..<50 where descriptors != startDescriptors {
                 usleep(100_000)
                 descriptors = Self.openDescriptors(daemon.pid)
@@ -129,7 +132,7 @@ extension IntegrationSuite {
             // What was played is the reference, byte for byte, with no gap and nothing twice.
             let captured = try daemon.captured()
             let reference = Data(repeatElement(try TestEnvironment.reference("long"), count: copies).joined())
-            #expect(captured.count > 44_100 * 4 * 50, "at least 50 s were captured (\(captured.count) bytes)")
+            #expect(captured.count > 44_100 * 4 * 15, "at least 15 s were captured (\(captured.count) bytes)")
             #expect(
                 captured == reference.prefix(captured.count),
                 "the capture is the reference's first \(captured.count) bytes")

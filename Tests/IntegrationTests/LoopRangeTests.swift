@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// The A-B loop: seamless and sample-exact, as the repeat-one loop is.
     @Suite struct LoopRanges {
         static let bytesPerFrame = 4

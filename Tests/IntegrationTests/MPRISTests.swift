@@ -170,18 +170,19 @@ extension IntegrationSuite {
             #expect(next.first?.changedProperties.contains("Metadata") == true)
             #expect(next.allSatisfy { $0.member != "Seeked" }, "a new item is not a seek")
 
-            // Nothing changes for 5 s: nothing is sent, and no thread of the daemon wakes up,
-            // with playerctl following.
-            let follower = try SpawnedProcess(
-                ["/usr/bin/playerctl", "-p", "playbackd", "--follow", "status"],
-                environment: ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "PATH=/usr/bin:/bin"])
-            Thread.sleep(forTimeInterval: 1)
+            // Nothing changes: nothing is sent, and no thread of the daemon wakes up, with
+            // playerctl following (once it has read what it wanted and the daemon is quiet, the
+            // 3 s window is what is measured).
+            let follower = try LineFollower(
+                ["/usr/bin/playerctl", "-p", "playbackd", "--follow", "status"], environment: bus.environment)
+            #expect(follower.waitForLine(starting: "Paused", timeout: 20) != nil, "playerctl follows the player")
+            try waitUntilQuiet(daemon.pid)
             let before = try threadWakeups(daemon.pid)
-            Thread.sleep(forTimeInterval: 5)
+            Thread.sleep(forTimeInterval: 3)
             let after = try threadWakeups(daemon.pid)
             #expect(monitor.signals.count == seen, "nothing is sent while nothing changes")
-            #expect(after - before == 0, "the daemon's threads woke up \(after - before) times in 5 s")
-            follower.kill()
+            #expect(after - before == 0, "the daemon's threads woke up \(after - before) times in 3 s")
+            _ = follower
 
             // A repeat-one loop point is a jump back to 0: one Seeked per pass.
             _ = try daemon.call("changeRepeatMode", [("mode", .string("one"))])
@@ -257,7 +258,8 @@ extension IntegrationSuite {
             let bus = try SessionBus(start: false)
             let daemon = try DaemonProcess(
                 device: "pulse", arguments: ["--pause-hold", "0"], pulse: true, environment: bus.environment)
-            Thread.sleep(forTimeInterval: 1)  // past start-up
+            // Past start-up (and its tries to reach the bus), the 2 s window is what is measured.
+            try waitUntilQuiet(daemon.pid)
             let before = try threadWakeups(daemon.pid)
             Thread.sleep(forTimeInterval: 2)
             #expect(try threadWakeups(daemon.pid) - before == 0, "no spinning while there is no bus")
@@ -271,11 +273,11 @@ extension IntegrationSuite {
             #expect(try bus.playerctl(["status"]).stdout == "Playing\n")
 
             bus.kill()
-            Thread.sleep(forTimeInterval: 1)
             let playing = try daemon.nowPlaying()
             #expect(playing["state"]?.stringValue == "playing")
-            Thread.sleep(forTimeInterval: 1)
-            #expect((try daemon.nowPlaying().number("elapsed") ?? 0) > (playing.number("elapsed") ?? 0))
+            // It plays on: the position moves on by a second.
+            try daemon.waitForElapsed(atLeast: extrapolated(playing) + 1)
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing")
 
             try bus.start()
             let rejoined = try bus.waitForName(Self.name, timeout: 10)
@@ -285,8 +287,9 @@ extension IntegrationSuite {
             // Killed, the bus leaves its socket file behind: the daemon tries a bounded number
             // of times, with a growing delay, and then sleeps until the socket is made again.
             _ = try daemon.call("pause")
+            try waitUntilQuiet(daemon.pid)
             bus.kill()
-            Thread.sleep(forTimeInterval: 1)
+            // The 3 s window after the bus went is what is measured: it holds the tries.
             let whileGone = try threadWakeups(daemon.pid)
             Thread.sleep(forTimeInterval: 3)
             let retries = try threadWakeups(daemon.pid) - whileGone
@@ -373,35 +376,5 @@ extension IntegrationSuite {
                     "\(cells[0].replacingOccurrences(of: "`", with: "")) \(cells[1].replacingOccurrences(of: "`", with: "")) \(cells[2]) \(signature.isEmpty ? "-" : signature)"
             }
         }
-    }
-}
-
-/// Voluntary and involuntary context switches of every thread of `pid`: how often it woke up.
-func threadWakeups(_ pid: Int32) throws -> Int {
-    var total = 0
-    let name = { (task: String) in try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8) }
-    for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
-        // ThreadSanitizer's runtime has a thread of its own that wakes every 100 ms; it has no
-        // name, so it carries the process's. Every thread the daemon starts is named.
-        if TestEnvironment.sanitizer == "thread" && task != "\(pid)" && name(task) == name("\(pid)") { continue }
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-            total += Int(line.split(separator: "\t").last.map(String.init) ?? "0") ?? 0
-        }
-    }
-    return total
-}
-
-/// Polls `condition` every 20 ms; fails after `timeout` seconds (a bound no working daemon nears).
-func waitUntil(
-    timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
-) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while try !condition() {
-        guard Date() < deadline else {
-            Issue.record("condition not met within \(timeout) s", sourceLocation: sourceLocation)
-            return
-        }
-        Thread.sleep(forTimeInterval: 0.02)
     }
 }

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Issue 5, acceptance 1 (metadata and artwork): ID3v2.2, 2.3 and 2.4 tags in Latin-1,
     /// UTF-16 and UTF-8, written byte by byte by `Scripts/lib/write-id3.py`.
     @Suite struct Metadata {

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Phrase analysis and phrase mode against real speech (espeak-ng, `Scripts/lib/make-speech.sh`)
     /// and the reference decoder's samples.
     @Suite struct Phrases {

@@ -92,6 +92,53 @@ extension IntegrationSuite {
         }
 
         @Test(
+            "bad rates are refused with a message; commands lists the rates; the CLI sets and steps it; a restart keeps it"
+        )
+        func badRatesCommandsCLIAndRestart() throws {
+            let state = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            let daemon = try DaemonProcess(environment: ["XDG_STATE_HOME": state])
+            for (arguments, message) in [
+                ([("rate", JSONValue.number(0))], "'rate' must be 0.5 to 3, got 0"),
+                ([("rate", .number(0.4))], "'rate' must be 0.5 to 3, got 0.4"),
+                ([("rate", .number(3.1))], "'rate' must be 0.5 to 3, got 3.1"),
+                ([("rate", .string("fast"))], "rate"),
+                ([("rate", .number(1)), ("change", .number(0.5))], "takes 'rate' or 'change', not both"),
+                ([], "changePlaybackRate needs 'rate' or 'change'"),
+            ] {
+                let reply = try daemon.call("changePlaybackRate", arguments)
+                #expect(reply["status"]?.stringValue == "badRequest", "\(arguments)")
+                #expect(reply["message"]?.stringValue?.contains(message) == true, "\(reply.serialized)")
+            }
+            #expect(try daemon.nowPlaying().number("defaultRate") == 1, "nothing was changed by bad requests")
+            let commands = try #require(try daemon.call("commands")["commands"]?.arrayValue)
+            let entry = try #require(commands.first { $0["command"]?.stringValue == "changePlaybackRate" })
+            #expect(entry["supportedPlaybackRates"]?.arrayValue?.compactMap(\.numberValue).contains(1.5) == true)
+
+            #expect(try playbackctl(daemon, ["rate", "1.5"]).status == 0)
+            #expect(try playbackctl(daemon, ["rate", "+0.25"]).status == 0)
+            #expect(try playbackctl(daemon, ["status", "--format", "{{defaultRate}}"]).stdout == "1.75\n")
+            #expect(try playbackctl(daemon, ["speed", "-0.25x"]).status == 0)
+            #expect(try daemon.nowPlaying().number("defaultRate") == 1.5)
+            let bad = try playbackctl(daemon, ["rate", "fast"])
+            #expect(bad.status == 2 && bad.stderr.contains("'fast' is not a rate"), "\(bad.stderr)")
+            _ = try playbackctl(daemon, ["rate", "+2.5"])
+            #expect(try daemon.nowPlaying().number("defaultRate") == 3, "a step is clamped to 3")
+            _ = try daemon.call("changePlaybackRate", [("rate", .number(1.25))])
+            #expect(daemon.terminate() == 0)
+
+            let restarted = try DaemonProcess(environment: ["XDG_STATE_HOME": state])
+            #expect(try restarted.nowPlaying().number("defaultRate") == 1.25)
+            #expect(restarted.terminate() == 0)
+        }
+    }
+}
+
+extension MachineSuite {
+    /// The position's clock at other rates, against the wall clock (the sleeps are the
+    /// stretches measured).
+    @Suite struct PlaybackRateClock {
+        @Test(
             "on the paced sink elapsed advances at 1.5x and 2x; a change while playing is pushed once and keeps the position"
         )
         func clockFollowsTheRate() throws {
@@ -145,47 +192,6 @@ extension IntegrationSuite {
             // Stretched output reaches the ring in whole batches: a stream started on the few
             // hundred frames Sonic gives back per block underran (31 times in one start at 2x).
             #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText.suffix(1000))")
-        }
-
-        @Test(
-            "bad rates are refused with a message; commands lists the rates; the CLI sets and steps it; a restart keeps it"
-        )
-        func badRatesCommandsCLIAndRestart() throws {
-            let state = TestEnvironment.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(atPath: state) }
-            let daemon = try DaemonProcess(environment: ["XDG_STATE_HOME": state])
-            for (arguments, message) in [
-                ([("rate", JSONValue.number(0))], "'rate' must be 0.5 to 3, got 0"),
-                ([("rate", .number(0.4))], "'rate' must be 0.5 to 3, got 0.4"),
-                ([("rate", .number(3.1))], "'rate' must be 0.5 to 3, got 3.1"),
-                ([("rate", .string("fast"))], "rate"),
-                ([("rate", .number(1)), ("change", .number(0.5))], "takes 'rate' or 'change', not both"),
-                ([], "changePlaybackRate needs 'rate' or 'change'"),
-            ] {
-                let reply = try daemon.call("changePlaybackRate", arguments)
-                #expect(reply["status"]?.stringValue == "badRequest", "\(arguments)")
-                #expect(reply["message"]?.stringValue?.contains(message) == true, "\(reply.serialized)")
-            }
-            #expect(try daemon.nowPlaying().number("defaultRate") == 1, "nothing was changed by bad requests")
-            let commands = try #require(try daemon.call("commands")["commands"]?.arrayValue)
-            let entry = try #require(commands.first { $0["command"]?.stringValue == "changePlaybackRate" })
-            #expect(entry["supportedPlaybackRates"]?.arrayValue?.compactMap(\.numberValue).contains(1.5) == true)
-
-            #expect(try playbackctl(daemon, ["rate", "1.5"]).status == 0)
-            #expect(try playbackctl(daemon, ["rate", "+0.25"]).status == 0)
-            #expect(try playbackctl(daemon, ["status", "--format", "{{defaultRate}}"]).stdout == "1.75\n")
-            #expect(try playbackctl(daemon, ["speed", "-0.25x"]).status == 0)
-            #expect(try daemon.nowPlaying().number("defaultRate") == 1.5)
-            let bad = try playbackctl(daemon, ["rate", "fast"])
-            #expect(bad.status == 2 && bad.stderr.contains("'fast' is not a rate"), "\(bad.stderr)")
-            _ = try playbackctl(daemon, ["rate", "+2.5"])
-            #expect(try daemon.nowPlaying().number("defaultRate") == 3, "a step is clamped to 3")
-            _ = try daemon.call("changePlaybackRate", [("rate", .number(1.25))])
-            #expect(daemon.terminate() == 0)
-
-            let restarted = try DaemonProcess(environment: ["XDG_STATE_HOME": state])
-            #expect(try restarted.nowPlaying().number("defaultRate") == 1.25)
-            #expect(restarted.terminate() == 0)
         }
     }
 }

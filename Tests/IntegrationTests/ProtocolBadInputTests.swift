@@ -191,7 +191,7 @@ extension IntegrationSuite {
                         + "while True: time.sleep(1)",
                 ], environment: ["PATH=/usr/bin:/bin"])
             defer { impostor.kill() }
-            for _ in 0..<200 where !FileManager.default.fileExists(atPath: path) { usleep(20_000) }
+            try waitUntil { FileManager.default.fileExists(atPath: path) }
             let run = try CommandLineRun.run("playbackctl", ["--socket", path, "--timeout", "5", "status"])
             #expect(run.status == 9)
             #expect(
@@ -208,7 +208,7 @@ extension IntegrationSuite {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: TestEnvironment.binDirectory + "/playbackd")
             process.arguments = ["--device", "null"]
-            process.environment = ["XDG_RUNTIME_DIR": runtime, "NOTIFY_SOCKET": base + "/notify"]
+            process.environment = TestEnvironment.marked(["XDG_RUNTIME_DIR": runtime, "NOTIFY_SOCKET": base + "/notify"])
             let notify = try NotifyListener(path: base + "/notify")
             try process.run()
             defer { process.terminate(); process.waitUntilExit() }

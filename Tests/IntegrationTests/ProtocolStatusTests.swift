@@ -3,7 +3,7 @@ import Foundation
 import PlaybackModel
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Acceptance 4, part 1: every command and every status over the real socket.
     @Suite struct ProtocolStatuses {
         /// A valid request for every command; the test fails when a command is missing here.

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension IntegrationSuite {
+extension MachineSuite {
     /// Acceptance 3, on a PulseAudio null sink (real-time pacing), through ALSA's pulse plugin
     /// (real `snd_pcm_delay`) and through the daemon's own stream (libpulse's timing). The
     /// sleeps here are the wall-clock time being measured.
@@ -51,74 +51,13 @@ extension IntegrationSuite {
             Thread.sleep(forTimeInterval: 0.5)
             #expect(try daemon.nowPlaying().number("elapsed") == paused.number("elapsed"))
             // Held, libpulse's thread would wake the daemon about twice a second.
-            #expect(try PulseProbe.openStreams() == 0, "the stream is released at the pause")
+            #expect(try daemon.server().openStreams() == 0, "the stream is released at the pause")
 
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
             let resumed = try daemon.nowPlaying()
             let pausedAt = try #require(paused.number("elapsed"))
             #expect(abs(extrapolated(resumed) - pausedAt) < 0.05)
-            #expect(try PulseProbe.openStreams() == 1)
-        }
-
-        @Test(
-            "the sound server sees a music player named playbackd (pactl list sink-inputs)",
-            arguments: soundServerDevices)
-        func streamIdentity(device: String) throws {
-            let daemon = try DaemonProcess(device: device, pulse: true)
-            _ = try daemon.enqueue(["long.mp3"], play: true)
-            #expect(try PulseProbe.waitForStreams(1, timeout: 10))
-            let properties = try PulseProbe.sinkInputProperties()
-            for expected in [
-                #"application.name = "playbackd""#, #"application.id = "org.playbackd""#, #"media.role = "music""#,
-                #"application.icon_name = "audio-x-generic""#,
-            ] {
-                #expect(properties.contains(expected), "\(expected) in \(properties)")
-            }
-            #expect(daemon.terminate() == 0)
-        }
-
-        @Test("a device that is not a sound server's stream is held for the hold time, then released; play reopens it")
-        func holdTimeOnOtherDevices() throws {
-            // The file plugin in front of PulseAudio: ALSA calls it a file device, not a server's.
-            let daemon = try DaemonProcess(
-                device: "playbackd_capture_paced", arguments: ["--pause-hold", "1.5"], pulse: true)
-            _ = try daemon.enqueue(["long.mp3"], play: true)
-            Thread.sleep(forTimeInterval: 0.5)
-            #expect(try daemon.call("pause")["status"]?.stringValue == "success")
-            Thread.sleep(forTimeInterval: 0.5)
-            #expect(try PulseProbe.openStreams() == 1, "held during the hold time")
-            #expect(try PulseProbe.waitForStreams(0, timeout: 15), "released after the hold time")
-            #expect(try daemon.call("play")["status"]?.stringValue == "success")
-            #expect(try PulseProbe.openStreams() == 1)
-        }
-
-        @Test("skip commands move by their interval, clamped; previous-track restarts after 3 s, else goes back")
-        func skipAndPreviousTrack() throws {
-            let daemon = try DaemonProcess(device: "pulse", arguments: ["--skip-backward-interval", "30"], pulse: true)
-            _ = try daemon.enqueue(["one.mp3", "long.mp3"])
-            #expect(try daemon.call("nextTrack")["status"]?.stringValue == "success")
-            #expect(try daemon.call("play")["status"]?.stringValue == "success")
-            let forward = try daemon.call("skipForward", [("interval", .number(5))])
-            #expect(abs((forward.number("position") ?? -1) - 5) < 0.05)
-            let defaultForward = try daemon.call("skipForward")
-            #expect(abs((defaultForward.number("position") ?? -1) - 20) < 0.1, "default interval is 15 s")
-            #expect(try daemon.call("skipBackward").number("position") == 0, "clamped to the start")
-
-            _ = try daemon.call("changePlaybackPosition", [("position", .number(10))])
-            _ = try daemon.call("previousTrack")
-            let restarted = try daemon.nowPlaying()
-            #expect(restarted.number("queueIndex") == 1, "more than 3 s in: restart the item")
-            #expect(extrapolated(restarted) < 0.1)
-            _ = try daemon.call("previousTrack")
-            let previous = try daemon.nowPlaying()
-            #expect(previous.number("queueIndex") == 0, "at the start: go back one item")
-            #expect(previous["state"]?.stringValue == "playing")
-            // Last: skipping past the end of the last item may end the queue.
-            _ = try daemon.call("nextTrack")
-            let duration = try daemon.nowPlaying().number("duration")
-            #expect(
-                try daemon.call("skipForward", [("interval", .number(1000))]).number("position") == duration,
-                "clamped to the end")
+            #expect(try daemon.server().openStreams() == 1)
         }
 
         @Test(
@@ -158,6 +97,77 @@ extension IntegrationSuite {
                 "asked at \(asked) s, paused at \(elapsed) s of \(duration) s")
         }
 
+    }
+}
+
+extension IntegrationSuite {
+    /// The sound server's stream: what the server sees, when the device is held and released,
+    /// and the moves that need a real-time device; none of them measures the wall clock.
+    @Suite struct SoundServerStreams {
+        static let soundServerDevices = MachineSuite.RealTime.soundServerDevices
+
+        @Test(
+            "the sound server sees a music player named playbackd (pactl list sink-inputs)",
+            arguments: soundServerDevices)
+        func streamIdentity(device: String) throws {
+            let daemon = try DaemonProcess(device: device, pulse: true)
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            #expect(try daemon.server().waitForStreams(1, timeout: 10))
+            let properties = try daemon.server().sinkInputProperties()
+            for expected in [
+                #"application.name = "playbackd""#, #"application.id = "org.playbackd""#, #"media.role = "music""#,
+                #"application.icon_name = "audio-x-generic""#,
+            ] {
+                #expect(properties.contains(expected), "\(expected) in \(properties)")
+            }
+            #expect(daemon.terminate() == 0)
+        }
+
+        @Test("a device that is not a sound server's stream is held for the hold time, then released; play reopens it")
+        func holdTimeOnOtherDevices() throws {
+            // The file plugin in front of PulseAudio: ALSA calls it a file device, not a server's.
+            let daemon = try DaemonProcess(
+                device: "playbackd_capture_paced", arguments: ["--pause-hold", "1.5"], pulse: true)
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            try daemon.waitForElapsed(atLeast: 0.5)
+            #expect(try daemon.call("pause")["status"]?.stringValue == "success")
+            // A third of the way into the 1.5 s hold (a server's stream would be gone by now).
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(try daemon.server().openStreams() == 1, "held during the hold time")
+            #expect(try daemon.server().waitForStreams(0, timeout: 15), "released after the hold time")
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            #expect(try daemon.server().openStreams() == 1)
+        }
+
+        @Test("skip commands move by their interval, clamped; previous-track restarts after 3 s, else goes back")
+        func skipAndPreviousTrack() throws {
+            let daemon = try DaemonProcess(device: "pulse", arguments: ["--skip-backward-interval", "30"], pulse: true)
+            _ = try daemon.enqueue(["one.mp3", "long.mp3"])
+            #expect(try daemon.call("nextTrack")["status"]?.stringValue == "success")
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            let forward = try daemon.call("skipForward", [("interval", .number(5))])
+            #expect(abs((forward.number("position") ?? -1) - 5) < 0.05)
+            let defaultForward = try daemon.call("skipForward")
+            #expect(abs((defaultForward.number("position") ?? -1) - 20) < 0.1, "default interval is 15 s")
+            #expect(try daemon.call("skipBackward").number("position") == 0, "clamped to the start")
+
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(10))])
+            _ = try daemon.call("previousTrack")
+            let restarted = try daemon.nowPlaying()
+            #expect(restarted.number("queueIndex") == 1, "more than 3 s in: restart the item")
+            #expect(extrapolated(restarted) < 0.1)
+            _ = try daemon.call("previousTrack")
+            let previous = try daemon.nowPlaying()
+            #expect(previous.number("queueIndex") == 0, "at the start: go back one item")
+            #expect(previous["state"]?.stringValue == "playing")
+            // Last: skipping past the end of the last item may end the queue.
+            _ = try daemon.call("nextTrack")
+            let duration = try daemon.nowPlaying().number("duration")
+            #expect(
+                try daemon.call("skipForward", [("interval", .number(1000))]).number("position") == duration,
+                "clamped to the end")
+        }
+
         @Test(
             "at the end of the queue the state becomes stopped and the device is closed", arguments: soundServerDevices)
         func queueEndStopsAndClosesDevice(device: String) throws {
@@ -165,10 +175,10 @@ extension IntegrationSuite {
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["three.mp3"], play: true)
-            #expect(try PulseProbe.openStreams() == 1)
+            #expect(try daemon.server().openStreams() == 1)
             let stopped = try events.waitForState("stopped", timeout: 10)
             #expect(stopped["nowPlaying"]?["title"] == nil, "now-playing is cleared at the end")
-            #expect(try PulseProbe.openStreams() == 0)
+            #expect(try daemon.server().openStreams() == 0)
         }
     }
 }

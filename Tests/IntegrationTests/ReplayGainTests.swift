@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// ReplayGain through the daemon and the real ALSA file device: tagged fixtures play at
     /// their track or album gain, the peak limits a gain that would clip, untagged files get
     /// the configured gain, and the snapshot says what was applied.

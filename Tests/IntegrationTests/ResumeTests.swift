@@ -3,7 +3,7 @@ import Foundation
 import PlaybackModel
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Issue 5, acceptance 5: the queue, position, modes and commands survive `kill -9` and
     /// SIGTERM; a broken state file gives a clean start with a warning.
     @Suite struct Resume {
@@ -77,7 +77,7 @@ extension ConcurrentIntegrationSuite {
             // Seek before playing, so the capture holds only what was played from 20 s on.
             _ = try first.call("changePlaybackPosition", [("position", .number(20))])
             _ = try first.call("play")
-            usleep(1_500_000)
+            try first.waitForElapsed(atLeast: 21.5)
             first.signal(SIGTERM)
             #expect(first.waitForExit(timeout: 5) == 0)
             // Everything written was played: the drain, then the fade, then silence.
@@ -89,7 +89,7 @@ extension ConcurrentIntegrationSuite {
             let resumed = restored["elapsed"]?.numberValue ?? -1
             #expect(abs(resumed - played) < 0.1, "resumed at \(resumed), the last sample played was at \(played)")
             _ = try second.call("play")
-            usleep(500_000)
+            try second.waitForElapsed(atLeast: resumed + 0.5)
             second.signal(SIGTERM)
             #expect(second.waitForExit(timeout: 5) == 0)
 
@@ -156,13 +156,13 @@ extension ConcurrentIntegrationSuite {
                 default:
                     // No command in flight: playing for a while, then killed.
                     _ = try daemon.call("play")
-                    usleep(1_500_000)
+                    usleep(1_500_000)  // a while of play, in whatever state the queue is
                     let playing = try daemon.nowPlaying()
                     if playing["state"]?.stringValue == "playing", let title = playing["title"]?.stringValue {
                         lastPlaying = (title, playing["elapsed"]?.numberValue ?? 0)
                     }
                 }
-                usleep(UInt32.random(in: 0..<300_000, using: &generator))
+                usleep(UInt32.random(in: 0..<300_000, using: &generator))  // a moment at random: the kill's
                 daemon.signal(SIGKILL)
                 _ = daemon.waitForExit(timeout: 5)
             }
@@ -181,7 +181,7 @@ extension ConcurrentIntegrationSuite {
             _ = try first.call("jump", [("index", .number(2))])
             _ = try first.call("changePlaybackPosition", [("position", .number(1.25))])
             let before = try lasting(first)
-            usleep(1_000_000)
+            usleep(1_000_000)  // the second within which every change must be on disk
             first.signal(SIGKILL)
             _ = first.waitForExit(timeout: 5)
             let second = try daemon(stateHome, device: "null")
@@ -240,10 +240,9 @@ extension ConcurrentIntegrationSuite {
             let second = try DaemonProcess(
                 device: "null", environment: ["XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": bootTwo])
             var url: String?
-            let deadline = Date().addingTimeInterval(5)
-            while url == nil && Date() < deadline {
+            try waitUntil {
                 url = try second.nowPlaying()["artworkURL"]?.stringValue
-                if url == nil { usleep(20_000) }
+                return url != nil
             }
             let path = try #require(url.map { String($0.dropFirst("file://".count)) })
             #expect(path.hasPrefix(bootTwo + "/playbackd/artwork/"))

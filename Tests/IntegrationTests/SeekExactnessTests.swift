@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Acceptance 2: a seek while paused, then play, yields exactly the reference samples
     /// from that position; the reply and nowPlaying report the landed position.
     @Suite struct SeekExactness {

@@ -60,7 +60,7 @@ extension IntegrationSuite {
             for _ in 0..<20 { daemon.signal(SIGHUP) }
             #expect(daemon.notify.waitFor("RELOADING=1", timeout: 5))
             #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success", "alive after 20 SIGHUPs")
-            usleep(UInt32(round) * 50_000)  // a different point in the engine's work each round
+            usleep(UInt32(round) * 50_000)  // a different point in the engine's work each round: the test's input
             daemon.signal(SIGTERM)
             #expect(
                 daemon.waitForExit(timeout: 10) == 0, "\(moment): exit status \(daemon.waitForExit(timeout: 0) ?? -1)")

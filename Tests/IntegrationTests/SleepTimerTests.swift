@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     @Suite struct SleepTimerRequests {
         @Test(
             "setSleepTimer and cancelSleepTimer: the snapshot carries the timer; bad values are refused with the reason"
@@ -49,7 +49,7 @@ extension IntegrationSuite {
         @Test("seconds: 4 pauses 4 s later, after a fade whose level falls steadily to silence; the position is kept")
         func afterSeconds() throws {
             let server = try PulseServer()
-            let daemon = try DaemonProcess(device: "pulseaudio", pulseRuntime: server.runtime)
+            let daemon = try DaemonProcess(device: "pulseaudio", soundServer: server)
             let recorder = try MonitorRecorder(server: server, directory: daemon.directory)
             let events = try daemon.connect()
             _ = try events.subscribe()

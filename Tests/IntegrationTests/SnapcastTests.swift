@@ -7,12 +7,15 @@ extension IntegrationSuite {
     /// (docs/multiroom.md). Serial: the stream is paced in real time.
     @Suite struct Snapcast {
         @Test(
-            "a three-item queue reaches two snapclients whole, in order and without a gap (each 100 ms window at correlation >= 0.99 with the resampled reference)"
+            "a three-item queue reaches snapserver whole, in order, paced and without a gap (each 100 ms window at correlation >= 0.99 with the resampled reference), and two snapclients play all of it in order"
         )
         func twoRoomsHearTheQueue() throws {
             let rig = try SnapcastRig()
             let rooms = [try rig.addClient("kitchen"), try rig.addClient("study")]
-            let daemon = try DaemonProcess(arguments: ["--snapcast", rig.address])
+            // What playbackd sends passes through a relay that keeps it: that stream is what
+            // playbackd controls, and it is checked strictly.
+            let relay = try StreamListener(forwardingTo: rig.sourcePort)
+            let daemon = try DaemonProcess(arguments: ["--snapcast", "tcp://127.0.0.1:\(relay.port)"])
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3"], play: true)
@@ -20,29 +23,49 @@ extension IntegrationSuite {
             let reference = try Self.reference(["one", "two", "three"])
             // The rooms play the end a buffer (1 s) after playbackd sent it: wait until each
             // file holds half a second past it.
-            let deadline = Date().addingTimeInterval(20)
             for room in rooms {
-                while Date() < deadline {
+                try waitUntil(timeout: 20) {
                     let capture = SnapcastRig.left(room)
-                    if let offset = WindowCorrelation.alignment(of: reference, in: capture),
-                        capture.count >= offset + reference.count + 24_000
-                    {
-                        break
-                    }
-                    Thread.sleep(forTimeInterval: 0.1)
+                    let offset = WindowCorrelation.alignment(of: reference, in: capture)
+                    return offset.map { capture.count >= $0 + reference.count + 24_000 } ?? false
                 }
             }
             rig.stopClients()
 
+            let sent = try relay.received()
+            let stream = SnapcastRig.left(sent)
+            let start = try #require(WindowCorrelation.alignment(of: reference, in: stream), "nothing was sent")
+            let worstSent = WindowCorrelation.worstWindow(reference, in: stream, at: start, upTo: reference.count)
+            #expect(worstSent.score >= 0.99, "the stream sent: the window at \(Double(worstSent.at) / 48_000) s")
+            // Paced by playbackd's clock, which kept ahead of real time (it counts the times
+            // it fell behind as underruns and logs them).
+            #expect(!daemon.stderrText.contains("underran"), "\(daemon.stderrText)")
+            let span = relay.sendingSpan()
+            #expect(span > 6.5, "7.4 s of audio was sent over \(span) s: paced, not all at once")
+
+            // Each room plays all of it, in order: the two seams between the items are where
+            // the reference puts them, and the music lasts as long. What snapserver and
+            // snapclient do under a busy processor (this test runs beside others) is theirs:
+            // measured here with the stream sent whole and on time, snapserver re-timed its
+            // stream ("onResync" in its log) and snapclients played silence where they found no
+            // audio ("No chunks available"), moving the rooms by 30 - 100 ms, one room or both.
+            // So the rooms are held to the order and to each seam within 0.3 s, and the stream
+            // playbackd sent (above) to every window.
             for room in rooms {
                 let capture = SnapcastRig.left(room)
-                let offset = try #require(WindowCorrelation.alignment(of: reference, in: capture), "\(room): no audio")
-                // Snapcast loses the last 30-40 ms of a stream that stops (measured: playbackd
-                // sends them, and three chunks of silence after); the windows end before.
-                let worst = WindowCorrelation.worstWindow(
-                    reference, in: capture, at: offset, upTo: reference.count - 2400)
-                print("snapcast: \(room): worst window \(worst.score) at \(Double(worst.at) / 48_000) s")
-                #expect(worst.score >= 0.99, "\(room): the window at \(Double(worst.at) / 48_000) s")
+                let first = try #require(capture.firstIndex { abs($0) > 200 }, "\(room): no audio")
+                let last = try #require(capture.lastIndex { abs($0) > 200 })
+                let seam = try #require(
+                    WindowCorrelation.locate(reference, second: 2.37, in: capture, near: first + 113_760, within: 0.3),
+                    "\(room): the seam between the first two items is not within 0.3 s of 2.37 s")
+                let next = try #require(
+                    WindowCorrelation.locate(reference, second: 5.48, in: capture, near: seam + 149_280, within: 0.3),
+                    "\(room): the seam between the last two items is not within 0.3 s of 3.11 s after the first")
+                let heard = Double(last - first) / 48_000
+                print(
+                    "snapcast: \(room): seams at \(Double(seam - first) / 48_000) and \(Double(next - first) / 48_000) s, music for \(heard) s"
+                )
+                #expect(abs(heard - 7.41) < 0.3, "\(room): \(heard) s of music")
             }
         }
 
@@ -78,20 +101,22 @@ extension IntegrationSuite {
             _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3", "one.mp3"], play: true)
             try events.waitForEvent { $0["nowPlaying"]?["state"]?.stringValue == "playing" }
-            Thread.sleep(forTimeInterval: 2)
+            try daemon.waitForElapsed(atLeast: 1)
             rig.killServer()
             let interrupted = try #require(try events.waitForState("interrupted", timeout: 10)["nowPlaying"])
             let kept = try #require(interrupted["elapsed"]?.numberValue)
             #expect(kept > 0.5 && kept < 10, "position kept: \(kept)")
             #expect(interrupted["queueCount"]?.numberValue == 2 && interrupted["title"]?.stringValue == "Long")
             // With no snapserver the daemon answers at once, and tries again on its own.
-            for _ in 0..<5 {
+            var slowest = 0.0
+            try waitUntil(timeout: 20) {
                 let started = Date()
-                #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success")
-                #expect(Date().timeIntervalSince(started) < 0.5)
-                Thread.sleep(forTimeInterval: 0.3)
+                let answer = try daemon.call("nowPlaying")["status"]?.stringValue
+                slowest = max(slowest, Date().timeIntervalSince(started))
+                #expect(answer == "success")
+                return daemon.stderrText.contains("is not there: trying again")
             }
-            #expect(daemon.stderrText.contains("is not there: trying again"))
+            #expect(slowest < 0.5, "a request took \(slowest) s while snapserver was away")
 
             let heardBefore = SnapcastRig.left(room).count
             try rig.startServer()
@@ -100,13 +125,7 @@ extension IntegrationSuite {
             #expect(Date().timeIntervalSince(back) < 5, "playing again \(Date().timeIntervalSince(back)) s after")
             #expect(abs((resumed["elapsed"]?.numberValue ?? -1) - kept) < 0.5, "on from \(kept)")
             // The client reconnects by itself and plays the stream again.
-            var sounded = false
-            let deadline = Date().addingTimeInterval(10)
-            while !sounded && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.2)
-                sounded = SnapcastRig.left(room).dropFirst(heardBefore).contains { abs($0) > 2000 }
-            }
-            #expect(sounded, "the room plays again")
+            try waitUntil(timeout: 20) { SnapcastRig.left(room).dropFirst(heardBefore).contains { abs($0) > 2000 } }
             #expect(daemon.stderrText.contains("is back after"))
         }
 
@@ -126,10 +145,11 @@ extension IntegrationSuite {
                 let asked = Date()
                 #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success")
                 #expect(Date().timeIntervalSince(asked) < 0.5)
-                Thread.sleep(forTimeInterval: 0.1)
+                Thread.sleep(forTimeInterval: 0.1)  // spread over the first second, across the first try
             }
             // Tries at 0.5, 1.5, 3.5 and 7.5 s, the next at 15.5 s: from 8 to 14 s only the
             // pause hold's release (10 s) may wake the event loop.
+            // The window measured: 8 - 14 s after the failure.
             Thread.sleep(forTimeInterval: max(0, 8 - Date().timeIntervalSince(failed)))
             let before = try Self.wakeups(daemon)
             Thread.sleep(forTimeInterval: 6)
@@ -239,7 +259,9 @@ extension IntegrationSuite {
         /// `rate -v`, another resampler than playbackd's libsoxr HQ: the windows are compared by
         /// correlation).
         static func reference(_ names: [String]) throws -> [Float] {
-            let joined = TestEnvironment.makeTemporaryDirectory() + "/reference"
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let joined = directory + "/reference"
             var data = Data()
             for name in names { data.append(try TestEnvironment.reference(name)) }
             try data.write(to: URL(fileURLWithPath: joined + ".raw"))

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// The sound chain through the daemon and the real ALSA file device: transparent settings
     /// leave every byte as `mpg123 --gapless -s` decodes it; volume scales every sample.
     @Suite struct Sound {

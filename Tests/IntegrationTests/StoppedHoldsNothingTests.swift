@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// A stopped daemon, and one paused past its hold time, holds no audio file and no device
     /// open: the disk the music came from can be unmounted. Read from `/proc/PID/fd`.
     @Suite struct StoppedHoldsNothing {

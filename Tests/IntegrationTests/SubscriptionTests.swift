@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// Acceptance 5: one event per change, nothing while nothing changes.
     @Suite struct Subscription {
         @Test("each change pushes exactly one event; 5 s of unchanged pause pushes none")

@@ -2,7 +2,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-extension ConcurrentIntegrationSuite {
+extension IntegrationSuite {
     /// The user unit verifies cleanly, and the daemon tells systemd what it is doing.
     @Suite struct SystemdIntegration {
         @Test("systemd-analyze --user verify accepts both units with no output at all")

@@ -25,7 +25,7 @@ extension IntegrationSuite {
                     "XDG_CONFIG_HOME=" + directory, "PATH=/usr/bin:/bin",
                 ])
             defer { activator.kill() }
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+            try waitUntil { FileManager.default.fileExists(atPath: socket) }
             #expect(notify.collect(for: 0.3).isEmpty, "the daemon does not run before the first connection")
             let run = try CommandLineRun.run(
                 "playbackctl", ["--socket", socket, "enqueue", TestEnvironment.fixture("one.mp3")])
@@ -36,29 +36,6 @@ extension IntegrationSuite {
             #expect(try CommandLineRun.run("playbackctl", ["--socket", socket, "status"]).stdout.contains("One"))
         }
 
-        @Test("the watchdog is pinged only while the output advances, and relaxed while idle")
-        func healthWatchdog() throws {
-            let server = try PulseServer()
-            let daemon = try DaemonProcess(
-                device: "pulse", pulseRuntime: server.runtime, environment: ["WATCHDOG_USEC": "1000000"])
-            #expect(daemon.notify.waitFor("WATCHDOG_USEC=3600000000", timeout: 2), "relaxed while stopped")
-            let idle = daemon.notify.collect(for: 1.5).filter { $0 == "WATCHDOG=1" }
-            #expect(idle.isEmpty, "no pings while idle: \(idle.count)")
-
-            _ = try daemon.enqueue(["long.mp3"], play: true)
-            #expect(daemon.notify.waitFor("WATCHDOG_USEC=1000000\n", timeout: 5), "restored while playing")
-            let playing = daemon.notify.collect(for: 3).filter { $0 == "WATCHDOG=1" }.count
-            #expect(playing >= 4, "\(playing) pings in 3 s while playing (every 0.5 s)")
-
-            server.signal(SIGSTOP)  // the sound server hangs: the output stops advancing
-            _ = daemon.notify.collect(for: 3)
-            let stalled = daemon.notify.collect(for: 2).filter { $0 == "WATCHDOG=1" }.count
-            server.signal(SIGCONT)
-            #expect(stalled == 0, "\(stalled) pings while the output was stalled")
-            let resumed = daemon.notify.collect(for: 3).filter { $0 == "WATCHDOG=1" }.count
-            #expect(resumed >= 2, "pings resume once the output advances again (\(resumed))")
-        }
-
         @Test(
             "SIGTERM while playing: the device plays out, a 50 ms fade ends at silence, exit 0 well before TimeoutStopSec"
         )
@@ -66,7 +43,7 @@ extension IntegrationSuite {
             let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
             _ = try daemon.enqueue(["long.mp3"], play: true)
             _ = try daemon.waitForState("playing")
-            Thread.sleep(forTimeInterval: 1.5)
+            try daemon.waitForElapsed(atLeast: 1.5)
             let start = Date()
             daemon.signal(SIGTERM)
             #expect(daemon.waitForExit(timeout: 10) == 0)
@@ -111,7 +88,7 @@ extension IntegrationSuite {
                 device: "playbackd_capture_paced", arguments: ["--config", config], pulse: true)
             _ = try daemon.enqueue(["one.mp3", "two.mp3", "three.mp3"], play: true)
             _ = try daemon.waitForState("playing")
-            Thread.sleep(forTimeInterval: 1)
+            try daemon.waitForElapsed(atLeast: 1)
             try "# changed\nskip-interval = 7\npause-hold = 3\n".write(
                 toFile: config, atomically: true, encoding: .utf8)
             daemon.signal(SIGHUP)
@@ -124,9 +101,9 @@ extension IntegrationSuite {
             #expect(try intervals() == [7])
             try "skip-interval = \"soon\"\n".write(toFile: config, atomically: true, encoding: .utf8)
             daemon.signal(SIGHUP)
-            Thread.sleep(forTimeInterval: 0.3)
+            // A reload that keeps the old configuration says READY=1 again too.
+            try waitUntil { daemon.notify.messages.filter { $0.hasPrefix("READY=1") }.count == 3 }
             #expect(try intervals() == [7], "an invalid file keeps the configuration")
-            _ = daemon.notify.collect(for: 0.3)
             let lifecycle = daemon.notify.messages.filter { $0.hasPrefix("READY=1") || $0.hasPrefix("RELOADING=1") }
             #expect(lifecycle.map { $0.prefix(7) } == ["READY=1", "RELOADI", "READY=1", "RELOADI", "READY=1"])
             _ = try daemon.waitForState("stopped", timeout: 15)
@@ -186,10 +163,10 @@ extension IntegrationSuite {
                     "XDG_CONFIG_HOME=" + directory, "PATH=/usr/bin:/bin",
                 ])
             defer { daemon.kill() }
-            for _ in 0..<500 where !FileManager.default.fileExists(atPath: socketPath) { usleep(10_000) }
+            try waitUntil { FileManager.default.fileExists(atPath: socketPath) }
             for _ in 0..<20 {
                 daemon.signal(SIGHUP)
-                usleep(20_000)
+                usleep(20_000)  // one reload each, not one for all twenty
             }
             let client = try ControlClient(path: socketPath)
             client.replyTimeout = 10  // with libsystemd's blocking sd_notify it never answered
@@ -264,6 +241,34 @@ extension IntegrationSuite {
             #expect(playing.contains("PLAYBACKD_TRACK=\(TestEnvironment.fixture("one.mp3"))\n"))
             #expect(daemon.terminate() == 0)
             #expect(!daemon.stderrText.contains("listening on"), "nothing on stderr when the journal takes it")
+        }
+    }
+}
+
+extension MachineSuite {
+    /// The health watchdog's pings, counted over seconds of the wall clock.
+    @Suite struct HealthWatchdog {
+        @Test("the watchdog is pinged only while the output advances, and relaxed while idle")
+        func healthWatchdog() throws {
+            let server = try PulseServer()
+            let daemon = try DaemonProcess(
+                device: "pulse", soundServer: server, environment: ["WATCHDOG_USEC": "1000000"])
+            #expect(daemon.notify.waitFor("WATCHDOG_USEC=3600000000", timeout: 2), "relaxed while stopped")
+            let idle = daemon.notify.collect(for: 1.5).filter { $0 == "WATCHDOG=1" }
+            #expect(idle.isEmpty, "no pings while idle: \(idle.count)")
+
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            #expect(daemon.notify.waitFor("WATCHDOG_USEC=1000000\n", timeout: 5), "restored while playing")
+            let playing = daemon.notify.collect(for: 3).filter { $0 == "WATCHDOG=1" }.count
+            #expect(playing >= 4, "\(playing) pings in 3 s while playing (every 0.5 s)")
+
+            server.signal(SIGSTOP)  // the sound server hangs: the output stops advancing
+            _ = daemon.notify.collect(for: 3)
+            let stalled = daemon.notify.collect(for: 2).filter { $0 == "WATCHDOG=1" }.count
+            server.signal(SIGCONT)
+            #expect(stalled == 0, "\(stalled) pings while the output was stalled")
+            let resumed = daemon.notify.collect(for: 3).filter { $0 == "WATCHDOG=1" }.count
+            #expect(resumed >= 2, "pings resume once the output advances again (\(resumed))")
         }
     }
 }

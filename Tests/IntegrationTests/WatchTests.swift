@@ -11,6 +11,7 @@ final class WatchProcess {
     init(socket: String, _ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: TestEnvironment.binDirectory + "/playbackctl")
         process.arguments = ["--socket", socket, "watch"] + arguments
+        process.environment = TestEnvironment.marked(ProcessInfo.processInfo.environment)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -45,50 +46,6 @@ final class WatchProcess {
 extension IntegrationSuite {
     /// Issue 3, acceptance 2 and 3: `watch` against the live daemon on a real-time device.
     @Suite struct Watch {
-        @Test("lines on play, pause, seek, track change and stop; one per second while playing, on the boundary")
-        func ticksAndChanges() throws {
-            let daemon = try DaemonProcess(device: "pulse", pulse: true)
-            _ = try daemon.enqueue(["long.mp3", "two.mp3"])
-            let watch = try WatchProcess(socket: daemon.socketPath, ["--format", "{{state}} {{title}} {{elapsed}}"])
-            #expect(try watch.lines.next() == "stopped Long 0")
-            _ = try daemon.call("play")
-            // Ticks are checked once the device has settled: a fresh PulseAudio stream can stall
-            // after it started, and the daemon then re-anchors the position (docs/protocol.md).
-            _ = try watch.waitFor { $0 == "playing Long 3" }
-            // The anchor before the ticks: the model extrapolates forward only.
-            let anchor = try daemon.nowPlaying()
-            var ticks: [(line: String, time: Double)] = []
-            for _ in 0..<4 { if let tick = try watch.lines.nextTimed(timeout: 2) { ticks.append(tick) } }
-            #expect(ticks.map(\.line) == ["playing Long 4", "playing Long 5", "playing Long 6", "playing Long 7"])
-            for (index, tick) in ticks.enumerated() {
-                let pastBoundary = extrapolated(anchor, at: tick.time) - Double(index + 4)
-                #expect(
-                    // Within 50 ms of the boundary either way (the acceptance): the daemon
-                    // re-anchors only when its pushed anchor is more than 20 ms off.
-                    abs(pastBoundary) < 0.05,
-                    "tick \(tick.line) came \(pastBoundary) s after its second")
-            }
-
-            _ = try daemon.call("pause")
-            let paused = try watch.waitFor { $0.hasPrefix("paused Long") }
-            // The watch shows exactly the position the daemon froze, and that is where it was
-            // playing: no earlier than the last tick (7 s) less the 50 ms the ticks may be off
-            // (the frozen position is the device's measurement, the tick an extrapolation: a
-            // pause 0.2 ms before 7 s was seen), with a margin for a slow machine above.
-            let frozen = try #require(try daemon.nowPlaying()["elapsed"]?.numberValue)
-            #expect(paused.line == "paused Long \(Int(frozen))", "\(paused.line), the daemon holds \(frozen) s")
-            #expect(frozen >= 7 - 0.05 && frozen < 10, "paused at \(frozen) s, after the tick at 7 s")
-            let before = watch.wakeups
-            #expect(try watch.lines.next(timeout: 5) == nil, "nothing while paused")
-            #expect(watch.wakeups - before <= 1, "the watch slept while paused")
-
-            _ = try daemon.call("changePlaybackPosition", [("position", .number(30.5))])
-            #expect(try watch.lines.next() == "paused Long 30")
-            _ = try daemon.call("nextTrack")
-            #expect(try watch.lines.next() == "paused Two 0")
-            _ = try daemon.call("stop")
-            #expect(try watch.waitFor { $0.hasPrefix("stopped") }.line == "stopped Two 0")
-        }
 
         @Test("a template without the position prints only on changes, never ticks")
         func noTicksWithoutPosition() throws {
@@ -118,7 +75,7 @@ extension IntegrationSuite {
             daemon = nil
             #expect(try watch.lines.next() == "offline!")
             let before = watch.wakeups
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 3)  // the window measured: 3 s offline
             let asleep = watch.wakeups - before
             #expect(asleep <= 8, "\(asleep) wake-ups in 3 s offline: retries back off")
             daemon = try DaemonProcess(socketPath: socket)
@@ -193,6 +150,56 @@ extension IntegrationSuite {
             #expect(polybar.stdout == "SAY \"HI\" & <BYE> \\ 🎵 | \"Zoe\u{0301} & שלום\"\n")
             let human = try playbackctl(daemon, ["status"])
             #expect(human.stdout == "[stopped] \(artist) - \(title)\n\(album)\n0:00 / 0:03  (1/1)  skip -15s/+15s\n")
+        }
+    }
+}
+
+extension MachineSuite {
+    /// `watch`'s ticks against the wall clock, on a real-time device.
+    @Suite struct WatchTicks {
+        @Test("lines on play, pause, seek, track change and stop; one per second while playing, on the boundary")
+        func ticksAndChanges() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            _ = try daemon.enqueue(["long.mp3", "two.mp3"])
+            let watch = try WatchProcess(socket: daemon.socketPath, ["--format", "{{state}} {{title}} {{elapsed}}"])
+            #expect(try watch.lines.next() == "stopped Long 0")
+            _ = try daemon.call("play")
+            // Ticks are checked once the device has settled: a fresh PulseAudio stream can stall
+            // after it started, and the daemon then re-anchors the position (docs/protocol.md).
+            _ = try watch.waitFor { $0 == "playing Long 3" }
+            // The anchor before the ticks: the model extrapolates forward only.
+            let anchor = try daemon.nowPlaying()
+            var ticks: [(line: String, time: Double)] = []
+            for _ in 0..<4 { if let tick = try watch.lines.nextTimed(timeout: 2) { ticks.append(tick) } }
+            #expect(ticks.map(\.line) == ["playing Long 4", "playing Long 5", "playing Long 6", "playing Long 7"])
+            for (index, tick) in ticks.enumerated() {
+                let pastBoundary = extrapolated(anchor, at: tick.time) - Double(index + 4)
+                #expect(
+                    // Within 50 ms of the boundary either way (the acceptance): the daemon
+                    // re-anchors only when its pushed anchor is more than 20 ms off.
+                    abs(pastBoundary) < 0.05,
+                    "tick \(tick.line) came \(pastBoundary) s after its second")
+            }
+
+            _ = try daemon.call("pause")
+            let paused = try watch.waitFor { $0.hasPrefix("paused Long") }
+            // The watch shows exactly the position the daemon froze, and that is where it was
+            // playing: no earlier than the last tick (7 s) less the 50 ms the ticks may be off
+            // (the frozen position is the device's measurement, the tick an extrapolation: a
+            // pause 0.2 ms before 7 s was seen), with a margin for a slow machine above.
+            let frozen = try #require(try daemon.nowPlaying()["elapsed"]?.numberValue)
+            #expect(paused.line == "paused Long \(Int(frozen))", "\(paused.line), the daemon holds \(frozen) s")
+            #expect(frozen >= 7 - 0.05 && frozen < 10, "paused at \(frozen) s, after the tick at 7 s")
+            let before = watch.wakeups
+            #expect(try watch.lines.next(timeout: 5) == nil, "nothing while paused")
+            #expect(watch.wakeups - before <= 1, "the watch slept while paused")
+
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(30.5))])
+            #expect(try watch.lines.next() == "paused Long 30")
+            _ = try daemon.call("nextTrack")
+            #expect(try watch.lines.next() == "paused Two 0")
+            _ = try daemon.call("stop")
+            #expect(try watch.waitFor { $0.hasPrefix("stopped") }.line == "stopped Two 0")
         }
     }
 }

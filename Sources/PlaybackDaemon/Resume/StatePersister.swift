@@ -111,13 +111,16 @@ final class StatePersister {
         milliseconds.map { " in \(($0 * 10).rounded() / 10) ms" } ?? ""
     }
 
-    /// Failures are said once each (a full disk would otherwise be logged every 5 s);
-    /// successful saves at debug level, with their cost.
+    /// Failures are said once each (a full disk would otherwise be logged every 5 s), their
+    /// repeats and successful saves at debug level.
     private func report(_ failure: String?, items: Int, bytes: Int, milliseconds: Double?) {
         if failure == nil {
             log.log(.debug, "saved the resume state (\(items) items, \(bytes) bytes)\(Self.cost(milliseconds))")
         }
-        guard failure != lastFailure else { return }
+        guard failure != lastFailure else {
+            if let failure { log.log(.debug, "the resume state is still not saved: \(failure)") }
+            return
+        }
         lastFailure = failure
         if let failure { log.error("cannot save the resume state: \(failure)", event: "state-failed") }
     }

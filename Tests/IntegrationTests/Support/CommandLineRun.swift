@@ -23,9 +23,8 @@ struct CommandLineRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = TestEnvironment.marked(
+            ProcessInfo.processInfo.environment.merging(environment) { $1 })
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let out = Pipe()
         let err = Pipe()

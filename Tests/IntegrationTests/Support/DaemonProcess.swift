@@ -2,13 +2,17 @@ import ControlClient
 import ControlProtocol
 import Foundation
 
-/// A `playbackd` process started for one test, on its own socket, with its output device.
+/// A `playbackd` process started for one test, in a world of its own: its own directory
+/// with its socket, capture file, XDG configuration, state and cache directories, runtime
+/// directory and home, and with `pulse` a PulseAudio server of its own (`soundServer`).
 /// It is launched without `CAP_DAC_OVERRIDE` (via `setpriv`), so file permissions apply even
 /// when the tests run as root. Ready when it sent `READY=1` to the test's notify socket.
 final class DaemonProcess {
     let directory: String
     let socketPath: String
     let capturePath: String
+    /// The sound server the daemon plays to: its own (`pulse: true`) or one it was given.
+    let soundServer: PulseServer?
     private let process = Process()
     /// The daemon's stderr goes to a file, never a pipe: a pipe nobody reads while the daemon
     /// runs fills at 64 KiB and then blocks the daemon's next log line, and the daemon with it.
@@ -17,13 +21,14 @@ final class DaemonProcess {
     let notify: NotifyListener
 
     /// Starts the daemon on `device` with `arguments`; the capture devices of the test ALSA
-    /// configuration write to `capturePath`. The socket is in the daemon's own directory
-    /// unless `socketPath` names one (to restart a daemon where a client expects it).
+    /// configuration write to `capturePath`. `pulse` starts a PulseAudio server of its own
+    /// for it; `soundServer` shares one between daemons. The socket is in the daemon's own
+    /// directory unless `socketPath` names one (to restart a daemon where a client expects it).
     /// `launcher` (an absolute program and its arguments) runs the daemon's command line, and
     /// must exec it (to set up a mount namespace first, say).
     init(
         device: String = "playbackd_capture", arguments: [String] = [], pulse: Bool = false,
-        pulseRuntime: String? = nil, socketPath: String? = nil, environment extra: [String: String] = [:],
+        soundServer: PulseServer? = nil, socketPath: String? = nil, environment extra: [String: String] = [:],
         stderrIsJournal: Bool = false, launcher: [String] = []
     ) throws {
         directory = TestEnvironment.makeTemporaryDirectory()
@@ -33,11 +38,21 @@ final class DaemonProcess {
         FileManager.default.createFile(atPath: stderrPath, contents: nil)
         stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         notify = try NotifyListener(path: directory + "/notify")
+        self.soundServer = try soundServer ?? (pulse ? PulseServer(runtime: directory + "/pulse") : nil)
+        let runtime = self.soundServer?.runtime ?? directory + "/run"
+        for own in [runtime, directory + "/home"] {
+            try FileManager.default.createDirectory(
+                atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["ALSA_CONFIG_PATH"] = TestEnvironment.alsaConfigPath
         environment["PLAYBACKD_CAPTURE"] = capturePath
         environment["NOTIFY_SOCKET"] = notify.path
         environment["LISTEN_FDS"] = nil
+        // The sound server of its world (or none: libpulse then finds nothing to talk to),
+        // and a home of its own: libpulse keeps a cookie there.
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["HOME"] = directory + "/home"
         // The tests' own configuration only: never the developer's config.toml.
         environment["XDG_CONFIG_HOME"] = directory + "/config"
         // Its own resume state too, unless the test shares one between daemons.
@@ -48,14 +63,7 @@ final class DaemonProcess {
         // No session bus unless the test brings its own: never the developer's desktop bus.
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(directory)/no-session-bus"
         environment.merge(extra) { $1 }
-        if let pulseRuntime {
-            environment["XDG_RUNTIME_DIR"] = pulseRuntime
-        } else if pulse {
-            guard let runtime = TestEnvironment.pulseRuntime else {
-                throw TestFailure("PLAYBACKD_TEST_PULSE_RUNTIME is not set: run the tests through Scripts/test")
-            }
-            environment["XDG_RUNTIME_DIR"] = runtime
-        }
+        environment = TestEnvironment.marked(environment)
         process.environment = environment
         let daemon = TestEnvironment.binDirectory + "/playbackd"
         let daemonArguments = ["--socket", self.socketPath, "--device", device, "--log-level", "debug"] + arguments
@@ -76,9 +84,9 @@ final class DaemonProcess {
         }
         process.standardOutput = FileHandle.nullDevice
         try Self.withNoSignalBlocked { try process.run() }
-        guard notify.waitFor("READY=1", timeout: 15) else {
+        guard notify.waitFor("READY=1", timeout: 20) else {
             process.terminate()
-            throw TestFailure("playbackd did not become ready: \(stderrText)")
+            throw TestFailure("playbackd did not become ready:\n\(worldLogs)")
         }
     }
 
@@ -87,7 +95,19 @@ final class DaemonProcess {
             process.terminate()
             process.waitUntilExit()
         }
+        soundServer?.kill()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// What the daemon and its sound server logged, for a failure's message.
+    var worldLogs: String {
+        "playbackd:\n\(stderrText.suffix(4000))" + (soundServer.map { "\nPulseAudio:\n\($0.log.suffix(2000))" } ?? "")
+    }
+
+    /// The daemon's sound server; fails the test when it has none.
+    func server() throws -> PulseServer {
+        guard let soundServer else { throw TestFailure("this daemon has no sound server") }
+        return soundServer
     }
 
     var pid: Int32 { process.processIdentifier }

@@ -11,7 +11,7 @@ final class LineFollower {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = TestEnvironment.marked(ProcessInfo.processInfo.environment.merging(environment) { $1 })
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -46,9 +46,8 @@ final class MonitorRecorder {
 
     /// Stops recording; what was recorded.
     func stop() throws -> Data {
-        process?.signal(SIGINT)
-        Thread.sleep(forTimeInterval: 0.2)
-        process?.kill()
+        // parec writes what it holds and exits on SIGINT.
+        process?.stop(with: SIGINT)
         process = nil
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }

@@ -1,35 +1,47 @@
 import Foundation
 
-/// A private PulseAudio server with a null sink, for a test that kills, stops or restarts it.
+/// A private PulseAudio server with a null sink (`nullsink`, 44.1 kHz stereo) in a runtime
+/// directory of its own: real-time pacing and a real `snd_pcm_delay` without a sound card, for
+/// one test. Killed, and its directory removed, when released.
 final class PulseServer {
     let runtime: String
+    private let ownsRuntime: Bool
     private var server: SpawnedProcess?
 
-    init() throws {
-        runtime = TestEnvironment.makeTemporaryDirectory()
+    /// Starts a server in `runtime` (made if missing), or in a fresh directory of its own.
+    init(runtime: String? = nil) throws {
+        ownsRuntime = runtime == nil
+        self.runtime = runtime ?? TestEnvironment.makeTemporaryDirectory()
+        try FileManager.default.createDirectory(
+            atPath: self.runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try
             "load-module module-null-sink sink_name=nullsink rate=44100 channels=2\nset-default-sink nullsink\nload-module module-native-protocol-unix\n"
-            .write(toFile: runtime + "/default.pa", atomically: true, encoding: .utf8)
+            .write(toFile: self.runtime + "/default.pa", atomically: true, encoding: .utf8)
         try start()
     }
 
     deinit {
         kill()
-        try? FileManager.default.removeItem(atPath: runtime)
+        if ownsRuntime { try? FileManager.default.removeItem(atPath: runtime) }
     }
 
+    /// What the server logged, for a failure's message.
+    var log: String { (try? String(contentsOfFile: runtime + "/pulse.log", encoding: .utf8)) ?? "" }
+
+    /// Starts (or restarts) the server; returns once it answers `pactl info`.
     func start() throws {
         server = try SpawnedProcess(
             [
                 "/usr/bin/pulseaudio", "-n", "-F", runtime + "/default.pa", "--exit-idle-time=-1",
                 "--daemonize=no", "--log-target=file:" + runtime + "/pulse.log",
             ], environment: ["HOME=" + runtime, "XDG_RUNTIME_DIR=" + runtime, "PATH=/usr/bin:/bin"])
-        let deadline = Date().addingTimeInterval(10)
-        while try CommandLineRun.run(executable: "/usr/bin/pactl", ["info"], environment: ["XDG_RUNTIME_DIR": runtime])
-            .status != 0
-        {
-            guard Date() < deadline else { throw TestFailure("PulseAudio did not start") }
-            Thread.sleep(forTimeInterval: 0.05)
+        let socket = runtime + "/pulse/native"
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socket) || (try? pactl(["info"])) == nil {
+            guard Date() < deadline, server?.isRunning == true else {
+                throw TestFailure("PulseAudio did not start in \(runtime):\n\(log.suffix(3000))")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
         }
     }
 
@@ -37,9 +49,28 @@ final class PulseServer {
     @discardableResult
     func pactl(_ arguments: [String]) throws -> String {
         let run = try CommandLineRun.run(
-            executable: "/usr/bin/pactl", arguments, environment: ["XDG_RUNTIME_DIR": runtime])
+            executable: "/usr/bin/pactl", arguments, environment: ["XDG_RUNTIME_DIR": runtime, "HOME": runtime])
         guard run.status == 0 else { throw TestFailure("pactl \(arguments.joined(separator: " ")): \(run.stderr)") }
         return run.stdout
+    }
+
+    /// How many playback streams are open: with ALSA's pulse plugin an open PCM is a sink
+    /// input, so this shows whether a daemon holds the device.
+    func openStreams() throws -> Int {
+        try pactl(["list", "short", "sink-inputs"]).split(separator: "\n").count
+    }
+
+    /// `pactl list sink-inputs`: every open stream with its properties.
+    func sinkInputProperties() throws -> String { try pactl(["list", "sink-inputs"]) }
+
+    /// Waits until `count` streams are open; false after `timeout` seconds.
+    func waitForStreams(_ count: Int, timeout: Double) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try openStreams() != count {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
     }
 
     /// Loads a null sink named `name` that mixers show as `description`, playing `format`

@@ -102,23 +102,35 @@ final class BusMonitor {
                 "exec /usr/bin/busctl --user monitor --json=short "
                     + "--match=\"type='signal',path='/org/mpris/MediaPlayer2'\" > '\(outputPath)' 2>/dev/null",
             ], environment: ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "PATH=/usr/bin:/bin"])
-        // It is listening once the bus has seen it ask for the match; a short wait is enough.
-        Thread.sleep(forTimeInterval: 0.5)
+        // It listens once it has seen a signal of the test's own on the player's path (kept
+        // out of `signals`).
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            _ = try bus.busctl(["emit", "/org/mpris/MediaPlayer2", Self.readyInterface, "Ready"])
+            guard Date() < deadline else { throw TestFailure("busctl monitor saw nothing on the bus in 20 s") }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while !text.contains(Self.readyInterface)
     }
+
+    /// The interface of the signal that shows the monitor is listening.
+    private static let readyInterface = "org.playbackd.Test"
+
+    private var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
     /// Every signal seen so far.
     var signals: [BusSignal] {
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
+        text.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                object["type"] as? String == "signal", let member = object["member"] as? String,
+                object["type"] as? String == "signal", object["interface"] as? String != Self.readyInterface,
+                let member = object["member"] as? String,
                 let payload = object["payload"] as? [String: Any], let data = payload["data"] as? [Any]
             else { return nil }
             return BusSignal(member: member, arguments: data)
         }
     }
 
-    /// Waits until at least `count` signals were seen, then `settle` seconds more; returns them.
+    /// Waits until at least `count` signals were seen, then `settle` seconds more (the window
+    /// in which a signal too many would show); returns them.
     func waitForSignals(_ count: Int, timeout: Double = 10, settle: Double = 0.5) -> [BusSignal] {
         let deadline = Date().addingTimeInterval(timeout)
         while signals.count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

@@ -131,8 +131,12 @@ final class SnapcastRig {
     /// Samples of the left channel a client wrote so far (buffered writes may be missing
     /// until the client stops: `stopClients`).
     static func left(_ path: String) -> [Float] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return data.withUnsafeBytes { raw in
+        left(FileManager.default.contents(atPath: path) ?? Data())
+    }
+
+    /// Samples of the left channel of 16-bit stereo.
+    static func left(_ data: Data) -> [Float] {
+        data.withUnsafeBytes { raw in
             let samples = raw.bindMemory(to: Int16.self)
             return stride(from: 0, to: samples.count - 1, by: 2).map { Float(samples[$0]) }
         }
@@ -224,6 +228,26 @@ enum WindowCorrelation {
         return worst
     }
 
+    /// Where the 100 ms of `reference` centred on `second` are in `capture`, searched
+    /// within `within` seconds of `near` (a frame of the capture), on every fourth sample (the
+    /// grids of the two may differ by a few frames, so a true fit scores above 0.9, not 1);
+    /// nil when nothing there fits.
+    static func locate(
+        _ reference: [Float], second: Double, in capture: [Float], near: Int, within: Double
+    ) -> Int? {
+        let start = (Int(second * 48_000) - 2400) / 4
+        let pattern = stride(from: 0, to: reference.count, by: 4).map { reference[$0] }
+        let decimated = stride(from: 0, to: capture.count, by: 4).map { capture[$0] }
+        guard start >= 0, start + 1200 <= pattern.count else { return nil }
+        let reach = Int(within * 12_000)
+        var best: (at: Int, score: Double)?
+        for candidate in max(0, near / 4 - 600 - reach)..<max(0, min(decimated.count - 1200, near / 4 - 600 + reach)) {
+            let score = correlation(pattern[start..<(start + 1200)], decimated[candidate..<(candidate + 1200)])
+            if score > (best?.score ?? 0.9) { best = (candidate, score) }
+        }
+        return best.map { $0.at * 4 + 2400 }
+    }
+
     static func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {
         a.withUnsafeBufferPointer { x in
             b.withUnsafeBufferPointer { y in
@@ -242,15 +266,20 @@ enum WindowCorrelation {
 }
 
 /// A TCP listener on loopback that keeps what one connection sends, read as it comes on a
-/// thread of its own: what playbackd writes to a Snapcast source, without snapserver.
+/// thread of its own, and with `forwardingTo` passes it on to that port (a relay in front of
+/// snapserver's source): what playbackd writes to a Snapcast source.
 final class StreamListener: @unchecked Sendable {
     let port: Int
     private let fd: Int32
+    private let forwardPort: Int?
     private let lock = NSLock()
-    private var received = Data()
+    private var data = Data()
+    /// When each piece arrived (seconds since the epoch).
+    private var arrivals: [Double] = []
     private var closed = false
 
-    init() throws {
+    init(forwardingTo forwardPort: Int? = nil) throws {
+        self.forwardPort = forwardPort
         let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -268,24 +297,47 @@ final class StreamListener: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { close(fd) }
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
 
     private func readOneConnection() {
         let connection = accept(fd, nil, nil)
         guard connection >= 0 else { return }
         defer { close(connection) }
+        let forward = forwardPort.flatMap { SnapcastRig.connectLoopback(port: $0) }
+        defer { if let forward { close(forward) } }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
+            if count > 0, let forward {
+                _ = chunk.withUnsafeBytes { send(forward, $0.baseAddress, count, Int32(MSG_NOSIGNAL)) }
+            }
             lock.lock()
             defer { lock.unlock() }
             guard count > 0 else {
                 closed = true
                 return
             }
-            received.append(contentsOf: chunk[..<count])
+            data.append(contentsOf: chunk[..<count])
+            arrivals.append(Date().timeIntervalSince1970)
         }
+    }
+
+    /// What the connection sent so far.
+    func received() throws -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
+
+    /// Seconds from the first piece that arrived to the last.
+    func sendingSpan() -> Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return (arrivals.last ?? 0) - (arrivals.first ?? 0)
     }
 
     /// What the connection sent, once it closed; throws when it is still open after `timeout`
@@ -294,7 +346,7 @@ final class StreamListener: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             lock.lock()
-            let done = closed ? received : nil
+            let done = closed ? data : nil
             lock.unlock()
             if let done { return done }
             Thread.sleep(forTimeInterval: 0.05)

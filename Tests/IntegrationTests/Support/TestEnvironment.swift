@@ -14,8 +14,9 @@ enum TestEnvironment {
     static let binDirectory = environment["PLAYBACKD_BIN_DIR"] ?? packageRoot + "/.build/debug"
     static let fixtures = packageRoot + "/Tests/Fixtures/generated"
     static let alsaConfigPath = "/usr/share/alsa/alsa.conf:" + packageRoot + "/Tests/alsa/test.conf"
-    /// The runtime directory of the PulseAudio server `Scripts/test` started (null sink).
-    static let pulseRuntime = environment["PLAYBACKD_TEST_PULSE_RUNTIME"]
+    /// The run's own directory: `Scripts/test` makes it, points `TMPDIR` into it and removes
+    /// it with everything in it at the end, also when a test fails or the run is interrupted.
+    static let runRoot = environment["PLAYBACKD_TEST_ROOT"] ?? "/tmp"
     /// `thread` or `address` under `Scripts/test --sanitize`.
     static let sanitizer = environment["PLAYBACKD_SANITIZE"]
 
@@ -48,11 +49,23 @@ enum TestEnvironment {
         return library
     }
 
-    /// A fresh private directory, removed by the caller.
+    /// A fresh private directory under the run's root, removed when the test that made it
+    /// ends (`TestWorlds`).
     static func makeTemporaryDirectory() -> String {
-        var template = Array("/tmp/pbdtest.XXXXXX".utf8CString)
+        var template = Array((runRoot + "/pbdtest.XXXXXX").utf8CString)
         let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        TestWorlds.removeAtEnd(path)
         return path
+    }
+
+    /// `environment` with the marks of the run and of the test that starts the program
+    /// (`PLAYBACKD_TEST_RUN`, `PLAYBACKD_TEST_ID`): a program left running is found by them,
+    /// however it was started (`TestWorlds` after each test, `Scripts/test` after the run).
+    static func marked(_ environment: [String: String]) -> [String: String] {
+        var marked = environment
+        marked["PLAYBACKD_TEST_RUN"] = runRoot
+        if let test = TestWorlds.currentTest { marked["PLAYBACKD_TEST_ID"] = test }
+        return marked
     }
 }
 

@@ -1,0 +1,72 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+/// Polls `condition` every 20 ms; records a failure after `timeout` seconds (a bound no working
+/// daemon nears), with `state()` (the last thing seen) in its message when given.
+func waitUntil(
+    timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation, state: () -> String = { "" },
+    _ condition: () throws -> Bool
+) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while try !condition() {
+        guard Date() < deadline else {
+            let seen = state()
+            Issue.record(
+                "condition not met within \(timeout) s\(seen.isEmpty ? "" : "; last seen: \(seen)")",
+                sourceLocation: sourceLocation)
+            return
+        }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+}
+
+/// Voluntary and involuntary context switches of every thread of `pid`: how often it woke up.
+func threadWakeups(_ pid: Int32) throws -> Int {
+    var total = 0
+    let name = { (task: String) in try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8) }
+    for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
+        // ThreadSanitizer's runtime has a thread of its own that wakes every 100 ms; it has no
+        // name, so it carries the process's. Every thread the daemon starts is named.
+        if TestEnvironment.sanitizer == "thread" && task != "\(pid)" && name(task) == name("\(pid)") { continue }
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+            total += Int(line.split(separator: "\t").last.map(String.init) ?? "0") ?? 0
+        }
+    }
+    return total
+}
+
+/// Waits until no thread of `pid` has woken for `quiet` seconds (whatever it was finishing:
+/// start-up, a reply, a release), so that a count of wake-ups that follows measures only the
+/// quiet state; records a failure after `timeout` seconds of activity.
+func waitUntilQuiet(
+    _ pid: Int32, for quiet: Double = 0.5, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = try threadWakeups(pid)
+    var since = Date()
+    while Date().timeIntervalSince(since) < quiet {
+        guard Date() < deadline else {
+            Issue.record("pid \(pid) kept waking up for \(timeout) s", sourceLocation: sourceLocation)
+            return
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        let now = try threadWakeups(pid)
+        if now != last { (last, since) = (now, Date()) }
+    }
+}
+
+extension DaemonProcess {
+    /// Waits until the position the daemon reports (extrapolated to now) has reached
+    /// `seconds`; records a failure, with the last snapshot, after `timeout` seconds.
+    func waitForElapsed(
+        atLeast seconds: Double, timeout: Double = 20, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        var last: JSONValue?
+        try waitUntil(timeout: timeout, sourceLocation: sourceLocation, state: { last?.serialized ?? "nothing" }) {
+            last = try nowPlaying()
+            return extrapolated(last) >= seconds
+        }
+    }
+}
