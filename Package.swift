@@ -129,6 +129,8 @@ let package = Package(
 
         // Measurements of captured audio, shared by the engine's and the daemon's tests.
         .target(name: "AudioAnalysis", path: "Tests/AudioAnalysis"),
+        // How the integration tests start long-lived helpers (a C call Swift's Glibc hides).
+        .target(name: "CTestSpawn", path: "Tests/CTestSpawn"),
         // Shared by the tests that keep generated blocks of docs/ current.
         .target(name: "DocumentationSupport", dependencies: ["ControlProtocol"], path: "Tests/DocumentationSupport"),
         .testTarget(name: "PlaybackModelTests", dependencies: ["PlaybackModel"]),
@@ -147,6 +149,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "ControlClient", "ControlProtocol", "PlaybackModel", "PlaybackEngine", "SystemSupport", "AudioAnalysis",
+                "CTestSpawn",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -138,7 +138,10 @@ extension IntegrationSuite {
             chmod(daemon.socketPath, 0o666)
             // A copy the other user can execute wherever the build tree lives (it is static).
             let copy = daemon.directory + "/playbackctl"
-            try FileManager.default.copyItem(atPath: TestEnvironment.binDirectory + "/playbackctl", toPath: copy)
+            // Copied by cp: a copy written here could be open in a helper another test started.
+            let copied = try CommandLineRun.run(
+                executable: "/bin/cp", [TestEnvironment.binDirectory + "/playbackctl", copy])
+            try #require(copied.status == 0, "\(copied.stderr)")
             chmod(copy, 0o755)
             let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             // The daemon refuses the other user (a raw client, which checks nothing itself)...

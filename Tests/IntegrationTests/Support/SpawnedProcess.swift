@@ -1,8 +1,10 @@
+import CTestSpawn
 import Foundation
 
-/// A long-lived child started with `posix_spawn` rather than Foundation's `Process`, whose
-/// child monitor blocks in `wait4` on such a child and then never reports other children's
-/// exits (so every later `CommandLineRun` would hang). Killed when released.
+/// A long-lived child started with `posix_spawn` (`playbackd_test_spawn`: no signal blocked,
+/// no descriptor of the runner's but 0-2) rather than Foundation's `Process`, whose child
+/// monitor blocks in `wait4` on such a child and then never reports other children's exits
+/// (so every later `CommandLineRun` would hang). Killed when released.
 final class SpawnedProcess {
     private(set) var pid: pid_t = 0
 
@@ -13,16 +15,7 @@ final class SpawnedProcess {
         var argv = arguments.map { strdup($0) } + [nil]
         var envp = (environment + marks).map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        // With no signal blocked (the test runner's threads may block some, and a child
-        // inherits the mask): `terminate` must reach it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        guard posix_spawn(&pid, arguments[0], nil, &attributes, &argv, &envp) == 0 else {
+        guard playbackd_test_spawn(&pid, arguments[0], &argv, &envp) == 0 else {
             throw TestFailure("cannot start \(arguments[0])")
         }
     }
