@@ -223,8 +223,12 @@ struct OutputLoop<Sample: PCMSample> {
 
     /// Plays out what the device holds. It waits in steps a halt can interrupt until about one
     /// period is left, and only then drains (which blocks): a pause in the last second of the
-    /// queue waits at most one period, and the stream still ends without an underrun.
+    /// queue waits at most one period, and the stream still ends without an underrun. A device
+    /// whose delay stops going down (a PulseAudio stream that underran waits for its prebuffer
+    /// to fill again, which the rest of a queue may never do) is drained after
+    /// `playOutStallNanoseconds` without progress: draining starts it.
     private func endOfStream(_ start: inout StartDetector) {
+        var progress = (delay: Int.max, at: PlaybackClock.monotonicNow())
         while true {
             // A splice this late (the queue's last second is written) is a halt: it cuts.
             if state.isHaltRequested || state.spliceRequested.load(ordering: .acquiring) {
@@ -235,6 +239,11 @@ struct OutputLoop<Sample: PCMSample> {
             // A device can start only now, after everything was written (a short item).
             noteAudibleIfPlaying(&start, delay: delay, nanos: nanos)
             guard delay > sink.periodFrames else { break }
+            if delay < progress.delay {
+                progress = (delay, nanos)
+            } else if nanos &- progress.at > Self.playOutStallNanoseconds {
+                break
+            }
             // Until the start is confirmed the detector needs readings a few windows apart: a
             // device that was slow to start would otherwise be announced only at the very end.
             let untilLastPeriod = Int32((delay - sink.periodFrames) * 1000 / sampleRate) + 1
@@ -247,6 +256,9 @@ struct OutputLoop<Sample: PCMSample> {
         sink.drain()
         end(.finished, delay: 0, drop: false)
     }
+
+    /// How long the play-out waits for a device whose delay does not go down before it drains.
+    static var playOutStallNanoseconds: UInt64 { 500_000_000 }
 
     /// Writes the next `frames` (at most the fade buffer's length) scaled from full to zero
     /// gain, in integer arithmetic (`sample * (n - i) / n` for frame `i` of `n`). With
