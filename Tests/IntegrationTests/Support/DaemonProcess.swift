@@ -1,6 +1,7 @@
 import ControlClient
 import ControlProtocol
 import Foundation
+import Testing
 
 /// A `playbackd` process started for one test, in a world of its own: its own directory
 /// with its socket, capture file, XDG configuration, state and cache directories, runtime
@@ -91,8 +92,9 @@ final class DaemonProcess {
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
+        if process.isRunning && stop(with: SIGTERM) == nil {
+            Issue.record("playbackd did not exit within 30 s of SIGTERM (killed):\n\(worldLogs)")
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         soundServer?.kill()
@@ -170,9 +172,20 @@ final class DaemonProcess {
     }
 
     func terminate() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        guard let status = stop(with: SIGTERM) else {
+            Issue.record("playbackd did not exit within 30 s of SIGTERM (killed):\n\(worldLogs)")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return -1
+        }
+        return status
+    }
+
+    /// Sends `signal` and waits up to `timeout` seconds for the exit (a daemon that never
+    /// exits must not hold the suite); its status, or nil.
+    private func stop(with signal: Int32, timeout: Double = 30) -> Int32? {
+        kill(process.processIdentifier, signal)
+        return waitForExit(timeout: timeout)
     }
 
     /// Polls `nowPlaying` until the state is `state`; fails after `timeout` seconds.
