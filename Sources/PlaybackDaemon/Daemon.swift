@@ -23,24 +23,19 @@ public final class Daemon {
     private let service: PlayerService
     private let openJackMonitor: JackMonitorFactory
     private let status: SystemdStatus
-    private let streamFormats: StreamFormats
     /// Every subsystem, in start order; they stop in reverse order. Adding one is one entry.
     private var subsystems: [any Subsystem] = []
 
     /// `openDecoder` opens files for playback; `probeDecoder` for enqueueing, with pictures;
-    /// `streamTitles` is where live streams opened by `openDecoder` post their titles, and
-    /// `streamFormats` what both know of the streams' formats (filled again from the resume state);
     /// `fetchPlaylist` fetches a playlist by URL;
     /// `openJackMonitor` watches a card's jacks.
     public init(
-        options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink, streamTitles: StreamTitles,
-        streamFormats: StreamFormats,
+        options: DaemonOptions, settings: DaemonSettings, sink: any AudioSink,
         openDecoder: @escaping AudioDecoderFactory, probeDecoder: @escaping AudioDecoderFactory,
         fetchPlaylist: @escaping @Sendable (_ url: String, _ maximumBytes: Int) throws(DecoderError) -> [UInt8],
         openJackMonitor: @escaping JackMonitorFactory
     ) {
         self.openJackMonitor = openJackMonitor
-        self.streamFormats = streamFormats
         self.options = options
         self.settings = settings
         logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
@@ -59,7 +54,7 @@ public final class Daemon {
             bookmarks: BookmarkStore(
                 path: BookmarkStore.defaultPath(environment: .process),
                 minimumDuration: settings.bookmarkMinimumSeconds, loop: loop, log: engineLog),
-            sleepFadeSeconds: settings.sleepFadeSeconds, streamTitles: streamTitles,
+            sleepFadeSeconds: settings.sleepFadeSeconds,
             phraseAnalyzer: PhraseAnalyzer(
                 open: openDecoder, cache: PhraseCache(directory: PhraseCache.defaultDirectory(environment: .process)),
                 loop: loop),
@@ -108,16 +103,9 @@ public final class Daemon {
             socket, mpris, EngineDevice(engine: engine), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
-                restore: { [unowned service, streamFormats, mode = settings.resume] saved in
+                restore: { [unowned service, mode = settings.resume] saved in
                     // A stream is not checked (that would wait on its server); its format is
                     // known from when it was enqueued, so playing it does not wait either.
-                    for item in saved.items where StreamURL.isStream(item.path) {
-                        let metadata = item.metadata
-                        streamFormats.remember(
-                            item.path,
-                            format: AudioFormat(sampleRate: metadata.sampleRate, channels: metadata.channels),
-                            frames: metadata.isSeekable ? metadata.frame(at: metadata.duration) : nil)
-                    }
                     service.restore(
                         saved, fileExists: { StreamURL.isStream($0) || access($0, F_OK) == 0 }, play: mode == .playing)
                     return service.view()

@@ -1,8 +1,11 @@
 /// What the engine needs to know of a queue item: its id (to report which item plays), its
-/// path, and the gain its samples get (ReplayGain).
+/// path, what the queue knows of its format, and the gain its samples get (ReplayGain).
 public struct EngineItem: Sendable, Equatable {
     public var id: UInt64
     public var path: String
+    /// The format and length the queue knows: a stream with them is connected by the decoder
+    /// thread (`AudioFileFormat.open`); nil: found by opening.
+    public var known: KnownFormat?
     /// Linear factor applied to the item's samples, from its first sample to its last; 1 leaves
     /// them as decoded.
     public var gain: Double
@@ -19,11 +22,12 @@ public struct EngineItem: Sendable, Equatable {
     public var mark: Int
 
     public init(
-        id: UInt64, path: String, gain: Double = 1, startFrame: Int = 0, endFrame: Int? = nil, gapFrames: Int = 0,
-        mark: Int = 0
+        id: UInt64, path: String, known: KnownFormat? = nil, gain: Double = 1, startFrame: Int = 0,
+        endFrame: Int? = nil, gapFrames: Int = 0, mark: Int = 0
     ) {
         self.id = id
         self.path = path
+        self.known = known
         self.gain = gain
         self.startFrame = startFrame
         self.endFrame = endFrame

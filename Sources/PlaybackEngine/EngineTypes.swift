@@ -58,4 +58,6 @@ public enum EngineEvent: Sendable, Equatable {
     case itemsCutShort(count: Int, reason: DecoderError?)
     /// The device underran `count` more times (xruns) and the output thread recovered.
     case xrunsRecovered(count: Int)
+    /// The live stream at `url` announced what it plays now.
+    case streamTitle(url: String, StreamTitle)
 }

@@ -12,7 +12,10 @@ public final class PlaybackEngine {
     /// and call `takeEvents()`.
     public let events = EventSignal()
     private let sink: any AudioSink
-    private let openDecoder: AudioDecoderFactory
+    /// Opens an item's decoder: the factory, told what the queue knows and where titles go.
+    private let openItem: ItemOpener
+    /// The titles live streams announced since the last `takeEvents`, by URL.
+    private let titles = Locked<[String: StreamTitle]>([:])
     private var pipeline: Pipeline?
     /// The last pipeline's decoder, reused when the same item starts again.
     private var parked: (itemID: UInt64, decoder: any AudioDecoder)?
@@ -35,7 +38,16 @@ public final class PlaybackEngine {
     /// `realtime` asks for `SCHED_FIFO` for each pipeline's output thread.
     public init(sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory, realtime: Bool = true) {
         self.sink = sink
-        self.openDecoder = openDecoder
+        openItem = { [titles, events] item throws(DecoderError) in
+            let url = item.path
+            return try openDecoder(
+                DecoderRequest(
+                    path: url, known: item.known,
+                    onTitle: { title in
+                        titles.withLock { $0[url] = title }
+                        events.signal()
+                    }))
+        }
         self.realtime = realtime
         SoundChain.warmUp()
     }
@@ -81,7 +93,7 @@ public final class PlaybackEngine {
         if let reused {
             decoder = reused
         } else {
-            do { decoder = try openDecoder(item.path) } catch { throw .content(error) }
+            do { decoder = try openItem(item) } catch { throw .content(error) }
         }
         // A parked decoder is wherever it stopped: it seeks even to frame 0.
         let seeks = frame > 0 || reused != nil
@@ -100,7 +112,7 @@ public final class PlaybackEngine {
         pipelineGeneration += 1
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
-            sink: sink, openDecoder: openDecoder, events: events, realtime: realtime, sound: sound,
+            sink: sink, openItem: openItem, events: events, realtime: realtime, sound: sound,
             rate: playbackRate, fadesIn: fadingIn)
         return target
     }
@@ -238,8 +250,11 @@ public final class PlaybackEngine {
     /// Collects what happened since the last call. Call when `events` is readable.
     public func takeEvents() -> [EngineEvent] {
         events.reset()
-        guard let pipeline else { return [] }
-        var result: [EngineEvent] = []
+        var result = titles.withLock { titles in
+            defer { titles = [:] }
+            return titles.sorted { $0.key < $1.key }.map { EngineEvent.streamTitle(url: $0.key, $0.value) }
+        }
+        guard let pipeline else { return result }
         let skipped = pipeline.state.skippedItems.exchange(0, ordering: .relaxed)
         if skipped > 0 { result.append(.itemsSkipped(count: skipped)) }
         let cutShort = pipeline.state.itemsCutShort.exchange(0, ordering: .relaxed)

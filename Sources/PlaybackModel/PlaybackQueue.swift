@@ -336,17 +336,13 @@ public struct PlaybackQueue: Sendable, Equatable {
         itemsRevision &+= 1
     }
 
-    /// Gives the items of each live stream (by URL) the title it sent: `Artist - Title` as the
-    /// two, else all of it as the title. Returns the ids of the items that changed.
-    public mutating func setStreamTitles(_ titles: [String: String]) -> Set<UInt64> {
+    /// Applies `change` to the metadata of every item at `path`; returns the ids of the items
+    /// it changed.
+    public mutating func updateMetadata(at path: String, _ change: (inout TrackMetadata) -> Void) -> Set<UInt64> {
         var changed: Set<UInt64> = []
-        for index in items.indices {
-            guard let text = titles[items[index].path], !items[index].metadata.isSeekable else { continue }
-            let bytes = Array(text.utf8)
-            let dash = bytes.firstIndex(ofBytes: Array(" - ".utf8))
+        for index in items.indices where items[index].path == path {
             var metadata = items[index].metadata
-            metadata.artist = dash.map { String(decoding: bytes[..<$0], as: UTF8.self) }
-            metadata.title = dash.map { String(decoding: bytes[($0 + 3)...], as: UTF8.self) } ?? text
+            change(&metadata)
             guard metadata != items[index].metadata else { continue }
             items[index].metadata = metadata
             changed.insert(items[index].id)

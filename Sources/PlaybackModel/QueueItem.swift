@@ -39,6 +39,9 @@ public struct TrackMetadata: Sendable, Equatable {
     public var duration: Double
     public var sampleRate: Int
     public var channels: Int
+    /// The size of the samples played (16, or 32 for deeper sources); nil when not known (an
+    /// item saved before it was recorded).
+    public var bitsPerSample: Int?
     /// The item's chapters (`Chapter.normalized`: sorted, tiling the item); empty without.
     public var chapters: [Chapter] = []
 

@@ -138,6 +138,9 @@ extension TrackField {
         TrackField(
             "sampleRate", .requiredNumber(.init({ $0.sampleRate }, { $0.sampleRate = $1 })), "the sample rate in Hz"),
         TrackField("channels", .requiredNumber(.init({ $0.channels }, { $0.channels = $1 })), "the number of channels"),
+        TrackField(
+            "bitsPerSample", .number(.init({ $0.bitsPerSample }, { $0.bitsPerSample = $1 })),
+            "the size of the samples played: 16, or 32 for sources of more than 16 bits (24-bit FLAC, ALAC, WAV)"),
     ]
 }
 

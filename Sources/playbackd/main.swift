@@ -50,18 +50,13 @@ let sink: any AudioSink =
     } else {
         ALSASink(deviceName: settings.device)
     }
-let streamTitles = StreamTitles()
-let streamFormats = StreamFormats()
-let probing = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile, formats: streamFormats)
-var playing = probing
-playing.titles = streamTitles
-playing.defersConnecting = true
+let http = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settings.tlsCAFile)
 let daemon = Daemon(
-    options: options, settings: settings, sink: sink, streamTitles: streamTitles, streamFormats: streamFormats,
-    openDecoder: { [playing] path throws(DecoderError) in try AudioFileFormat.open(path, http: playing) },
-    probeDecoder: { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true, http: probing) },
+    options: options, settings: settings, sink: sink,
+    openDecoder: { request throws(DecoderError) in try AudioFileFormat.open(request, http: http) },
+    probeDecoder: { request throws(DecoderError) in try AudioFileFormat.open(request, readsPictures: true, http: http) },
     fetchPlaylist: { url, maximumBytes throws(DecoderError) in
-        try HTTPSource.fetch(url, maximumBytes: maximumBytes, http: probing)
+        try HTTPSource.fetch(url, maximumBytes: maximumBytes, http: http)
     },
     openJackMonitor: { device throws(SinkError) in try ALSAJackMonitor(device: device) })
 exit(daemon.run())

@@ -29,7 +29,7 @@ import Testing
                 atPath: "\(music)/track \(index).mp3", withDestinationPath: Self.fixtures + "/" + source(index))
         }
         let prober = ItemProber(
-            openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) },
+            openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path, readsPictures: true) },
             artwork: ArtworkStore(directory: root + "/artwork"))
 
         let (items, rejected) = prober.probe([music], limit: 1000, ids: ItemIDs())

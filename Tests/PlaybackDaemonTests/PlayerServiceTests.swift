@@ -15,9 +15,9 @@ import Testing
 
     init() {
         let engine = PlaybackEngine(
-            sink: sink, openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path) }, realtime: false)
+            sink: sink, openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) }, realtime: false)
         let prober = ItemProber(
-            openDecoder: { path throws(DecoderError) in try MPG123Decoder(path: path, readsPictures: true) },
+            openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path, readsPictures: true) },
             artwork: ArtworkStore(directory: NSTemporaryDirectory() + "playbackd-service-tests-artwork"))
         let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
         service = PlayerService(
@@ -25,9 +25,8 @@ import Testing
             driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, loop: loop, log: log),
             prober: prober, presets: EqualizerPresets(directory: nil),
             bookmarks: BookmarkStore(path: nil, minimumDuration: 600, loop: loop, log: log), sleepFadeSeconds: 10,
-            streamTitles: StreamTitles(),
             phraseAnalyzer: PhraseAnalyzer(
-                open: { path throws(DecoderError) in try MPG123Decoder(path: path) },
+                open: { request throws(DecoderError) in try MPG123Decoder(path: request.path) },
                 cache: PhraseCache(directory: nil), loop: loop),
             loop: loop, log: log)
     }

@@ -19,8 +19,8 @@ import Testing
     static func analyse(_ path: String, _ parameters: PhraseParameters = PhraseParameters(), from start: Int = 0)
         throws -> [Phrase]
     {
-        let analysis = PhraseAnalysis(parameters: parameters) { path throws(DecoderError) in
-            try AudioFileFormat.open(path)
+        let analysis = PhraseAnalysis(parameters: parameters) { request throws(DecoderError) in
+            try AudioFileFormat.open(request)
         }
         return try #require(try analysis.run(path: path, startFrame: start, isCancelled: { false }, partial: { _ in }))
     }
@@ -51,8 +51,8 @@ import Testing
         var parameters = PhraseParameters()
         parameters.maximumPhrase = 5
         var reports: [[Phrase]] = []
-        let analysis = PhraseAnalysis(parameters: parameters) { path throws(DecoderError) in
-            try AudioFileFormat.open(path)
+        let analysis = PhraseAnalysis(parameters: parameters) { request throws(DecoderError) in
+            try AudioFileFormat.open(request)
         }
         let final = try #require(
             try analysis.run(

@@ -40,7 +40,7 @@ struct ItemProber {
     /// The cover of the file at `path` again (its embedded picture written to the artwork
     /// directory, or a cover file beside it); nil when there is none or it cannot be read.
     func artwork(of path: String) -> String? {
-        guard let decoder = try? openDecoder(path) else { return nil }
+        guard let decoder = try? openDecoder(DecoderRequest(path: path)) else { return nil }
         var folders = FolderCovers()
         return artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)
     }
@@ -92,12 +92,13 @@ struct ItemProber {
     private func probe(_ candidate: EnqueueCandidate, folders: inout FolderCovers) -> Result<TrackMetadata, Rejection> {
         let path = candidate.path
         do {
-            let decoder = try openDecoder(path)
+            let decoder = try openDecoder(DecoderRequest(path: path))
             // Only a live stream has no length.
             guard decoder.frameCount.map({ $0 > 0 }) ?? !decoder.metadata.isSeekable else {
                 return .failure(Rejection(path: path, reason: "no audio frames"))
             }
             var metadata = decoder.metadata
+            metadata.bitsPerSample = decoder.format.sampleFormat.bytes * 8
             // A playlist's title (#EXTINF, TitleN) stands in for a missing title tag (not for a
             // real one); for a live stream it is the station, until the stream names a title.
             if let title = candidate.title {

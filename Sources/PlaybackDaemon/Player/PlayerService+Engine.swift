@@ -38,6 +38,8 @@ extension PlayerService {
                 )
             case .itemsSkipped(let count):
                 log.warning("passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened")
+            case .streamTitle(let url, let title):
+                note(state.setStreamTitle(title, for: url))
             case .xrunsRecovered(let count):
                 log.warning(
                     "audio device '\(engine.deviceName)' underran \(count) time\(count == 1 ? "" : "s") (xrun); recovered"

@@ -41,8 +41,7 @@ final class PlayerService {
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        bookmarks: BookmarkStore, sleepFadeSeconds: Double, streamTitles: StreamTitles,
-        phraseAnalyzer: PhraseAnalyzer, loop: EventLoop, log: DaemonLog
+        bookmarks: BookmarkStore, sleepFadeSeconds: Double, phraseAnalyzer: PhraseAnalyzer, loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
         listening = ListeningTimers(bookmarks: bookmarks, sleepFadeSeconds: sleepFadeSeconds, loop: loop)
@@ -63,10 +62,6 @@ final class PlayerService {
         }
         phraseAnalyzer.onResult = { [unowned self] result in
             phrasesFound(result)
-            publishChanges()
-        }
-        loop.watch(streamTitles.signal.fileDescriptor) { [unowned self] _ in
-            note(self.state.setStreamTitles(streamTitles.take()))
             publishChanges()
         }
     }

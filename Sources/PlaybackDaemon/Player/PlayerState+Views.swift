@@ -96,7 +96,7 @@ extension PlayerState {
                 after: index + 1 < sequence.count ? sequence[index + 1] : nil)
             let start = index > 0 && item.id != current.id ? startPosition(item) : nil
             return EngineItem(
-                id: item.id, path: item.path, gain: gain?.factor ?? 1,
+                id: item.id, path: item.path, known: Self.knownFormat(of: item), gain: gain?.factor ?? 1,
                 startFrame: start.map { item.metadata.frame(at: $0) } ?? 0)
         }
         if isPlayingPhrases, let step = phraseStep {
@@ -115,6 +115,17 @@ extension PlayerState {
             }
         }
         return (items[0], Array(items.dropFirst()))
+    }
+
+    /// What the queue knows of a stream's format and length, so that playing it does not wait
+    /// on its server; nil for a file (opening it is quick and tells).
+    static func knownFormat(of item: QueueItem) -> KnownFormat? {
+        guard StreamURL.isStream(item.path) else { return nil }
+        let metadata = item.metadata
+        let format = AudioFormat(
+            sampleRate: metadata.sampleRate, channels: metadata.channels,
+            sampleFormat: (metadata.bitsPerSample ?? 16) > 16 ? .s32 : .s16)
+        return KnownFormat(format: format, frames: metadata.isSeekable ? metadata.frame(at: metadata.duration) : nil)
     }
 
     /// The ReplayGain applied to the current item; nil when ReplayGain is off.

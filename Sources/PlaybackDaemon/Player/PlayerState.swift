@@ -1,4 +1,5 @@
 import ControlProtocol
+import PlaybackEngine
 import PlaybackModel
 
 /// The player as a value: the queue and its modes, the transport state, the position held
@@ -233,9 +234,13 @@ struct PlayerState {
         return current ? [.queue, .item] : .queue
     }
 
-    /// Gives live streams the titles they sent (by URL).
-    mutating func setStreamTitles(_ titles: [String: String]) -> ChangeSet {
-        let changed = queue.setStreamTitles(titles)
+    /// Gives the live stream at `url` the title it announced (its items' artist and title).
+    mutating func setStreamTitle(_ title: StreamTitle, for url: String) -> ChangeSet {
+        let changed = queue.updateMetadata(at: url) { metadata in
+            guard !metadata.isSeekable else { return }
+            metadata.artist = title.artist
+            metadata.title = title.title
+        }
         guard !changed.isEmpty else { return [] }
         return queue.current.map { changed.contains($0.id) } ?? false ? [.queue, .item] : .queue
     }

@@ -23,7 +23,7 @@ public struct PhraseAnalysis {
     public func run(
         path: String, startFrame: Int, isCancelled: () -> Bool, partial: ([Phrase]) -> Void
     ) throws(DecoderError) -> [Phrase]? {
-        var decoder = try open(path)
+        var decoder = try open(DecoderRequest(path: path))
         guard let frameCount = decoder.frameCount, frameCount > 0 else {
             throw .unsupported("an item without a known length (a live stream) has no phrases")
         }
@@ -49,7 +49,7 @@ public struct PhraseAnalysis {
         if isCancelled() { return nil }
         var measured = first..<reached
         if first > 0 {
-            decoder = try open(path)
+            decoder = try open(DecoderRequest(path: path))
             _ = try envelope.measure(decoder, windows: 0..<first, isCancelled: isCancelled) { _, _ in }
             if isCancelled() { return nil }
             measured = 0..<reached

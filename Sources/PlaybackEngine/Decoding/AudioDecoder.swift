@@ -102,8 +102,41 @@ extension FileDecoder {
     }
 }
 
-/// Opens decoders for paths; the composition root chooses the implementation.
-public typealias AudioDecoderFactory = @Sendable (String) throws(DecoderError) -> any AudioDecoder
+/// What opening an item's decoder takes: its path or URL; what is known of it already (a
+/// stream's format and length, from its probe or the resume state), with which playback
+/// connects to a stream on the decoder thread instead of at once; and where a live stream's
+/// titles go.
+public struct DecoderRequest: Sendable {
+    public var path: String
+    /// The format and length known before opening; nil: found by opening.
+    public var known: KnownFormat?
+    /// Receives each title a live stream announces, on its transfer thread.
+    public var onTitle: (@Sendable (StreamTitle) -> Void)?
+
+    public init(path: String, known: KnownFormat? = nil, onTitle: (@Sendable (StreamTitle) -> Void)? = nil) {
+        self.path = path
+        self.known = known
+        self.onTitle = onTitle
+    }
+}
+
+/// An item's format and length as the queue knows them.
+public struct KnownFormat: Sendable, Equatable {
+    public var format: AudioFormat
+    /// Frames; nil for a live stream.
+    public var frames: Int?
+
+    public init(format: AudioFormat, frames: Int?) {
+        self.format = format
+        self.frames = frames
+    }
+}
+
+/// Opens decoders; the composition root chooses the implementation.
+public typealias AudioDecoderFactory = @Sendable (DecoderRequest) throws(DecoderError) -> any AudioDecoder
+
+/// Opens an engine item's decoder (the engine's `AudioDecoderFactory`, with the item's request).
+typealias ItemOpener = @Sendable (EngineItem) throws(DecoderError) -> any AudioDecoder
 
 extension TrackMetadata {
     /// What a file says before its tags are read: its name as the title, its length and format.

@@ -70,12 +70,22 @@ public struct AudioFileFormat: Sendable {
     public static func open(
         _ path: String, readsPictures: Bool = false, http: HTTPOptions = HTTPOptions()
     ) throws(DecoderError) -> any AudioDecoder {
+        try open(DecoderRequest(path: path), readsPictures: readsPictures, http: http)
+    }
+
+    /// Opens what `request` names. A stream whose format it knows is connected by the decoder
+    /// thread, at its first read (`DeferredStreamDecoder`): the control thread that opens the
+    /// current item must never wait on a server.
+    public static func open(
+        _ request: DecoderRequest, readsPictures: Bool = false, http: HTTPOptions = HTTPOptions()
+    ) throws(DecoderError) -> any AudioDecoder {
+        let path = request.path
         if StreamURL.isStream(path) {
-            if http.defersConnecting, let known = http.formats?.lookUp(path) {
-                var connecting = http
-                connecting.defersConnecting = false
+            var http = http
+            http.onTitle = request.onTitle
+            if let known = request.known {
                 return DeferredStreamDecoder(url: path, format: known.format, frames: known.frames) {
-                    () throws(DecoderError) in try open(path, readsPictures: readsPictures, http: connecting)
+                    [http] () throws(DecoderError) in try openStream(path, readsPictures: readsPictures, http: http)
                 }
             }
             return try openStream(path, readsPictures: readsPictures, http: http)
@@ -86,7 +96,7 @@ public struct AudioFileFormat: Sendable {
     }
 
     /// Connects to `url` and opens the decoder of the format its first bytes show, else its
-    /// MIME type, else its extension; remembers its format in `http.formats`.
+    /// MIME type, else its extension.
     private static func openStream(_ url: String, readsPictures: Bool, http: HTTPOptions) throws(DecoderError)
         -> any AudioDecoder
     {
@@ -99,7 +109,6 @@ public struct AudioFileFormat: Sendable {
         let decoder = StreamDecoder(
             try format(of: input, named: named).decoder.init(input, path: url, readsPictures: readsPictures),
             url: url, source: source)
-        http.formats?.remember(url, format: decoder.format, frames: decoder.frameCount)
         return decoder
     }
 

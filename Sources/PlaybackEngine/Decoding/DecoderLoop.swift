@@ -14,7 +14,7 @@ struct DecoderLoop<Sample: PCMSample> {
     let segments: SegmentLog
     let upcoming: UpcomingItems
     let state: PipelineState
-    let openDecoder: AudioDecoderFactory
+    let openItem: ItemOpener
     let outputWake: EventSignal
     let decoderWake: EventSignal
     let parking: ParkedDecoder
@@ -187,7 +187,7 @@ struct DecoderLoop<Sample: PCMSample> {
     /// items that cannot be opened.
     private func nextDecoder(format: AudioFormat, startSample: Int) -> Next {
         while let item = upcoming.next() {
-            guard var decoder = try? openDecoder(item.path) else {
+            guard var decoder = try? openItem(item) else {
                 state.skippedItems.add(1, ordering: .relaxed)
                 continue
             }
@@ -195,7 +195,7 @@ struct DecoderLoop<Sample: PCMSample> {
             if item.startFrame > 0 {
                 // A bookmark: a seek that fails plays the item from its start.
                 firstFrame = (try? decoder.seek(toFrame: item.startFrame)) ?? 0
-                if firstFrame == 0, let reopened = try? openDecoder(item.path) { decoder = reopened }
+                if firstFrame == 0, let reopened = try? openItem(item) { decoder = reopened }
             }
             guard decoder.format == format else {
                 state.formatChangeItem.store(item.id, ordering: .relaxed)

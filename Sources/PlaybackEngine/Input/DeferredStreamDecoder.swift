@@ -1,29 +1,13 @@
 import PlaybackModel
 import SystemSupport
 
-/// The format and length of each stream opened so far, by URL: what lets playback start a
-/// stream without waiting for its server (`DeferredStreamDecoder`). Shared by the prober,
-/// which fills it, and playback.
-public final class StreamFormats: @unchecked Sendable {
-    private let known = Locked<[String: (format: AudioFormat, frames: Int?)]>([:])
-
-    public init() {}
-
-    /// Records what `url` was found to be (or, from the resume state, was).
-    public func remember(_ url: String, format: AudioFormat, frames: Int?) {
-        known.withLock { $0[url] = (format, frames) }
-    }
-
-    func lookUp(_ url: String) -> (format: AudioFormat, frames: Int?)? { known.withLock { $0[url] } }
-}
-
 /// A stream's decoder for playback whose connection is made by the decoder thread, at its
 /// first read or seek, not by the thread that opens it: `PlaybackEngine.start` opens the
 /// current item on the control thread, which must never wait on a server (one that stalls
-/// would hold every client for `stallSeconds`). The format and length come from the stream's
-/// last opening (its probe, or the resume state). If the stream now sends another rate or
-/// channel count, or cannot be reached,
-/// the first read says so and the item ends there, as a file that fails part-way does.
+/// would hold every client for `stallSeconds`). The format and length come from the queue
+/// (the stream's probe, or the resume state). If the stream now sends another rate or channel
+/// count, or cannot be reached, the first read says so and the item ends there, as a file
+/// that fails part-way does.
 final class DeferredStreamDecoder: AudioDecoder, @unchecked Sendable {
     let format: AudioFormat
     let frameCount: Int?

@@ -8,24 +8,12 @@ public struct HTTPOptions: Sendable {
     public var stallSeconds: Double
     /// A file of CA certificates to trust instead of the system's (a private CA).
     public var caFile: String?
-    /// Where live streams post their titles; nil posts nowhere (a probe).
-    public var titles: StreamTitles?
-    /// The formats of the streams opened so far; every opening adds to it.
-    public var formats: StreamFormats?
-    /// Whether a stream whose format `formats` knows is connected by the decoder thread
-    /// (`DeferredStreamDecoder`) rather than at once: for playback, whose opener is the control
-    /// thread.
-    public var defersConnecting: Bool
+    /// Receives each title a live stream announces (set per item from its `DecoderRequest`).
+    var onTitle: (@Sendable (StreamTitle) -> Void)?
 
-    public init(
-        stallSeconds: Double = 10, caFile: String? = nil, titles: StreamTitles? = nil, formats: StreamFormats? = nil,
-        defersConnecting: Bool = false
-    ) {
+    public init(stallSeconds: Double = 10, caFile: String? = nil) {
         self.stallSeconds = stallSeconds
         self.caFile = caFile
-        self.titles = titles
-        self.formats = formats
-        self.defersConnecting = defersConnecting
     }
 }
 
@@ -78,29 +66,5 @@ public final class HTTPSource: ByteSource {
             bytes += chunk[..<got]
         }
         throw .readFailed("longer than \(maximumBytes / (1 << 20)) MiB")
-    }
-}
-
-/// What live streams announce (ICY `StreamTitle`), for the daemon: each URL's latest title,
-/// and a signal that fires when one changes. Posted from transfer threads.
-public final class StreamTitles: @unchecked Sendable {
-    /// Readable once a title was posted since the last `take()`.
-    public let signal = EventSignal()
-    private let latest = Locked<[String: String]>([:])
-
-    public init() {}
-
-    func post(_ title: String, for url: String) {
-        latest.withLock { $0[url] = title }
-        signal.signal()
-    }
-
-    /// The titles posted since the last call, by URL.
-    public func take() -> [String: String] {
-        signal.reset()
-        return latest.withLock { titles in
-            defer { titles = [:] }
-            return titles
-        }
     }
 }

@@ -417,7 +417,7 @@ final class HTTPTransfer: @unchecked Sendable {
         return demuxer.split(bytes, audio: append) { title in
             guard title != lastTitle else { return }
             lastTitle = title
-            options.titles?.post(title, for: url)
+            options.onTitle?(StreamTitle(title))
         }
     }
 

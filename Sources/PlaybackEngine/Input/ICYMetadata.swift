@@ -1,3 +1,27 @@
+/// What a live stream says it plays: ICY's `StreamTitle`, which stations write as
+/// `Artist - Title` (split there; all of it is the title when there is no ` - `).
+public struct StreamTitle: Sendable, Equatable {
+    public var artist: String?
+    public var title: String
+
+    public init(artist: String?, title: String) {
+        self.artist = artist
+        self.title = title
+    }
+
+    /// `text` as stations write it.
+    public init(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard let dash = bytes.firstIndex(ofBytes: Array(" - ".utf8)) else {
+            self.init(artist: nil, title: text)
+            return
+        }
+        self.init(
+            artist: String(decoding: bytes[..<dash], as: UTF8.self),
+            title: String(decoding: bytes[(dash + 3)...], as: UTF8.self))
+    }
+}
+
 /// Shoutcast/Icecast in-band metadata: with `Icy-MetaData: 1` asked and `icy-metaint: N`
 /// answered, the body is N bytes of audio, one length byte L, L × 16 bytes of text such as
 /// `StreamTitle='Artist - Title';StreamUrl='';` (zero-padded), then N bytes of audio again.

@@ -35,7 +35,7 @@ final class Pipeline: @unchecked Sendable {
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
-        upcoming: [EngineItem], sink: any AudioSink, openDecoder: @escaping AudioDecoderFactory,
+        upcoming: [EngineItem], sink: any AudioSink, openItem: @escaping ItemOpener,
         events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool
     ) {
         format = decoder.format
@@ -49,7 +49,7 @@ final class Pipeline: @unchecked Sendable {
                 itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain, mark: item.mark,
                 endFrame: item.endFrame))
         let start = Start(
-            item: item, decoder: decoder, startFrame: startFrame, seeks: seeks, sink: sink, openDecoder: openDecoder,
+            item: item, decoder: decoder, startFrame: startFrame, seeks: seeks, sink: sink, openItem: openItem,
             events: events, realtime: realtime, sound: sound, stretcher: stretcher, fadesIn: fadesIn)
         switch format.sampleFormat {
         case .s16: run(start, as: Int16.self)
@@ -64,7 +64,7 @@ final class Pipeline: @unchecked Sendable {
         let startFrame: Int
         let seeks: Bool
         let sink: any AudioSink
-        let openDecoder: AudioDecoderFactory
+        let openItem: ItemOpener
         let events: EventSignal
         let realtime: Bool
         let sound: SoundControl
@@ -85,7 +85,7 @@ final class Pipeline: @unchecked Sendable {
         self.buffers = buffers
         let decoding = DecoderLoop(
             ring: buffers.ring, segments: segments, upcoming: upcoming, state: state,
-            openDecoder: start.openDecoder, outputWake: outputWake, decoderWake: decoderWake, parking: parking,
+            openItem: start.openItem, outputWake: outputWake, decoderWake: decoderWake, parking: parking,
             stretcher: start.stretcher, stretchInput: buffers.stretchInput)
         let soundScratch = SoundScratch(frames: Self.chainFrames)
         let output = OutputLoop(
