@@ -3,10 +3,12 @@ import PlaybackEngine
 import SystemSupport
 
 /// A thread for slow work the event loop must not wait for: probing files to enqueue,
-/// writing the state file. Jobs run one at a time, in order. A job returns a completion,
-/// which runs on the event loop when the job is done, so the result is applied by the one
-/// owner of the state. The thread runs as background work (`SCHED_BATCH`, nice 10), so a
-/// long enqueue does not compete with the event loop for the CPU.
+/// writing the state file, finding phrases. Jobs run one at a time, in order. A job returns a
+/// completion, which runs on the event loop when the job is done (and may `deliver` others on
+/// the way), so the result is applied by the one owner of the state. The thread runs as
+/// background work (`SCHED_BATCH`, nice 10), so a long enqueue does not compete with the event
+/// loop for the CPU. Its owner stops it (`stop`), which joins the thread, before the daemon
+/// exits.
 final class BackgroundWorker: @unchecked Sendable {
     /// Runs on the worker; returns what the event loop then does.
     typealias Job = () -> (() -> Void)
@@ -48,12 +50,20 @@ final class BackgroundWorker: @unchecked Sendable {
         runCompletions()
     }
 
-    /// Finishes the queued jobs and ends the thread.
+    /// Hands `completion` to the event loop now, from the job running (a partial result).
+    func deliver(_ completion: @escaping () -> Void) {
+        let boxed = UncheckedSendable(completion)
+        queue.withLock { $0.completions.append(boxed) }
+        finished.signal()
+    }
+
+    /// Finishes the queued jobs and ends the thread; waits for it. Idempotent.
     func stop() {
+        guard let thread else { return }
         queue.withLock { $0.isStopping = true }
         wake.signal()
-        thread?.join()
-        thread = nil
+        thread.join()
+        self.thread = nil
         runCompletions()
     }
 

@@ -137,8 +137,21 @@ public final class Daemon {
         loop.run()
         let last = service.view()
         for subsystem in subsystems.reversed() { subsystem.stop(last) }
+        service.stopWorkers()
+        if !PlaybackEngine.waitForTransfersToEnd(timeout: 3) {
+            log.warning("a stream's transfer did not end within 3 s")
+        }
+        reportThreadsLeft()
         log.notice("stopped", event: "stopped")
         return 0
+    }
+
+    /// Every thread but this one has ended by now; a thread still running is a part that no
+    /// subsystem stopped, which is said (the test of the exit looks for the debug line).
+    private func reportThreadsLeft() {
+        let threads = ProcessThreads.names()
+        log.log(.debug, "threads at exit: \(threads.joined(separator: ", "))")
+        if threads.count > 1 { log.warning("threads still running at exit: \(threads.dropFirst().joined(separator: ", "))") }
     }
 
     private func handleSignal(_ signal: Int32) {

@@ -209,6 +209,13 @@ public final class PlaybackEngine {
         sink.close()
     }
 
+    /// Waits, at most `timeout` seconds, until the threads of the streams' HTTP transfers that
+    /// were closed (with their decoders) have ended: they end by themselves, within about a
+    /// second. Whether they all did. For the daemon's exit, after `releaseAll`.
+    public static func waitForTransfersToEnd(timeout: Double) -> Bool {
+        HTTPTransfer.waitForAllToEnd(timeout: timeout)
+    }
+
     /// Halts, closes the device and closes the parked decoder's file: afterwards the engine
     /// holds nothing open, so the disk the music came from can be unmounted. For stop, the end
     /// of the queue, and the end of the hold time while paused.

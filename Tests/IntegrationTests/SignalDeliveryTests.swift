@@ -65,6 +65,34 @@ extension IntegrationSuite {
             #expect(
                 daemon.waitForExit(timeout: 10) == 0, "\(moment): exit status \(daemon.waitForExit(timeout: 0) ?? -1)")
             #expect(daemon.notify.waitFor("STOPPING=1", timeout: 1))
+            #expect(Self.threadsAtExit(daemon) == ["playbackd"], "\(moment): \(daemon.stderrText.suffix(500))")
+        }
+
+        /// The threads the daemon said were left when it exited (its debug line).
+        static func threadsAtExit(_ daemon: DaemonProcess) -> [String]? {
+            let line = daemon.stderrText.split(separator: "\n").last { $0.contains("threads at exit: ") }
+            return line.map { $0.components(separatedBy: "threads at exit: ")[1].components(separatedBy: ", ") }
+        }
+
+        @Test(
+            "SIGTERM while a stream plays, its phrases are being found and a directory is probed: every thread the daemon started has ended before it exits"
+        )
+        func everyThreadEndsAtExit() throws {
+            let server = try StreamServer()
+            let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+            let url = server.url("files/long.mp3")
+            #expect(try daemon.call("enqueue", [("items", .array([.string(url)])), ("play", .bool(true))])["status"] == .string("success"))
+            _ = try daemon.waitForState("playing")
+            #expect(try daemon.call("setPhraseMode", [("enabled", .bool(true))])["status"] == .string("success"))
+            let client = try daemon.connect()
+            try client.sendRaw(#"{"command":"enqueue","items":["\#(TestEnvironment.fixtures)"]}"# + "\n")
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task").compactMap {
+                try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\($0)/comm", encoding: .utf8)
+            }
+            #expect(threads.contains("pbd-http\n") && threads.contains("pbd-output\n"), "\(threads)")
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit(timeout: 20) == 0)
+            #expect(Self.threadsAtExit(daemon) == ["playbackd"], "\(daemon.stderrText.suffix(1000))")
         }
     }
 }

@@ -123,6 +123,13 @@ final class BookmarkStore {
     /// Every bookmark, newest first.
     var bookmarks: [Bookmark] { entries.map(\.bookmark) }
 
+    /// Writes what is pending, then ends the writer's thread (at exit).
+    func stop() {
+        flush()
+        worker?.stop()
+        worker = nil
+    }
+
     /// Writes what is pending before returning (at exit).
     func flush() {
         worker?.drain()

@@ -85,5 +85,6 @@ final class ResumePersistence: Subsystem {
     func stop(_ last: PlayerView) {
         saveTimer.cancel()
         persister?.saveNow(last.resumeState(at: WallClock.now()))
+        persister?.stop()
     }
 }

@@ -4,11 +4,11 @@ import PlaybackModel
 import Synchronization
 import SystemSupport
 
-/// Finds items' phrases on a thread of its own (`pbd-phrases`, background priority, as the
+/// Finds items' phrases on a worker of its own (`pbd-phrases`, background priority, as the
 /// prober), one item at a time, so neither the event loop nor playback waits for it. A new
 /// request cancels the analysis running for another item or other parameters. What it finds
 /// (as it goes, then complete) reaches `onResult` on the event loop. Results are kept in the
-/// `PhraseCache`.
+/// `PhraseCache`. `stop` cancels what runs and joins the worker.
 final class PhraseAnalyzer: @unchecked Sendable {
     /// What to analyse.
     struct Request: Equatable {
@@ -30,108 +30,63 @@ final class PhraseAnalyzer: @unchecked Sendable {
         var outcome: Swift.Result<PhraseList, DecoderError>
     }
 
-    private struct Mailbox {
-        var pending: Request?
-        var running: Request?
-        var results: [Result] = []
-        var isStopping = false
-    }
-
-    private let mailbox = Locked(Mailbox())
-    /// Raised to cancel the analysis running.
+    /// Raised by each request: an analysis whose number is no longer current stops.
     private let generation = Atomic<Int>(0)
-    private let wake = EventSignal()
-    private let delivered = EventSignal()
+    /// The request asked for last, until its analysis ends (event loop only).
+    private var latest: Request?
+    private let worker: BackgroundWorker
     private let open: AudioDecoderFactory
     private let cache: PhraseCache
-    private var thread: NamedThread?
     /// Receives each result on the event loop (set by the service).
     var onResult: (Result) -> Void = { _ in }
 
     init(open: @escaping AudioDecoderFactory, cache: PhraseCache, loop: EventLoop) {
         self.open = open
         self.cache = cache
-        loop.watch(delivered.fileDescriptor) { [unowned self] _ in
-            delivered.reset()
-            let results = mailbox.withLock { mailbox in
-                defer { mailbox.results.removeAll() }
-                return mailbox.results
-            }
-            for result in results { onResult(result) }
-        }
+        worker = BackgroundWorker(name: "pbd-phrases", loop: loop)
     }
 
     /// Analyses `request`'s item, unless that analysis is running or waiting already.
     func request(_ request: Request) {
-        let isNew = mailbox.withLock { mailbox in
-            if let running = mailbox.running, running.isSameAnalysis(as: request), mailbox.pending == nil {
-                return false
+        if let latest, latest.isSameAnalysis(as: request) { return }
+        latest = request
+        let mine = generation.add(1, ordering: .acquiringAndReleasing).newValue
+        worker.submit { [self] in
+            guard generation.load(ordering: .acquiring) == mine else { return {} }
+            let result = analyse(request) { self.generation.load(ordering: .relaxed) != mine }
+            return { [self] in
+                if latest == request { latest = nil }
+                if let result { onResult(result) }
             }
-            if let pending = mailbox.pending, pending.isSameAnalysis(as: request) { return false }
-            mailbox.pending = request
-            return true
         }
-        guard isNew else { return }
-        generation.add(1, ordering: .releasing)
-        if thread == nil {
-            let box = UncheckedSendable(self)
-            thread = NamedThread(name: "pbd-phrases") { box.value.work() }
-        }
-        wake.signal()
     }
 
-    /// Cancels what runs and ends the thread.
+    /// Cancels what runs and joins the worker.
     func stop() {
-        mailbox.withLock { $0.isStopping = true }
         generation.add(1, ordering: .releasing)
-        wake.signal()
-        thread?.join()
-        thread = nil
+        worker.stop()
     }
 
-    private func work() {
-        _ = playbackd_make_this_thread_background(BackgroundWorker.niceness)
-        while true {
-            let next: Request? = mailbox.withLock { mailbox in
-                mailbox.running = mailbox.isStopping ? nil : mailbox.pending
-                mailbox.pending = nil
-                return mailbox.running
-            }
-            guard let request = next else {
-                if mailbox.withLock({ $0.isStopping }) { return }
-                wake.wait()
-                continue
-            }
-            analyse(request)
-            mailbox.withLock { $0.running = nil }
-        }
-    }
-
-    private func analyse(_ request: Request) {
+    /// The whole result (nil when cancelled); partial lists are delivered on the way.
+    private func analyse(_ request: Request, isCancelled: @escaping () -> Bool) -> Result? {
         if let kept = cache.phrases(for: request.path, parameters: request.parameters) {
-            return deliver(Result(request: request, outcome: .success(PhraseList(phrases: kept, isComplete: true))))
+            return Result(request: request, outcome: .success(PhraseList(phrases: kept, isComplete: true)))
         }
-        let mine = generation.load(ordering: .acquiring)
-        let isCancelled = { self.generation.load(ordering: .relaxed) != mine }
         let analysis = PhraseAnalysis(parameters: request.parameters, open: open)
         do {
             guard
                 let phrases = try analysis.run(
                     path: request.path, startFrame: request.startFrame, isCancelled: isCancelled,
-                    partial: { found in
-                        deliver(
-                            Result(request: request, outcome: .success(PhraseList(phrases: found, isComplete: false))))
+                    partial: { [worker] found in
+                        let partial = Result(
+                            request: request, outcome: .success(PhraseList(phrases: found, isComplete: false)))
+                        worker.deliver { [self] in onResult(partial) }
                     })
-            else { return }
+            else { return nil }
             cache.store(phrases, for: request.path, parameters: request.parameters)
-            deliver(Result(request: request, outcome: .success(PhraseList(phrases: phrases, isComplete: true))))
+            return Result(request: request, outcome: .success(PhraseList(phrases: phrases, isComplete: true)))
         } catch {
-            deliver(Result(request: request, outcome: .failure(error)))
+            return Result(request: request, outcome: .failure(error))
         }
-    }
-
-    private func deliver(_ result: Result) {
-        mailbox.withLock { $0.results.append(result) }
-        delivered.signal()
     }
 }

@@ -287,4 +287,12 @@ final class PlayerService {
         bookmarkCurrentItem()
         listening.bookmarks.flush()
     }
+
+    /// Ends the service's worker threads (the prober, phrase analysis, the bookmarks' writer)
+    /// and waits for them: the last thing before the process exits.
+    func stopWorkers() {
+        probing.stop()
+        phraseAnalyzer.stop()
+        listening.bookmarks.stop()
+    }
 }

@@ -81,6 +81,9 @@ final class StatePersister {
         }
     }
 
+    /// Ends the writer's thread (after the last `saveNow`, at exit).
+    func stop() { worker.stop() }
+
     /// Waits for a pending write, then writes `state` before returning.
     func saveNow(_ state: ResumeState) {
         spacingTimer.cancel()

@@ -100,10 +100,38 @@ final class HTTPTransfer: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Starts the transfer thread; false when the system gives no thread.
+    /// Transfer threads running in the process (each ends by itself once closed).
+    private static let running = Locked(0)
+
+    /// Waits until every transfer thread has ended, at most `timeout` seconds (a closed
+    /// transfer ends at libcurl's next callback, within about a second); whether they all did.
+    /// For the daemon's exit (`PlaybackEngine.waitForTransfersToEnd`).
+    static func waitForAllToEnd(timeout: Double) -> Bool {
+        let deadline = PlaybackClock.monotonicNow() + UInt64(timeout * 1e9)
+        while running.withLock({ $0 }) > 0 {
+            guard PlaybackClock.monotonicNow() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Starts the transfer thread; false when the system gives no thread. The thread is not
+    /// joined by its transfer (`close` does not wait for it): it ends by itself, and the
+    /// process waits for it at exit (`waitForAllToEnd`).
     func start() -> Bool {
         let transfer = UncheckedSendable(self)
-        guard let thread = NamedThread.start(name: "pbd-http", body: { transfer.value.run() }) else { return false }
+        Self.running.withLock { $0 += 1 }
+        guard
+            let thread = NamedThread.start(
+                name: "pbd-http",
+                body: {
+                    transfer.value.run()
+                    Self.running.withLock { $0 -= 1 }
+                })
+        else {
+            Self.running.withLock { $0 -= 1 }
+            return false
+        }
         thread.detach()
         return true
     }
