@@ -19,7 +19,6 @@ public final class Daemon {
     private let logOutput: LogOutput
     private let log: DaemonLog
     private let notifier = SystemdNotifier()
-    private let engine: PlaybackEngine
     private let service: PlayerService
     private let openJackMonitor: JackMonitorFactory
     private let status: SystemdStatus
@@ -40,21 +39,21 @@ public final class Daemon {
         self.settings = settings
         logOutput = LogOutput(threshold: settings.logLevel, target: settings.logTarget)
         log = DaemonLog(label: "playbackd", output: logOutput)
-        engine = PlaybackEngine(sink: sink, openDecoder: openDecoder, realtime: settings.realtime)
         let engineLog = DaemonLog(label: "playbackd.engine", output: logOutput)
+        let bookmarkStore = BookmarkStore(
+            path: BookmarkStore.defaultPath(environment: .process), loop: loop, log: engineLog)
         service = PlayerService(
-            state: PlayerState(settings: settings),
+            state: PlayerState(
+                settings: settings, bookmarks: bookmarkStore.load(minimumDuration: settings.bookmarkMinimumSeconds)),
             driver: EngineDriver(
-                engine: engine, pauseHoldSeconds: settings.pauseHoldSeconds, loop: loop, log: engineLog),
+                engine: PlaybackEngine(sink: sink, openDecoder: openDecoder, realtime: settings.realtime),
+                pauseHoldSeconds: settings.pauseHoldSeconds, log: engineLog),
             prober: ItemProber(
                 openDecoder: probeDecoder,
                 artwork: ArtworkStore(directory: ArtworkStore.defaultDirectory(environment: .process)),
                 fetchPlaylist: fetchPlaylist),
             presets: EqualizerPresets(directory: EqualizerPresets.defaultDirectory(environment: .process)),
-            bookmarks: BookmarkStore(
-                path: BookmarkStore.defaultPath(environment: .process),
-                minimumDuration: settings.bookmarkMinimumSeconds, loop: loop, log: engineLog),
-            sleepFadeSeconds: settings.sleepFadeSeconds,
+            bookmarkStore: bookmarkStore,
             phraseAnalyzer: PhraseAnalyzer(
                 open: openDecoder, cache: PhraseCache(directory: PhraseCache.defaultDirectory(environment: .process)),
                 loop: loop),
@@ -80,8 +79,8 @@ public final class Daemon {
         socket.onClientCountChanged = { [unowned idleExit] in idleExit.evaluate() }
         let watchdog = HealthWatchdog(
             loop: loop, notifier: notifier,
-            isOutputHealthy: { [unowned self] in
-                engine.measuredPosition().map { $0.age < HealthWatchdog.maximumOutputSilence } ?? false
+            isOutputHealthy: { [unowned service] in
+                service.driver.outputAge.map { $0 < HealthWatchdog.maximumOutputSilence } ?? false
             },
             onStall: { [unowned self] in
                 log.error(
@@ -100,7 +99,7 @@ public final class Daemon {
             onChange: { [unowned service] change in service.routeChanged(change) })
         service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
         return [
-            socket, mpris, EngineDevice(engine: engine), route,
+            socket, mpris, EngineDevice(driver: service.driver), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
                 restore: { [unowned service, mode = settings.resume] saved in
@@ -151,7 +150,9 @@ public final class Daemon {
     private func reportThreadsLeft() {
         let threads = ProcessThreads.names()
         log.log(.debug, "threads at exit: \(threads.joined(separator: ", "))")
-        if threads.count > 1 { log.warning("threads still running at exit: \(threads.dropFirst().joined(separator: ", "))") }
+        if threads.count > 1 {
+            log.warning("threads still running at exit: \(threads.dropFirst().joined(separator: ", "))")
+        }
     }
 
     private func handleSignal(_ signal: Int32) {
@@ -199,7 +200,7 @@ public final class Daemon {
 
 /// The output device as a subsystem: released at the end, after the last save.
 private final class EngineDevice: Subsystem {
-    private let engine: PlaybackEngine
-    init(engine: PlaybackEngine) { self.engine = engine }
-    func stop(_ last: PlayerView) { engine.releaseAll() }
+    private let driver: EngineDriver
+    init(driver: EngineDriver) { self.driver = driver }
+    func stop(_ last: PlayerView) { driver.releaseAll() }
 }

@@ -5,7 +5,7 @@ import CSystemd
 #endif
 
 /// Where the daemon's log lines go and from which level; a reload changes both. Used on the
-/// control thread only.
+/// event loop only.
 public final class LogOutput {
     var threshold: DaemonLog.Level
     var target: LogTarget

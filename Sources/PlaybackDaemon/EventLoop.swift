@@ -4,14 +4,14 @@ import CSystemd
     import Glibc
 #endif
 
-/// The daemon's event loop, on its one control thread: libsystemd's sd-event, with descriptors
+/// The daemon's event loop, on its one event loop: libsystemd's sd-event, with descriptors
 /// and their handlers, and one-shot timers. It sleeps in `epoll_wait` with no timeout while nothing is armed, so an
 /// idle daemon has no wake-ups at all. Everything that touches the now-playing state runs
 /// here. sd-event keeps each registration as its own source object, so a descriptor closed and
 /// reused within one iteration never receives the old one's readiness, and other libraries
-/// (sd-bus, through `sd_bus_attach_event`) can join the same loop. Control thread only.
+/// (sd-bus, through `sd_bus_attach_event`) can join the same loop. Event loop only.
 final class EventLoop {
-    /// The sd-event loop; owned by this object, used on the control thread only.
+    /// The sd-event loop; owned by this object, used on the event loop only.
     let event: OpaquePointer
     private var watches: [Int32: IOWatch] = [:]
 

@@ -1,3 +1,5 @@
+import PlaybackModel
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -29,10 +31,12 @@ enum FileSystem {
 
     /// What tells one version of a file from another: its size and modification time
     /// (milliseconds); nil when it cannot be looked at.
-    static func identity(of path: String) -> (size: Int64, modified: Int64)? {
+    static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000)
+        return FileIdentity(
+            size: Int64(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000)
     }
 
     /// The file's bytes; at most `maximumBytes`. Only a regular file is read: a FIFO would block

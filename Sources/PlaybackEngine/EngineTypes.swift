@@ -39,7 +39,7 @@ public struct EnginePosition: Sendable, Equatable {
     public var seconds: Double { Double(frame) / Double(sampleRate) }
 }
 
-/// What the engine reports to the control thread after `events` fired.
+/// What the engine reports to the event loop after `events` fired.
 public enum EngineEvent: Sendable, Equatable {
     /// The device started playing: positions now advance (and are extrapolated).
     case audible

@@ -1,10 +1,10 @@
 import SystemSupport
 
-/// The control thread's handle on audio: starts a pipeline at an item and frame, halts it at
+/// The event loop's handle on audio: starts a pipeline at an item and frame, halts it at
 /// the exact played frame, opens and releases the device, and turns the pipeline's signals
 /// into `EngineEvent`s.
 ///
-/// Every method is called from the control thread only. Nothing here blocks for long: `halt`
+/// Every method is called from the event loop only. Nothing here blocks for long: `halt`
 /// joins threads that stop promptly (they wait in `poll` with a wake-up descriptor), except
 /// while the last item's tail is being drained.
 public final class PlaybackEngine {
@@ -23,7 +23,7 @@ public final class PlaybackEngine {
     /// count when it opens.
     private var reportedXruns = 0
     /// The latest segment `currentPosition` has placed the current pipeline in: an item change
-    /// the control side may have announced, which the position at a halt never goes back on.
+    /// the event loop may have announced, which the position at a halt never goes back on.
     private var reportedSegment = 0
 
     private let realtime: Bool
@@ -80,7 +80,7 @@ public final class PlaybackEngine {
     /// samples are the decoder's, bit for bit.
     ///
     /// The seek itself is the decoder thread's first step, not done here: finding a frame
-    /// hours into an audiobook reads every frame header up to it, and the control thread
+    /// hours into an audiobook reads every frame header up to it, and the event loop
     /// answers requests meanwhile. A seek that fails there ends the item as a read error
     /// part-way does (`itemsCutShort`).
     public func start(
@@ -237,6 +237,16 @@ public final class PlaybackEngine {
         guard let pipeline, let position = position(in: pipeline, extrapolate: true) else { return nil }
         reportedSegment = max(reportedSegment, position.segment)
         return position
+    }
+
+    /// Seconds until the start of the running pipeline's `segment` is heard, by the output
+    /// thread's last measurement carried forward; nil when nothing runs or the segment is not
+    /// logged.
+    public func secondsUntilHeard(segment: Int) -> Double? {
+        guard let pipeline, segment < pipeline.segments.count else { return nil }
+        let played = playedSample(in: pipeline, extrapolate: true)
+        let left = max(0, pipeline.segments[segment].startSample - played) / pipeline.format.channels
+        return Double(left) / Double(pipeline.format.sampleRate)
     }
 
     /// The output thread's last measurement itself, and how many seconds ago it was taken:

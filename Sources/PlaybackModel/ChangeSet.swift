@@ -1,8 +1,8 @@
 /// What changed in one step of the player, coalesced into bits (MPD's idle masks).
 /// Subscribers receive the bits with a fresh snapshot.
 public struct ChangeSet: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Transport state: playing, paused, stopped, interrupted.
     public static let state = ChangeSet(rawValue: 1 << 0)
@@ -35,6 +35,11 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     /// Phrase mode changed, the item's phrases were found, or another phrase, repetition or
     /// gap began.
     public static let phrase = ChangeSet(rawValue: 1 << 14)
+
+    /// The bookmarks changed: saved, not published (the daemon's own).
+    public static let bookmarks = ChangeSet(rawValue: 1 << 24)
+    /// The bits the daemon keeps to itself: they are never published.
+    public static let `internal`: ChangeSet = [.bookmarks]
 
     /// Wire names, in a fixed order.
     public var names: [String] {

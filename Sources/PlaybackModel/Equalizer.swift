@@ -110,7 +110,7 @@ public struct Equalizer: Sendable, Equatable {
         return nil
     }
 
-    /// Ten parametric bands at the seed's frequencies, one octave wide, at 0 dB.
+    /// Ten parametric bands an octave apart (32 Hz to 16 kHz), one octave wide, at 0 dB.
     public static let flatTenBands = tenBandFrequencies.map { EQBand(type: .parametric, frequency: $0) }
 
     /// Whether the equalizer leaves the signal exactly as it is.

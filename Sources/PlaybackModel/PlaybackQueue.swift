@@ -336,6 +336,14 @@ public struct PlaybackQueue: Sendable, Equatable {
         itemsRevision &+= 1
     }
 
+    /// Gives the items with these ids the identities of their files (others are left alone).
+    public mutating func setFileIdentities(_ identities: [UInt64: FileIdentity]) {
+        guard !identities.isEmpty else { return }
+        for index in items.indices {
+            if let file = identities[items[index].id] { items[index].file = file }
+        }
+    }
+
     /// Applies `change` to the metadata of every item at `path`; returns the ids of the items
     /// it changed.
     public mutating func updateMetadata(at path: String, _ change: (inout TrackMetadata) -> Void) -> Set<UInt64> {

@@ -5,11 +5,28 @@ public struct QueueItem: Sendable, Equatable {
     /// Absolute path of the audio file.
     public var path: String
     public var metadata: TrackMetadata
+    /// The file's size and modification time when it was probed (nil for a URL, or until
+    /// known): how a bookmark follows a file that was moved.
+    public var file: FileIdentity?
 
-    public init(id: UInt64, path: String, metadata: TrackMetadata) {
+    public init(id: UInt64, path: String, metadata: TrackMetadata, file: FileIdentity? = nil) {
         self.id = id
         self.path = path
         self.metadata = metadata
+        self.file = file
+    }
+}
+
+/// What tells a file apart when its path changed: its size and modification time (a move with
+/// `mv` keeps both).
+public struct FileIdentity: Sendable, Hashable {
+    public var size: Int64
+    /// Milliseconds since the epoch.
+    public var modified: Int64
+
+    public init(size: Int64, modified: Int64) {
+        self.size = size
+        self.modified = modified
     }
 }
 

@@ -27,7 +27,7 @@ import SystemSupport
 //   playbackd-bench sound-chain           the sound chain in this process, one minute of 44.1 kHz
 //                                         stereo a run, with each implementation of its inner
 //                                         loops this processor runs: CPU seconds with the chain
-//                                         off, volume 70 alone, the seed's ten-band curve, the
+//                                         off, volume 70 alone, the `warm` preset's ten bands, the
 //                                         curve with a ReplayGain and volume 70, and sixteen
 //                                         bands; one line each, "KERNEL SETTING SECONDS".
 //   playbackd-bench state-read FILE      reads a resume state file as the daemon does at start

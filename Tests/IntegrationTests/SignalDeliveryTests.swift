@@ -81,15 +81,20 @@ extension IntegrationSuite {
             let server = try StreamServer()
             let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
             let url = server.url("files/long.mp3")
-            #expect(try daemon.call("enqueue", [("items", .array([.string(url)])), ("play", .bool(true))])["status"] == .string("success"))
+            #expect(
+                try daemon.call("enqueue", [("items", .array([.string(url)])), ("play", .bool(true))])["status"]
+                    == .string("success"))
             _ = try daemon.waitForState("playing")
             #expect(try daemon.call("setPhraseMode", [("enabled", .bool(true))])["status"] == .string("success"))
             let client = try daemon.connect()
             try client.sendRaw(#"{"command":"enqueue","items":["\#(TestEnvironment.fixtures)"]}"# + "\n")
-            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task").compactMap {
-                try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\($0)/comm", encoding: .utf8)
+            var threads: [String] = []
+            try waitUntil(state: { "\(threads)" }) {
+                threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task").compactMap {
+                    try? String(contentsOfFile: "/proc/\(daemon.pid)/task/\($0)/comm", encoding: .utf8)
+                }
+                return threads.contains("pbd-http\n") && threads.contains("pbd-output\n")
             }
-            #expect(threads.contains("pbd-http\n") && threads.contains("pbd-output\n"), "\(threads)")
             daemon.signal(SIGTERM)
             #expect(daemon.waitForExit(timeout: 20) == 0)
             #expect(Self.threadsAtExit(daemon) == ["playbackd"], "\(daemon.stderrText.suffix(1000))")

@@ -33,7 +33,7 @@ extension IntegrationSuite {
             #expect(worst <= 1.5, "largest difference from half the reference: \(worst) LSB")
         }
 
-        @Test("a curve boosted by 12 dB is scaled down so nothing clips; the seed's curve changes the sound")
+        @Test("a curve boosted by 12 dB is scaled down so nothing clips; the warm preset's curve changes the sound")
         func equalizedCurveNeverClips() throws {
             let daemon = try DaemonProcess(arguments: [
                 "--equalizer", "true", "--eq-gains", "12,12,12,12,12,12,12,12,12,12",

@@ -15,16 +15,17 @@ import Testing
 
     init() {
         let engine = PlaybackEngine(
-            sink: sink, openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) }, realtime: false)
+            sink: sink, openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) },
+            realtime: false)
         let prober = ItemProber(
             openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path, readsPictures: true) },
             artwork: ArtworkStore(directory: NSTemporaryDirectory() + "playbackd-service-tests-artwork"))
         let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
         service = PlayerService(
             state: PlayerState(settings: DaemonSettings()),
-            driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, loop: loop, log: log),
+            driver: EngineDriver(engine: engine, pauseHoldSeconds: 10, log: log),
             prober: prober, presets: EqualizerPresets(directory: nil),
-            bookmarks: BookmarkStore(path: nil, minimumDuration: 600, loop: loop, log: log), sleepFadeSeconds: 10,
+            bookmarkStore: BookmarkStore(path: nil, loop: loop, log: log),
             phraseAnalyzer: PhraseAnalyzer(
                 open: { request throws(DecoderError) in try MPG123Decoder(path: request.path) },
                 cache: PhraseCache(directory: nil), loop: loop),
@@ -53,7 +54,9 @@ import Testing
     private func enqueue(_ names: [String], play: Bool = false) -> CommandResult {
         let (items, rejected) = service.prober.probe(
             names.map { Self.fixtures + "/" + $0 }, limit: 10, ids: service.itemIDs)
-        return service.enqueue(items, rejected: rejected, placement: .end, replace: false, play: play)
+        return service.step { state, moment in
+            state.enqueue(items, rejected: rejected, placement: .end, replace: false, play: play, at: moment)
+        }
     }
 
     /// Sends `command` as a front end does and returns its answer.
@@ -174,18 +177,18 @@ import Testing
         }
         #expect(send(.changePlaybackRate(.to(1.5))) == .success(.done))
         #expect(service.view().nowPlaying.defaultRate == 1.5)
-        #expect(service.engine.runningRate == 1, "a 1 s item plays at 1")
+        #expect(service.driver.observe().runningRate == 1, "a 1 s item plays at 1")
         #expect(
             engineItems?.upcoming.map { $0.path.hasSuffix("/two.mp3") } == [true],
             "the pipeline stops before the long item")
         #expect(send(.jump(index: 2)) == .success(.done))
-        #expect(service.engine.runningRate == 1.5, "the 40 s item takes the chosen rate")
+        #expect(service.driver.observe().runningRate == 1.5, "the 40 s item takes the chosen rate")
         reload { $0.rateMinimumSeconds = 60 }
-        #expect(service.engine.runningRate == 1, "a longer minimum: the playing item goes back to 1 at once")
+        #expect(service.driver.observe().runningRate == 1, "a longer minimum: the playing item goes back to 1 at once")
         reload { $0.rateMinimumSeconds = 0 }
-        #expect(service.engine.runningRate == 1.5)
+        #expect(service.driver.observe().runningRate == 1.5)
         #expect(send(.jump(index: 0)) == .success(.done))
-        #expect(service.engine.runningRate == 1.5, "0: every item takes the rate")
+        #expect(service.driver.observe().runningRate == 1.5, "0: every item takes the rate")
         #expect(engineItems?.upcoming.count == 2)
     }
 }

@@ -16,6 +16,17 @@ import Testing
         }
     }
 
+    /// Bookmarks for items of 60 s and more, with one at `seconds` into the 60 s item at `path`.
+    static func book(path: String, at seconds: Double) -> BookmarkBook {
+        BookmarkBook(
+            minimumDuration: 60,
+            entries: [
+                BookmarkBook.Entry(
+                    bookmark: Bookmark(path: path, title: "t", position: seconds, duration: 60, saved: 0),
+                    file: FileIdentity(size: 0, modified: 0))
+            ])
+    }
+
     /// A state with `count` items queued, the first current.
     static func queued(_ count: Int) -> PlayerState {
         var state = PlayerState(settings: DaemonSettings())
@@ -101,35 +112,37 @@ import Testing
     @Test("the volume is clamped, the rate clamped and rounded to a thousandth; equal values change nothing")
     func sound() {
         var state = PlayerState(settings: DaemonSettings())
-        #expect(state.setVolume(50) == .volume && state.volume == 50)
-        #expect(state.setVolume(150) == .volume && state.volume == 100)
-        #expect(state.setVolume(-5) == .volume && state.volume == 0)
-        #expect(state.setVolume(0) == [])
-        #expect(state.setPlaybackRate(1.23456) == .rate && state.playbackRate == 1.235)
-        #expect(state.setPlaybackRate(99) == .rate && state.playbackRate == CommandCatalog.playbackRateRange.upperBound)
-        #expect(state.setRateMinimum(600) && !state.setRateMinimum(600))
+        #expect(state.changeSound { $0.setVolume(50) } == .volume && state.sound.volume == 50)
+        #expect(state.changeSound { $0.setVolume(150) } == .volume && state.sound.volume == 100)
+        #expect(state.changeSound { $0.setVolume(-5) } == .volume && state.sound.volume == 0)
+        #expect(state.changeSound { $0.setVolume(0) } == [])
+        #expect(state.changeSound { $0.setPlaybackRate(1.23456) } == .rate && state.sound.playbackRate == 1.235)
+        #expect(
+            state.changeSound { $0.setPlaybackRate(99) } == .rate
+                && state.sound.playbackRate == CommandCatalog.playbackRateRange.upperBound)
+        #expect(state.changeSound { $0.setRateMinimum(600) } && !state.changeSound { $0.setRateMinimum(600) })
         let long = Self.items(1)[0]
-        #expect(state.rate(of: long) == 1, "a 60 s item is shorter than the 10-minute minimum")
+        #expect(state.sound.rate(of: long) == 1, "a 60 s item is shorter than the 10-minute minimum")
     }
 
     @Test("a reload takes the route policy and skip intervals; the volume only where the file changed it")
     func reload() {
         var old = DaemonSettings()
         var state = PlayerState(settings: old)
-        #expect(state.setVolume(40) == .volume, "a client's change")
+        #expect(state.changeSound { $0.setVolume(40) } == .volume, "a client's change")
         var new = old
         new.onRouteBack = .resume
         new.skipForwardInterval = 30
         new.disabled = [.stop]
         #expect(state.apply(new, replacing: old) == .commands)
-        #expect(state.volume == 40, "the file did not change the volume: the client's stays")
-        #expect(state.onRouteBack == .resume && state.availability.skipForwardIntervals == [30])
+        #expect(state.sound.volume == 40, "the file did not change the volume: the client's stays")
+        #expect(state.route.onBack == .resume && state.availability.skipForwardIntervals == [30])
         #expect(!state.availability.isEnabled(.stop))
         old = new
         new.volume = 70
         new.disabled = []
         #expect(state.apply(new, replacing: old) == [.volume, .commands])
-        #expect(state.volume == 70 && state.availability.isEnabled(.stop))
+        #expect(state.sound.volume == 70 && state.availability.isEnabled(.stop))
     }
 
     @Test("restoring drops vanished items; a vanished current item gives way to the next from its start, paused")
@@ -139,17 +152,17 @@ import Testing
             items: items, currentIndex: 1, position: 30, state: .playing, repeatMode: .all, shuffleMode: .off,
             shuffledOrder: nil, disabledCommands: [.nextTrack], volume: 55)
         var kept = PlayerState(settings: DaemonSettings())
-        let changes = kept.restore(saved, items: items, vanished: [])
+        let changes = kept.restore(saved, vanished: [])
         #expect(changes.isSuperset(of: [.queue, .item, .state, .commands, .volume]))
         #expect(kept.transport == .paused && kept.heldFrame == 30 * 44100 && kept.queue.repeatMode == .all)
         #expect(kept.resumeState(frame: kept.heldFrame).position == 30)
         var moved = PlayerState(settings: DaemonSettings())
-        _ = moved.restore(saved, items: items, vanished: [1])
+        _ = moved.restore(saved, vanished: [1])
         #expect(moved.queue.current?.id == 3 && moved.heldFrame == 0 && moved.queue.count == 2)
         var stopped = PlayerState(settings: DaemonSettings())
         var savedStopped = saved
         savedStopped.state = .stopped
-        #expect(!stopped.restore(savedStopped, items: items, vanished: []).contains(.state))
+        #expect(!stopped.restore(savedStopped, vanished: []).contains(.state))
         #expect(stopped.transport == .stopped)
     }
 
@@ -172,8 +185,7 @@ import Testing
         "an item with a bookmark starts there whenever it becomes current, and stop returns there; upcoming items carry it, the current item's next pass does not"
     )
     func bookmarkedStarts() throws {
-        var state = PlayerState(settings: DaemonSettings())
-        state.startPosition = { $0.id == 2 ? 30 : nil }
+        var state = PlayerState(settings: DaemonSettings(), bookmarks: Self.book(path: "/music/1.mp3", at: 30))
         _ = state.insert(Self.items(3), placement: .end, replace: false)
         #expect(state.heldFrame == 0)
         _ = state.select(1)
@@ -188,8 +200,7 @@ import Testing
         _ = state.setRepeat(.one)
         let loop = state.engineItems(startingAt: 0)?.upcoming ?? []
         #expect(!loop.isEmpty && loop.allSatisfy { $0.startFrame == 0 }, "a loop of it starts at 0")
-        var fresh = PlayerState(settings: DaemonSettings())
-        fresh.startPosition = { _ in 12 }
+        var fresh = PlayerState(settings: DaemonSettings(), bookmarks: Self.book(path: "/music/0.mp3", at: 12))
         _ = fresh.insert(Self.items(1), placement: .end, replace: false)
         #expect(fresh.heldFrame == 12 * 44_100, "the first item of an empty queue")
     }
@@ -200,7 +211,7 @@ import Testing
     func loopLayout() throws {
         var state = PlayerState(settings: DaemonSettings())
         _ = state.insert(Self.items(2), placement: .end, replace: false)
-        #expect(state.setLoop(LoopRange(itemID: 1, start: 1, end: 2, count: 3)) == .loop)
+        #expect(state.changeLoop { $0.set(LoopRange(itemID: 1, start: 1, end: 2, count: 3), current: 1) } == .loop)
         let laidOut = state.engineItems(startingAt: 0)
         let (current, upcoming) = try #require(laidOut)
         #expect(current.endFrame == 88_200)
@@ -209,10 +220,13 @@ import Testing
         #expect(upcoming.map(\.endFrame) == [88_200, 88_200, nil, nil])
         let pastEnd = state.engineItems(startingAt: 90_000)?.upcoming.map(\.id)
         #expect(pastEnd == [2], "past the end: no loop")
-        state.loopPipelineStarted(atFrame: 0)
-        #expect(state.loopSegmentBegan(2) == .loop && state.loopRange?.pass == 3)
-        #expect(state.loopSegmentBegan(3) == .loop && state.loopRange == nil, "the rest of the item: the loop ended")
-        _ = state.setLoop(LoopRange(itemID: 1, start: 1, end: 2, count: 0))
+        let first = try #require(state.queue.current)
+        state.changeLoop { $0.pipelineStarted(atFrame: 0, in: first) }
+        #expect(state.changeLoop { $0.segmentBegan(2, in: 1) } == .loop && state.loopRange?.pass == 3)
+        #expect(
+            state.changeLoop { $0.segmentBegan(3, in: 1) } == .loop && state.loopRange == nil,
+            "the rest of the item: the loop ended")
+        _ = state.changeLoop { $0.set(LoopRange(itemID: 1, start: 1, end: 2, count: 0), current: 1) }
         let endless = state.engineItems(startingAt: 0)?.upcoming.count
         #expect(endless == PlayerState.engineLookahead)
         _ = state.select(1)

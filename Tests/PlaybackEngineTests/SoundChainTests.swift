@@ -235,7 +235,9 @@ import Testing
         return output
     }
 
-    @Test("the seed's ten-band curve changes each octave band of pink noise as its response predicts, within 0.5 dB")
+    @Test(
+        "the warm preset's ten-band curve changes each octave band of pink noise as its response predicts, within 0.5 dB"
+    )
     func seedCurveOnPinkNoise() {
         let sampleRate = 44100
         let gains: [Double] = [3, 3, 3, 2, 0, -6, -6, -6, -6, -6]

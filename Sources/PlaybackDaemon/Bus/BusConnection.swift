@@ -7,7 +7,7 @@ import CSystemd
 /// A connection to the D-Bus session bus, dispatched by the event loop's sd-event (no
 /// thread, no second loop): it sleeps on the bus socket and wakes only when a message arrives
 /// or one of its own calls times out. Serves `BusObject`s, owns names, emits signals.
-/// Control thread only.
+/// Event loop only.
 final class BusConnection {
     private var bus: OpaquePointer?
     private var slots: [OpaquePointer?] = []

@@ -6,7 +6,7 @@
 /// sleeps on inotify on the socket's directory (no wake-up until something is created there)
 /// and tries when the socket exists, a few times with a growing delay (the socket exists a
 /// moment before the bus listens on it). For an address it cannot watch it tries with a delay
-/// that doubles up to a minute. Control thread only.
+/// that doubles up to a minute. Event loop only.
 final class SessionBusWatch {
     /// Delays between tries after the socket appeared, or for an unwatchable address.
     static let firstDelay = 0.1

@@ -37,9 +37,21 @@ struct ItemProber {
         return (items, rejected)
     }
 
-    /// The cover of the file at `path` again (its embedded picture written to the artwork
-    /// directory, or a cover file beside it); nil when there is none or it cannot be read.
-    func artwork(of path: String) -> String? {
+    /// The covers of `items` again (each file's embedded picture written to the artwork
+    /// directory, or a cover file beside it), by item id; an item whose file has none, or
+    /// cannot be read, is left out. Each file is read once.
+    func artwork(of items: [QueueItem]) -> [UInt64: String] {
+        var byPath: [String: String?] = [:]
+        var found: [UInt64: String] = [:]
+        for item in items {
+            let cover = byPath[item.path] ?? artwork(ofFile: item.path)
+            byPath[item.path] = cover
+            found[item.id] = cover
+        }
+        return found
+    }
+
+    private func artwork(ofFile path: String) -> String? {
         guard let decoder = try? openDecoder(DecoderRequest(path: path)) else { return nil }
         var folders = FolderCovers()
         return artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)

@@ -12,7 +12,7 @@ import SystemSupport
 /// published change it announces, in one `PropertiesChanged` per interface, exactly the
 /// properties whose values differ from what it announced last, and `Seeked` when the position
 /// jumped within the item. With no bus it waits for one without waking up; when the bus goes
-/// away it waits again. Control thread only.
+/// away it waits again. Event loop only.
 final class MPRISFrontEnd: Subsystem, BusObject {
     private let loop: EventLoop
     /// Carries out a command and replies (the player service's `handle`).

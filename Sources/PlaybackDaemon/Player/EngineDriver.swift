@@ -2,66 +2,191 @@ import PlaybackEngine
 import PlaybackModel
 import SystemSupport
 
-/// The engine's side of the player: it alone starts, halts and restarts pipelines and owns the
-/// timers that follow the device: the release of what a pause holds, and the item boundary
-/// announced when it becomes audible. It knows nothing of the queue: `PlayerService` hands it
-/// the items to play and applies what it reports to the state. Event loop only.
+/// The one owner of the engine: nothing else calls it. It compares the state's plan
+/// (`EnginePlan`) with what the engine does and makes the difference, one step at a time
+/// (`apply`), reporting what the state must take in (a start's frame, a halt's position, a
+/// failure); it reads what the engine hears for the state and the snapshot; and it keeps the
+/// engine's own deadlines: the release of what a pause holds, and each item boundary, to be
+/// announced when it is heard. It knows nothing of the queue. Event loop only.
 final class EngineDriver {
-    let engine: PlaybackEngine
+    /// What `apply` did that the state must take in.
+    enum Report {
+        /// The pipeline of `epoch` started at `frame`.
+        case started(epoch: Int, frame: Int)
+        case startFailed(EngineError)
+        /// The running pipeline stopped at this position (nil: it had nothing to tell).
+        case halted(EnginePosition?)
+        /// The running pipeline already decodes an item the new list no longer plays next: only
+        /// a restart where it is heard honours the change.
+        case upcomingConflicts
+    }
+
+    /// What the engine heard and measured, for a snapshot.
+    struct Observation {
+        var heard: EnginePosition?
+        /// The output thread's last measurement and its age in seconds.
+        var measured: (position: EnginePosition, age: Double)?
+        var isAudible: Bool
+        var runningRate: Double
+    }
+
+    private let engine: PlaybackEngine
     /// How long a pause holds the device (and the item's file) open.
     var pauseHoldSeconds: Double
     private let log: DaemonLog
-    private let holdTimer: OneShotTimer
-    private let boundaryTimer: OneShotTimer
+    /// The epoch of the pipeline the engine runs (`EnginePlan.Start.epoch`).
+    private var runningEpoch: Int?
+    private var appliedUpcoming: [EngineItem] = []
+    /// The sleep fade given to the engine, and the pipeline it was given to.
+    private var appliedFade: (fade: SleepFade, pipeline: Int)?
+    /// When what a pause holds is released (the device, then the file); nil when nothing waits.
+    private var holdRelease: (due: Double, deviceOnly: Bool)?
     /// Boundaries written and not yet heard, in order: item, segment, when audible (wall clock).
     private var pendingBoundaries: [(id: UInt64, segment: Int, due: Double)] = []
     /// Whether the missing real-time priority was logged (it is said once).
     private var hasReportedNoRealtime = false
-    /// Called when the boundary `scheduleBoundary` announced is heard: the pipeline's segment
-    /// and the position heard (set by the service).
-    var onBoundaryHeard: (_ itemID: UInt64, _ segment: Int, _ heard: EnginePosition) -> Void = { _, _, _ in }
     /// Called when a pipeline has started with the device open: what the device turned out to
-    /// be (set by the service, which publishes it for the route watch).
+    /// be (set by the daemon, which hands it to the route watch).
     var onDeviceOpened: (OpenDevice) -> Void = { _ in }
 
-    init(engine: PlaybackEngine, pauseHoldSeconds: Double, loop: EventLoop, log: DaemonLog) {
+    init(engine: PlaybackEngine, pauseHoldSeconds: Double, log: DaemonLog) {
         self.engine = engine
         self.pauseHoldSeconds = pauseHoldSeconds
         self.log = log
-        holdTimer = OneShotTimer(loop: loop)
-        boundaryTimer = OneShotTimer(loop: loop)
     }
 
-    /// Starts `items` at `frame` of the first at `rate`; returns the frame decoding starts at.
-    /// `fadingIn`: see `PlaybackEngine.start`.
-    func start(
-        _ items: (current: EngineItem, upcoming: [EngineItem]), atFrame frame: Int, rate: Double, fadingIn: Bool
-    ) throws(EngineError) -> Int {
-        cancelBoundaries()
-        engine.playbackRate = rate
-        let started = try engine.start(items.current, atFrame: frame, upcoming: items.upcoming, fadingIn: fadingIn)
-        noteRealtimePriority()
-        if engine.isDeviceOpen {
-            onDeviceOpened(
-                OpenDevice(
-                    name: engine.deviceName, isServerStream: engine.isServerStream,
-                    hardware: engine.hardwareDevice))
-        }
-        return started
+    /// The engine's event descriptor, for the event loop.
+    var events: EventSignal { engine.events }
+    var deviceName: String { engine.deviceName }
+    /// Whether the device comes back by itself after a failure (a Snapcast stream).
+    var deviceReconnects: Bool { engine.deviceReconnects }
+
+    /// What the engine hears now.
+    func observe() -> Observation {
+        Observation(
+            heard: engine.currentPosition(), measured: engine.measuredPosition(), isAudible: engine.isAudible,
+            runningRate: engine.runningRate)
     }
 
-    /// Follows the transport state: a pause or an interruption arms the release of what it
-    /// holds; playing cancels it, and stopping leaves nothing to release.
-    func transportChanged(to state: PlaybackState) {
-        switch state {
-        case .playing: holdTimer.cancel()
-        case .paused, .interrupted:
-            cancelBoundaries()
-            armHoldTimer()
-        case .stopped:
-            cancelBoundaries()
-            holdTimer.cancel()
+    /// Whether the device has started playing what the running pipeline wrote.
+    var isRunningAndSilent: Bool { engine.isRunning && !engine.isAudible }
+
+    /// The output thread's last measurement's age: how long the output has not advanced.
+    var outputAge: Double? { engine.measuredPosition()?.age }
+
+    func takeEvents() -> [EngineEvent] { engine.takeEvents() }
+
+    // MARK: Reconciling
+
+    /// Makes one step towards `plan` (the sound and the fade at once, then what plays):
+    /// what the state must take in, or nil when the engine does what the plan says.
+    func apply(_ plan: EnginePlan, heard: EnginePosition?, now: Double) -> Report? {
+        engine.setSound(plan.sound)
+        switch plan.output {
+        case .released:
+            pendingBoundaries.removeAll()
+            holdRelease = nil
+            runningEpoch = nil
+            if engine.isRunning || engine.isDeviceOpen || engine.holdsDecoder { engine.releaseAll() }
+            return nil
+        case .held:
+            pendingBoundaries.removeAll()
+            runningEpoch = nil
+            if engine.isRunning {
+                let position = engine.halt()
+                armHoldRelease(now: now)
+                return .halted(position)
+            }
+            if holdRelease == nil && (engine.isDeviceOpen || engine.holdsDecoder) { armHoldRelease(now: now) }
+            return nil
+        case .playing(let start):
+            holdRelease = nil
+            if start.epoch != runningEpoch || !engine.isRunning { return begin(start) }
+            if start.upcoming != appliedUpcoming, let heard {
+                appliedUpcoming = start.upcoming
+                if engine.setUpcoming(start.upcoming, afterSegment: heard.segment) == .conflicts {
+                    return .upcomingConflicts
+                }
+            }
+            applyFade(plan.sleepFade, now: now)
+            return nil
         }
+    }
+
+    /// Starts `start`'s pipeline, or, for a restart in place, first ends the running one.
+    private func begin(_ start: EnginePlan.Start) -> Report {
+        pendingBoundaries.removeAll()
+        guard let frame = start.frame, let current = start.current else {
+            let position = engine.isRunning ? (start.fadesIn ? engine.splice() : engine.halt()) : nil
+            runningEpoch = nil
+            return .halted(position)
+        }
+        if start.connectsAnew { engine.forgetParkedDecoder() }
+        engine.playbackRate = start.rate
+        do throws(EngineError) {
+            let started = try engine.start(current, atFrame: frame, upcoming: start.upcoming, fadingIn: start.fadesIn)
+            runningEpoch = start.epoch
+            appliedUpcoming = start.upcoming
+            appliedFade = nil
+            noteRealtimePriority()
+            if engine.isDeviceOpen {
+                onDeviceOpened(
+                    OpenDevice(
+                        name: engine.deviceName, isServerStream: engine.isServerStream,
+                        hardware: engine.hardwareDevice))
+            }
+            return .started(epoch: start.epoch, frame: started)
+        } catch {
+            runningEpoch = nil
+            return .startFailed(error)
+        }
+    }
+
+    /// Gives the running pipeline its sleep fade, once for each boundary or time it ends at.
+    private func applyFade(_ fade: SleepFade?, now: Double) {
+        guard let fade else {
+            if appliedFade != nil { engine.cancelSleepFade() }
+            appliedFade = nil
+            return
+        }
+        if let applied = appliedFade, applied.pipeline == engine.pipelineGeneration, fade.isSame(as: applied.fade) {
+            return
+        }
+        appliedFade = (fade, engine.pipelineGeneration)
+        engine.fadeForSleep(startingIn: fade.start - now, over: fade.length)
+    }
+
+    // MARK: The engine's deadlines
+
+    /// The earliest of the engine's deadlines.
+    var nextDeadline: Double? {
+        [holdRelease?.due, pendingBoundaries.first?.due].compactMap { $0 }.min()
+    }
+
+    /// The output thread began writing `id` as the pipeline's `segment`, audible `seconds`
+    /// from now: an item change, or a new pass of the same item (repeat-one, an A-B loop).
+    /// Boundaries wait in order: items (or passes) shorter than the device's buffer have
+    /// several between the one written and the one heard.
+    func scheduleBoundary(_ id: UInt64, segment: Int, after seconds: Double, now: Double) {
+        pendingBoundaries.append((id, segment, now + max(0, seconds)))
+    }
+
+    /// Handles the deadlines due at `now`: releases what a pause held, and reports each
+    /// boundary heard to `heard` (those heard by the same moment as one: the latest). A
+    /// boundary the device's clock has not reached yet (it runs a few milliseconds behind the
+    /// wall clock's estimate) gets the time the engine says is left.
+    func reachDeadlines(now: Double, heard report: (UInt64, Int, EnginePosition) -> Void) {
+        if let release = holdRelease, release.due <= now { releaseHeld(deviceOnly: release.deviceOnly, now: now) }
+        guard let first = pendingBoundaries.first, first.due <= now else { return }
+        guard let position = engine.currentPosition() else { return pendingBoundaries.removeAll() }
+        if position.segment < first.segment {
+            pendingBoundaries[0].due = now + max(0.001, engine.secondsUntilHeard(segment: first.segment) ?? 0.005)
+            return
+        }
+        let heard = pendingBoundaries.prefix { $0.segment <= position.segment }
+        let latest = heard.last!
+        pendingBoundaries.removeFirst(heard.count)
+        report(latest.id, latest.segment, position)
     }
 
     /// Arms the release of what a pause holds. After the hold time the device and the item's
@@ -69,61 +194,36 @@ final class EngineDriver {
     /// stream, which costs wake-ups while held and reopens in under a millisecond, is closed at
     /// once (on the loop's next turn, after the pause has taken its position), the file after
     /// the hold time.
-    private func armHoldTimer() {
-        guard engine.isServerStream else {
-            return holdTimer.arm(after: pauseHoldSeconds) { [unowned self] in releaseHeld() }
-        }
-        holdTimer.arm(after: 0) { [unowned self] in
+    private func armHoldRelease(now: Double) {
+        holdRelease = engine.isServerStream ? (now, true) : (now + pauseHoldSeconds, false)
+    }
+
+    private func releaseHeld(deviceOnly: Bool, now: Double) {
+        holdRelease = nil
+        if deviceOnly {
             if engine.isDeviceOpen {
                 engine.releaseDevice()
                 log.log(.debug, "released \(engine.deviceName), a sound server's stream, at the pause")
             }
-            holdTimer.arm(after: pauseHoldSeconds) { [unowned self] in releaseHeld() }
+            holdRelease = (now + pauseHoldSeconds, false)
+            return
         }
-    }
-
-    /// The end of the hold time: nothing stays open while paused any longer.
-    private func releaseHeld() {
         guard engine.isDeviceOpen || engine.holdsDecoder else { return }
         let what = engine.isDeviceOpen ? "\(engine.deviceName) and the item's file" : "the item's file"
         engine.releaseAll()
         log.info("released \(what) after \(pauseHoldSeconds) s paused")
     }
 
-    /// Arms the timer that reports the start of the pipeline's `segment` (playing `id`) when
-    /// it becomes audible: an item change, or a new pass of the same item (repeat-one, an A-B
-    /// loop). Boundaries wait in order: items (or passes) shorter than the device's buffer
-    /// have several between the one written and the one heard, and each is reported once it
-    /// is heard (those heard by the same moment, as one: the latest).
-    func scheduleBoundary(_ id: UInt64, segment: Int, after seconds: Double) {
-        pendingBoundaries.append((id, segment, WallClock.now() + max(0, seconds)))
-        if pendingBoundaries.count == 1 { armNextBoundary() }
+    // MARK: Exit
+
+    /// The exit: the device plays out what it holds and fades; the position heard last.
+    func fadeOut() -> EnginePosition? {
+        runningEpoch = nil
+        return engine.fadeOut()
     }
 
-    /// Forgets the boundaries not heard yet (the pipeline they belong to is gone).
-    private func cancelBoundaries() {
-        boundaryTimer.cancel()
-        pendingBoundaries.removeAll()
-    }
-
-    private func armNextBoundary() {
-        guard let first = pendingBoundaries.first else { return }
-        boundaryTimer.arm(after: max(0, first.due - WallClock.now())) { [unowned self] in
-            guard let position = engine.currentPosition() else { return pendingBoundaries.removeAll() }
-            // The timer runs on the wall clock, the position on the device's: they differ by
-            // milliseconds. Reporting before the engine reached the segment would be undone by
-            // the next sync with the engine (back to the previous item), and the change lost.
-            if position.segment < first.segment {
-                pendingBoundaries[0].due = WallClock.now() + 0.005
-                return armNextBoundary()
-            }
-            let heard = pendingBoundaries.prefix { $0.segment <= position.segment }
-            let latest = heard.last!
-            pendingBoundaries.removeFirst(heard.count)
-            onBoundaryHeard(latest.id, latest.segment, position)
-            armNextBoundary()
-        }
-    }
+    /// Closes everything the engine holds (the last thing before the process exits).
+    func releaseAll() { engine.releaseAll() }
 
     /// Says once if the output thread could not get real-time scheduling; playback goes on.
     private func noteRealtimePriority() {

@@ -3,18 +3,18 @@ import PlaybackEngine
 import PlaybackModel
 import SystemSupport
 
-/// The player's command handler and the one owner of its state: each typed command from a
-/// front end becomes operations on the state value (`PlayerState`) and on the engine's side
-/// (`EngineDriver`), answered with a result in domain terms. Every change is recorded as change
-/// bits and published once per step, with a fresh `PlayerView`, through `onPublish`: never on
-/// a timer. Event loop only.
+/// The player's command handler and the one owner of its state. Each step is the same: take
+/// in what the engine is heard playing, carry out an operation on the state value
+/// (`PlayerState`: a command, an engine event, a deadline), reconcile the engine with the
+/// state's plan (`EngineDriver.apply`), derive what follows from the changes (save the
+/// bookmarks, ask for phrases), and publish the changes once, with a fresh `PlayerView`,
+/// through `onPublish`: never on a timer. Its one timer wakes it at the earliest deadline of
+/// the state's and the driver's. Event loop only.
 final class PlayerService {
     /// Longest a start is announced late while waiting for the device to show progress.
     static let audibleStartTimeout = 2.0
 
-    /// Changed by the service's own operations alone (front ends hold no reference to the
-    /// service: they send commands and receive published views).
-    var state: PlayerState
+    private(set) var state: PlayerState
     let driver: EngineDriver
     let prober: ItemProber
     /// Expands and probes what is enqueued, so the socket and playback never wait for it.
@@ -23,46 +23,43 @@ final class PlayerService {
     let itemIDs = ItemIDs()
     /// Where equalizer presets are loaded from and saved to.
     let presets: EqualizerPresets
-    let log: DaemonLog
-    private var pendingChanges: ChangeSet = []
-    /// Changes held back until the device starts playing (see `publishChanges`).
-    private var deferredChanges: ChangeSet = []
-    private let audibleStartTimer: OneShotTimer
-    /// Tries a device that comes back by itself again while playback is interrupted.
-    let deviceRetry: DeviceRetry
-    /// Chapters, bookmarks and the sleep timer: their store and timers.
-    let listening: ListeningTimers
+    /// Where the bookmarks are kept.
+    let bookmarkStore: BookmarkStore
     /// Finds the current item's phrases, for phrase mode.
     let phraseAnalyzer: PhraseAnalyzer
+    let log: DaemonLog
+    private var pendingChanges: ChangeSet = []
+    /// Changes held back until the device starts playing (see `publishChanges`), and until when.
+    private var deferredChanges: ChangeSet = []
+    private var deferredUntil: Double?
+    /// The one timer: the earliest deadline of the state's, the driver's and the deferral's.
+    private let deadlineTimer: OneShotTimer
+    /// The snapshot published last: the anchor the sleep fade is reckoned from.
+    private var published: NowPlaying?
+    /// Set by the exit's fade: the engine is left as it is from then on.
+    private var isStopping = false
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
 
-    var engine: PlaybackEngine { driver.engine }
-
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        bookmarks: BookmarkStore, sleepFadeSeconds: Double, phraseAnalyzer: PhraseAnalyzer, loop: EventLoop, log: DaemonLog
+        bookmarkStore: BookmarkStore, phraseAnalyzer: PhraseAnalyzer, loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
-        listening = ListeningTimers(bookmarks: bookmarks, sleepFadeSeconds: sleepFadeSeconds, loop: loop)
-        self.state.startPosition = { [bookmarks] item in bookmarks.position(for: item) }
         self.driver = driver
         self.prober = prober
         self.presets = presets
+        self.bookmarkStore = bookmarkStore
         self.log = log
         self.phraseAnalyzer = phraseAnalyzer
         probing = BackgroundWorker(name: "pbd-prober", loop: loop)
-        audibleStartTimer = OneShotTimer(loop: loop)
-        deviceRetry = DeviceRetry(loop: loop)
-        driver.engine.setSound(state.soundSettings)
-        driver.onBoundaryHeard = { [unowned self] id, segment, heard in boundaryHeard(id, segment: segment, heard) }
-        loop.watch(driver.engine.events.fileDescriptor) { [unowned self] _ in
-            handleEngineEvents()
-            publishChanges()
-        }
+        deadlineTimer = OneShotTimer(loop: loop)
+        loop.watch(driver.events.fileDescriptor) { [unowned self] _ in handleEngineEvents() }
         phraseAnalyzer.onResult = { [unowned self] result in
-            phrasesFound(result)
-            publishChanges()
+            if case .failure(let error) = result.outcome {
+                log.warning("cannot find the phrases of \(StreamURL.redacted(result.request.path)): \(error)")
+            }
+            step { state, _ in state.phrasesFound(result) }
         }
     }
 
@@ -70,73 +67,88 @@ final class PlayerService {
     /// thread is done, answers with its result in domain terms, and publishes what it changed.
     /// A disabled remote command is refused here, for every front end.
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
-        let name = command.name
-        if CommandCatalog.spec(name).isRemoteCommand && !state.currentAvailability.isEnabled(name) {
-            let why =
-                state.availability.isEnabled(name)
-                ? CommandAvailability.seekCommands.contains(name) && state.queue.current?.metadata.isSeekable == false
-                    ? ": the current item is a live stream" : ": the current item has no chapters"
-                : ""
-            return reply(.failure(CommandFailure(.commandDisabled, "\(name.rawValue) is disabled\(why)")))
+        if let refusal = state.refusal(of: command.name) { return reply(.failure(refusal)) }
+        switch command {
+        case .enqueue(let paths, let placement, let replace, let play):
+            enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
+        case .nowPlaying, .subscribe: reply(.success(.nowPlaying(view().nowPlaying)))
+        case .equalizer, .loadEqualizer, .saveEqualizer:
+            reply(step { [presets] state, _ in presets.perform(command, on: &state) })
+        default: reply(step { state, moment in state.perform(command, at: moment) })
         }
-        if case .enqueue(let paths, let placement, let replace, let play) = command {
-            return enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
-        }
-        syncWithEngine()
-        if Self.mayLeaveItem(command) { bookmarkCurrentItem() }
-        reply(perform(command))
-        if Self.movesPlayback(command) { aimSleepTimer() }
-        publishChanges()
     }
 
-    private func perform(_ command: Command) -> CommandResult {
-        switch command {
-        case .play: play()
-        case .pause: pause()
-        case .togglePlayPause: state.transport == .playing ? pause() : play()
-        case .stop: stop()
-        case .nextTrack: nextTrack()
-        case .previousTrack: previousTrack()
-        case .skipForward(let interval):
-            state.isPlayingPhrases ? nextPhrase() : skip(by: interval ?? state.availability.skipForwardIntervals[0])
-        case .skipBackward(let interval):
-            state.isPlayingPhrases
-                ? previousPhrase() : skip(by: -(interval ?? state.availability.skipBackwardIntervals[0]))
-        case .changePlaybackPosition(let position): seek(to: position)
-        case .changeRepeatMode(let mode): changeModes(state.setRepeat(mode))
-        case .changeShuffleMode(let mode): changeModes(state.setShuffle(mode))
-        case .changePlaybackRate(let change): changePlaybackRate(change)
-        case .changeVolume(let change): changeVolume(change)
-        case .equalizer, .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains, .setEqualizerGlobalGain,
-            .resetEqualizer, .loadEqualizer, .saveEqualizer:
-            performEqualizer(command)
-        case .enqueue: .failure(CommandFailure(.commandFailed, "enqueue is answered in the background"))
-        case .remove(let index, let count): remove(at: index, count: count)
-        case .move(let from, let to): move(from: from, to: to)
-        case .jump(let index): jump(to: index)
-        case .clear: clear()
-        case .queue(let offset, let limit): .success(.queuePage(state.queuePage(offset: offset, limit: limit)))
-        case .nowPlaying, .subscribe: .success(.nowPlaying(view().nowPlaying))
-        case .commands: .success(.commands(state.currentAvailability))
-        case .setCommandEnabled(let name, let enabled): setEnabled(name, enabled)
-        case .nextChapter: nextChapter()
-        case .previousChapter: previousChapter()
-        case .chapters: listChapters()
-        case .setSleepTimer(let request): setSleepTimer(request)
-        case .cancelSleepTimer: cancelSleepTimer()
-        case .setLoopRange(let start, let end, let count): setLoopRange(start: start, end: end, count: count)
-        case .clearLoopRange: clearLoopRange()
-        case .setPhraseMode(let change): setPhraseMode(change)
-        case .nextPhrase: nextPhrase()
-        case .previousPhrase: previousPhrase()
-        case .replayPhrase: replayPhrase()
-        case .phrases: listPhrases()
-        case .analyzePhrases(let threshold, let minimumSilence):
-            analyzePhrases(threshold: threshold, minimumSilence: minimumSilence)
-        case .bookmarks: listBookmarks()
-        case .forgetBookmarks(let path): forgetBookmarks(path: path)
+    // MARK: One step
+
+    /// One step: what the engine is heard playing, then `operation` on the state, then the
+    /// engine reconciled with the plan, what follows from the changes, and the publication. A
+    /// start that failed is the result of the operation that asked for it. Returns the result.
+    @discardableResult
+    func step(_ operation: (inout PlayerState, Moment) -> (CommandResult, ChangeSet)) -> CommandResult {
+        let moment = Moment(heard: driver.observe().heard, now: WallClock.now())
+        let wasRetrying = state.retry.isActive
+        note(state.observe(moment.heard))
+        var (result, changes) = operation(&state, moment)
+        note(changes)
+        if let failure = reconcile(), case .success = result { result = .failure(failure) }
+        if !wasRetrying && state.retry.isActive {
+            log.notice(
+                "'\(driver.deviceName)' is not there: trying again after \(DeviceRetry.firstDelay) s, "
+                    + "then up to every \(Int(DeviceRetry.longestDelay)) s; the queue and position are kept",
+                event: "device-retry")
         }
+        // A seek lands where the engine started (a frame past the item's end is its end).
+        if case .success(.position) = result { result = .success(.position(state.heldSeconds)) }
+        publishChanges()
+        return result
     }
+
+    /// A step whose operation has no result to answer with.
+    func step(_ operation: (inout PlayerState, Moment) -> ChangeSet) {
+        step { state, moment in (.success(.done), operation(&state, moment)) }
+    }
+
+    /// Brings the engine to the state's plan, taking in each report; the failure of a start.
+    private func reconcile() -> CommandFailure? {
+        guard !isStopping else { return nil }
+        var failure: CommandFailure?
+        let wasRetrying = state.retry.isActive
+        for _ in 0..<8 {
+            let now = WallClock.now()
+            let (plan, planned) = state.plan(shown: published, now: now)
+            note(planned)
+            guard let report = driver.apply(plan, heard: driver.observe().heard, now: now) else { break }
+            switch report {
+            case .started(let epoch, let frame):
+                if wasRetrying {
+                    log.notice(
+                        "'\(driver.deviceName)' is back after \(state.retry.attempts) tr\(state.retry.attempts == 1 ? "y" : "ies"): playing again",
+                        event: "device-back")
+                }
+                state.engineStarted(epoch: epoch, at: frame)
+            case .halted(let position): note(state.engineHalted(at: position))
+            case .upcomingConflicts: state.restartWhereHeard(fadesIn: false)
+            case .startFailed(let error):
+                let (failed, changes) = state.startFailed(
+                    error, device: driver.deviceName, reconnects: driver.deviceReconnects, now: now)
+                note(changes)
+                if case .device = error, !wasRetrying { log.error(failed.message) }
+                failure = failure ?? failed
+            }
+        }
+        return failure
+    }
+
+    /// Records `changes` for this step's publication, and does what follows from them: the
+    /// bookmarks saved when they changed.
+    @discardableResult
+    func note(_ changes: ChangeSet) -> ChangeSet {
+        pendingChanges.formUnion(changes)
+        if changes.contains(.bookmarks) { bookmarkStore.save(state.bookmarks) }
+        return changes
+    }
+
+    // MARK: Publishing
 
     /// Everything a front end shows, now. Reading it changes nothing. While playing, `elapsed`
     /// and `timestamp` are the output thread's last measurement and the time it was taken (up
@@ -147,13 +159,14 @@ final class PlayerService {
         var shown = state
         var frame = state.heldFrame
         var timestamp = WallClock.now()
+        let observed = driver.observe()
         // In a phrase's gap the position holds.
-        var advances = isAdvancing
-        if state.transport == .playing, let heard = engine.currentPosition() {
+        var advances = state.transport == .playing && observed.isAudible
+        if state.transport == .playing, let heard = observed.heard {
             advances = advances && !heard.isGap
             _ = shown.follow(toItem: heard.itemID)
             frame = heard.frame
-            if let (measured, age) = engine.measuredPosition(), measured.itemID == heard.itemID,
+            if let (measured, age) = observed.measured, measured.itemID == heard.itemID,
                 measured.segment == heard.segment
             {
                 frame = measured.frame
@@ -162,137 +175,102 @@ final class PlayerService {
         }
         return PlayerView(
             nowPlaying: shown.snapshot(
-                frame: frame, timestamp: timestamp, rate: advances ? engine.runningRate : 0, now: WallClock.now()),
-            availability: shown.currentAvailability, equalizer: state.equalizer,
+                frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: WallClock.now()),
+            availability: shown.currentAvailability, equalizer: state.sound.equalizer,
             resume: shown.resumeState(frame: frame))
     }
 
-    /// Whether the position is advancing: playing, and the device has started.
-    private var isAdvancing: Bool { state.transport == .playing && engine.isAudible }
+    /// The exit: the device plays out what it holds and fades; the position heard last is
+    /// held, for the last view (what resume saves, playing still). The bookmark of a long item
+    /// is saved there, before returning.
+    func fadeOutForExit() {
+        isStopping = true
+        deadlineTimer.cancel()
+        let position = driver.fadeOut()
+        note(state.engineHalted(at: position))
+        note(state.bookmarkCurrentItem(at: Moment(heard: position, now: WallClock.now())))
+        bookmarkStore.flush()
+    }
 
     /// Stopped with nothing queued: nothing for the daemon to do until a command arrives.
     var isIdle: Bool { state.transport == .stopped && state.queue.isEmpty }
 
-    /// Records `changes` for this step's publication, and returns them.
-    @discardableResult
-    func note(_ changes: ChangeSet) -> ChangeSet {
-        pendingChanges.formUnion(changes)
-        return changes
-    }
-
-    /// Sets the transport state and tells the driver, which arms or cancels the pause hold.
-    func setTransport(_ new: PlaybackState) {
-        let changes = state.setTransport(new)
-        guard !changes.isEmpty else { return }
-        note(changes)
-        driver.transportChanged(to: new)
-        followDeviceRetry()
-    }
-
-    /// Hands the changes accumulated in this step to `onPublish`.
+    /// Hands the changes accumulated in this step to `onPublish`, and asks for what the state
+    /// wants found (the current item's phrases).
     ///
     /// A start (play, seek or skip while playing) is announced when the device has begun to
     /// play, not when it was asked to: a device can take hundreds of milliseconds to start, and
     /// a snapshot whose `(elapsed, rate, timestamp)` claimed progress before that would make
     /// every client's extrapolation run ahead.
     func publishChanges() {
-        syncWithEngine()
-        analysePhrasesIfWanted()
+        let moment = Moment(heard: driver.observe().heard, now: WallClock.now())
+        note(state.observe(moment.heard))
+        let (wanted, marked) = state.phraseAnalysisWanted(moment.heard)
+        note(marked)
+        if let wanted { phraseAnalyzer.request(wanted) }
+        state.keepBookmarkSchedule(now: moment.now)
+        defer { armDeadlines() }
         guard !pendingChanges.isEmpty else { return }
-        if state.transport == .playing && engine.isRunning && !engine.isAudible {
+        if state.transport == .playing && driver.isRunningAndSilent {
             deferredChanges.formUnion(pendingChanges)
             pendingChanges = []
-            if !audibleStartTimer.isArmed {
-                audibleStartTimer.arm(after: Self.audibleStartTimeout) { [unowned self] in releaseDeferredChanges() }
-            }
+            deferredUntil = deferredUntil ?? moment.now + Self.audibleStartTimeout
             return
         }
-        let changes = pendingChanges.union(deferredChanges)
-        pendingChanges = []
-        deferredChanges = []
-        audibleStartTimer.cancel()
-        emit(changes)
+        emit(pendingChanges.union(deferredChanges))
     }
 
-    /// Publishes `changes` with a fresh view, and arms what follows the position from it: the
-    /// next chapter's announcement, the sleep timer, the bookmark's periodic save.
-    private func emit(_ changes: ChangeSet) {
-        let published = view()
-        var changes = changes
-        // A chapter other than the one last shown, in the same item, is a chapter change,
-        // whatever brought it (a boundary, a seek, a start announced late).
-        if let item = published.nowPlaying.item, let announced = listening.announcedChapter, announced.item == item.id,
-            announced.chapter != published.nowPlaying.chapter?.number
-        {
-            changes.insert(.chapter)
-        }
-        onPublish(published, changes)
-        followChapters(published.nowPlaying)
-        followSleepTimer(published.nowPlaying)
-        followBookmarks()
-    }
-
-    /// Publishes what waited for the device to start (or for the wait to time out).
-    /// Returns false when nothing was waiting.
+    /// Publishes what waited for the device to start (or for the wait to time out). Returns
+    /// false when nothing was waiting.
     @discardableResult
     func releaseDeferredChanges() -> Bool {
-        audibleStartTimer.cancel()
         guard !deferredChanges.isEmpty else { return false }
-        let changes = deferredChanges.union(pendingChanges)
-        deferredChanges = []
-        pendingChanges = []
-        emit(changes)
+        emit(deferredChanges.union(pendingChanges))
+        armDeadlines()
         return true
     }
 
-    /// Frame heard now in the current item.
-    func playedFrame() -> Int {
-        guard state.transport == .playing, let position = engine.currentPosition() else { return state.heldFrame }
-        note(state.follow(toItem: position.itemID))
-        return position.frame
+    /// Publishes `changes` with a fresh view (`.chapter` added when the chapter shown changed).
+    private func emit(_ changes: ChangeSet) {
+        pendingChanges = []
+        deferredChanges = []
+        deferredUntil = nil
+        let view = view()
+        published = view.nowPlaying
+        onPublish(view, changes.union(state.published(view.nowPlaying)).subtracting(.internal))
     }
 
-    /// Makes the queue's current item the one the engine is playing.
-    func syncWithEngine() {
-        if state.transport == .playing, let position = engine.currentPosition() {
-            note(state.follow(toItem: position.itemID))
+    // MARK: Deadlines
+
+    /// Arms the one timer for the earliest deadline.
+    private func armDeadlines() {
+        guard !isStopping else { return }
+        let shown = view().nowPlaying
+        let now = WallClock.now()
+        let times =
+            StateDeadline.allCases.compactMap { state.deadline($0, shown: shown, now: now) }
+            + [driver.nextDeadline, deferredUntil].compactMap { $0 }
+        guard let earliest = times.min() else { return deadlineTimer.cancel() }
+        deadlineTimer.arm(after: max(0, earliest - now)) { [unowned self] in reachDeadlines() }
+    }
+
+    /// What is due now: the deferred publication, the driver's (a hold's release, boundaries
+    /// heard), then the state's, each in a step of its own.
+    private func reachDeadlines() {
+        let now = WallClock.now()
+        if let until = deferredUntil, until <= now { releaseDeferredChanges() }
+        driver.reachDeadlines(now: now) { id, segment, heard in
+            step { state, moment in state.boundaryHeard(id, segment: segment, heard, now: moment.now) }
         }
-    }
-
-    /// Applies reloaded settings (`PlayerState.apply`), and the pause hold time; a new sound
-    /// setting reaches the engine, new ReplayGain restarts at the frame heard.
-    func apply(_ new: DaemonSettings, replacing old: DaemonSettings) {
-        driver.pauseHoldSeconds = new.pauseHoldSeconds
-        listening.bookmarks.minimumDuration = new.bookmarkMinimumSeconds
-        listening.sleepFadeSeconds = new.sleepFadeSeconds
-        let rateMinimum = state.rateMinimumSeconds
-        let changes = state.apply(new, replacing: old)
-        note(changes)
-        soundChanged(changes)
-        if state.rateMinimumSeconds != rateMinimum { followRate() }
-        publishChanges()
-    }
-
-    /// Pushes the position again (the anchor drifted from what the device plays).
-    func republishPosition() {
-        note(.position)
-        publishChanges()
-    }
-
-    /// The exit: the device plays out what it holds and fades; the position heard last is
-    /// held, for the last view (what resume saves).
-    /// The bookmark of a long item is saved there, before returning.
-    func fadeOutForExit() {
-        holdPosition(engine.fadeOut())
-        bookmarkCurrentItem()
-        listening.bookmarks.flush()
-    }
-
-    /// Ends the service's worker threads (the prober, phrase analysis, the bookmarks' writer)
-    /// and waits for them: the last thing before the process exits.
-    func stopWorkers() {
-        probing.stop()
-        phraseAnalyzer.stop()
-        listening.bookmarks.stop()
+        let shown = view().nowPlaying
+        for deadline in StateDeadline.allCases {
+            guard let due = state.deadline(deadline, shown: shown, now: now), due <= now else { continue }
+            step { [log] state, moment in
+                let (changes, said) = state.reach(deadline, shown: shown, at: moment)
+                if let said { log.info(said) }
+                return changes
+            }
+        }
+        armDeadlines()
     }
 }

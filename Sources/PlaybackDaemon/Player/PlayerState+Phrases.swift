@@ -1,107 +1,58 @@
+import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
 
-/// The phrases of an item, as an analysis reported them.
-struct StoredPhrases: Equatable {
-    var itemID: UInt64
-    var parameters: PhraseParameters
-    /// Nil while none has been found yet, or when the item could not be analysed.
-    var list: PhraseList?
-    /// Why the item could not be analysed.
-    var failure: String?
-}
-
-/// One step of phrase mode: a phrase, which of its repeats, and whether its gap plays.
-struct PhraseStep: Equatable {
-    var phrase: Int
-    var repetition: Int
-    var inGap = false
-
-    /// The number the engine carries for it (`EngineItem.mark`; 0 means none).
-    var mark: Int { 1 + phrase * Self.repeatsPerMark + repetition }
-
-    init(phrase: Int, repetition: Int, inGap: Bool = false) {
-        self.phrase = phrase
-        self.repetition = repetition
-        self.inGap = inGap
-    }
-
-    init?(mark: Int, inGap: Bool) {
-        guard mark > 0 else { return nil }
-        self.init(phrase: (mark - 1) / Self.repeatsPerMark, repetition: (mark - 1) % Self.repeatsPerMark, inGap: inGap)
-    }
-
-    /// Room for every repetition in a mark (more than `PhraseMode.repeatsRange` allows).
-    static let repeatsPerMark = 16
-
-    /// The step after this one's gap: the next repetition, else the next phrase's first.
-    func next(repeats: Int) -> PhraseStep {
-        repetition + 1 < repeats
-            ? PhraseStep(phrase: phrase, repetition: repetition + 1) : PhraseStep(phrase: phrase + 1, repetition: 0)
-    }
-}
-
-/// Phrase mode as a part of the state: the phrases known for the current item, the step
-/// heard, and the engine items that play them (each pass of a phrase an item of its own that
-/// ends at the phrase's end and is followed by its gap, so every boundary is sample-exact).
+/// Phrase mode as a part of the state (`PhraseState` for the current item): the phrases known,
+/// the step heard, and the engine items that play them (each pass of a phrase an item of its
+/// own that ends at the phrase's end and is followed by its gap, so every boundary is
+/// sample-exact).
 extension PlayerState {
     /// Where phrase mode stands in the current item: the step heard, or the one a pipeline
     /// starts with; nil outside phrase mode's steps (and in another item).
-    var phraseStep: PhraseStep? {
-        get { storedPhraseStep.flatMap { $0.itemID == queue.current?.id ? $0.step : nil } }
-        set { storedPhraseStep = queue.current.flatMap { item in newValue.map { (item.id, $0) } } }
+    var phraseStep: PhraseStep? { phrases.step(in: queue.current) }
+
+    private mutating func setPhraseStep(_ step: PhraseStep?) {
+        let item = queue.current
+        changePhrases { $0.setStep(step, in: item) }
     }
+
+    var phraseMode: PhraseMode { phrases.mode }
 
     /// The parameters the current item is analysed with.
-    func phraseParameters(for item: QueueItem) -> PhraseParameters {
-        itemPhraseParameters[item.id] ?? phraseDefaults
-    }
+    func phraseParameters(for item: QueueItem) -> PhraseParameters { phrases.parameters(for: item) }
 
     /// The current item's phrases as far as they are known, with its parameters.
-    var currentPhrases: PhraseList? {
-        guard let item = queue.current, let stored = storedPhrases, stored.itemID == item.id,
-            stored.parameters == phraseParameters(for: item)
-        else { return nil }
-        return stored.list
-    }
+    var currentPhrases: PhraseList? { phrases.phrases(of: queue.current) }
 
     /// Why the current item has no phrases, when its analysis failed.
-    var currentPhraseFailure: String? {
-        guard let item = queue.current, let stored = storedPhrases, stored.itemID == item.id else { return nil }
-        return stored.failure
-    }
+    var currentPhraseFailure: String? { phrases.failure(of: queue.current) }
 
     /// Whether phrase mode plays the current item phrase by phrase (it is on, and phrases are
     /// known).
-    var isPlayingPhrases: Bool { phraseMode.isEnabled && !(currentPhrases?.phrases.isEmpty ?? true) }
+    var isPlayingPhrases: Bool { phrases.isPlaying(queue.current) }
 
     mutating func setPhraseMode(_ mode: PhraseMode) -> ChangeSet {
-        guard mode != phraseMode else { return [] }
-        phraseMode = mode
-        if !mode.isEnabled { phraseStep = nil }
-        return .phrase
+        let item = queue.current
+        return changePhrases { $0.setMode(mode, in: item) }
     }
 
     /// An analysis reported; a change only when it is the current item's.
     mutating func setPhrases(_ stored: StoredPhrases) -> ChangeSet {
-        guard stored != storedPhrases else { return [] }
-        storedPhrases = stored
-        return stored.itemID == queue.current?.id ? .phrase : []
+        let item = queue.current
+        return changePhrases { $0.setPhrases(stored, current: item) }
     }
 
     /// Analysis parameters for the current item alone; its phrases are found again.
     mutating func setPhraseParameters(_ parameters: PhraseParameters, for item: QueueItem) -> ChangeSet {
-        itemPhraseParameters = itemPhraseParameters.filter { id, _ in queue.items.contains { $0.id == id } }
-        itemPhraseParameters[item.id] = parameters
-        phraseStep = nil
-        return .phrase
+        let queued = Set(queue.items.map(\.id))
+        return changePhrases { $0.setParameters(parameters, for: item, queued: queued) }
     }
 
     /// The engine plays `mark` (in its gap or not): the step heard.
     mutating func phraseHeard(mark: Int, inGap: Bool) -> ChangeSet {
         let step = isPlayingPhrases ? PhraseStep(mark: mark, inGap: inGap) : nil
         guard step != phraseStep else { return [] }
-        phraseStep = step
+        setPhraseStep(step)
         return .phrase
     }
 
@@ -117,7 +68,7 @@ extension PlayerState {
     /// Goes to `phrase`'s first repetition (a move between phrases); returns its start.
     mutating func moveToPhrase(_ phrase: Int) -> Double? {
         guard let phrases = currentPhrases?.phrases, phrases.indices.contains(phrase) else { return nil }
-        phraseStep = PhraseStep(phrase: phrase, repetition: 0)
+        setPhraseStep(PhraseStep(phrase: phrase, repetition: 0))
         return phrases[phrase].start
     }
 
@@ -134,7 +85,7 @@ extension PlayerState {
     /// that phrase's start when `frame` is in the silence before it.
     mutating func phraseStart(atFrame frame: Int) -> Int {
         guard isPlayingPhrases, let item = queue.current, let list = currentPhrases else {
-            phraseStep = nil
+            setPhraseStep(nil)
             return frame
         }
         let phrases = list.phrases
@@ -144,24 +95,24 @@ extension PlayerState {
         {
             let next = step.next(repeats: phraseMode.repeats)
             guard phrases.indices.contains(next.phrase) else {
-                phraseStep = nil
+                setPhraseStep(nil)
                 return frame
             }
-            phraseStep = next
+            setPhraseStep(next)
             return metadata.frame(at: phrases[next.phrase].start)
         }
         if let step = phraseStep, phrases.indices.contains(step.phrase),
             (metadata.frame(at: phrases[step.phrase].start)..<metadata.frame(at: phrases[step.phrase].end))
                 .contains(frame)
         {
-            phraseStep = PhraseStep(phrase: step.phrase, repetition: step.repetition)
+            setPhraseStep(PhraseStep(phrase: step.phrase, repetition: step.repetition))
             return frame
         }
         guard let index = list.index(atOrAfter: metadata.seconds(atFrame: frame)) else {
-            phraseStep = nil
+            setPhraseStep(nil)
             return frame
         }
-        phraseStep = PhraseStep(phrase: index, repetition: 0)
+        setPhraseStep(PhraseStep(phrase: index, repetition: 0))
         return max(frame, metadata.frame(at: phrases[index].start))
     }
 
@@ -173,7 +124,7 @@ extension PlayerState {
     ) -> [EngineItem] {
         guard let item = queue.current, let list = currentPhrases else { return [template] + after }
         let metadata = item.metadata
-        let rate = rate(of: item)
+        let rate = sound.rate(of: item)
         var items: [EngineItem] = []
         var step = step
         while items.count < limit, list.phrases.indices.contains(step.phrase) {
@@ -189,5 +140,138 @@ extension PlayerState {
         var rest = template
         (rest.startFrame, rest.endFrame) = (metadata.frame(at: last.end), nil)
         return items + [rest] + after
+    }
+}
+
+/// Phrase mode's commands, and what it asks of the analysis.
+extension PlayerState {
+    mutating func setPhraseMode(_ change: PhraseModeChange) -> (CommandResult, ChangeSet) {
+        let mode = change.applied(to: phraseMode)
+        var changes: ChangeSet = mode.isEnabled ? changeLoop { $0.drop() } : []
+        let wasPlayingPhrases = isPlayingPhrases
+        let modeChanges = setPhraseMode(mode)
+        changes.formUnion(modeChanges)
+        // The pipeline running plays what the mode asked for before: it starts again where it
+        // is heard (from a gap, at the next step).
+        if !modeChanges.isEmpty && (wasPlayingPhrases || isPlayingPhrases) { restartWhereHeard(fadesIn: false) }
+        return (.success(.done), changes)
+    }
+
+    /// `nextPhrase`'s target from `index`: the next phrase; past the last, the next item (nil),
+    /// or, while the analysis goes on, the last again.
+    static func nextPhraseIndex(_ index: Int, _ list: PhraseList) -> Int? {
+        guard index + 1 < list.phrases.count else { return list.isComplete ? nil : index }
+        return index + 1
+    }
+
+    var nextPhraseIndex: (Int, PhraseList) -> Int? { Self.nextPhraseIndex }
+
+    /// Moves to the phrase `target` picks from the one playing; nil from the last phrase: on
+    /// to the next item.
+    mutating func movePhrase(_ heard: EnginePosition?, to target: (Int, PhraseList) -> Int?) -> (
+        CommandResult, ChangeSet
+    ) {
+        guard queue.current != nil else { return (noCurrentItem(), []) }
+        let seconds = playedSeconds(heard)
+        guard let list = currentPhrases, !list.phrases.isEmpty, let at = phraseIndex(at: seconds) else {
+            return noPhrases()
+        }
+        // In the silence before a phrase (outside phrase mode's steps), the phrase heard is the
+        // one before it (-1 before the first): the next phrase is the one coming.
+        let index = phraseStep == nil && seconds < list.phrases[at].start ? at - 1 : at
+        guard let next = target(index, list).map({ max(0, $0) }) else {
+            let (result, changes) = nextTrack()
+            return (
+                result.map { _ in .position(queue.current.map { $0.metadata.seconds(atFrame: heldFrame) } ?? 0) },
+                changes
+            )
+        }
+        guard let start = moveToPhrase(next) else { return noPhrases() }
+        let (result, changes) = seek(to: start)
+        return (result, changes.union(.phrase))
+    }
+
+    mutating func listPhrases() -> (CommandResult, ChangeSet) {
+        guard let item = queue.current else { return (noCurrentItem(), []) }
+        if let failure = currentPhraseFailure {
+            return (
+                .failure(
+                    CommandFailure(
+                        .commandFailed, "the phrases of \(StreamURL.redacted(item.path)) cannot be found: \(failure)")),
+                []
+            )
+        }
+        let changes = askForPhrases()
+        return (.success(.phrases(currentPhrases ?? PhraseList(phrases: [], isComplete: false))), changes)
+    }
+
+    mutating func analyzePhrases(threshold: Double?, minimumSilence: Double?) -> (CommandResult, ChangeSet) {
+        guard let item = queue.current else { return (noCurrentItem(), []) }
+        var parameters = phrases.defaults
+        if let threshold { parameters.threshold = threshold }
+        if let minimumSilence { parameters.minimumSilence = minimumSilence }
+        let changes = setPhraseParameters(parameters, for: item).union(askForPhrases())
+        return (.success(.done), changes)
+    }
+
+    private mutating func noPhrases() -> (CommandResult, ChangeSet) {
+        if let failure = currentPhraseFailure {
+            return (.failure(CommandFailure(.commandFailed, "the item has no phrases: \(failure)")), [])
+        }
+        if let list = currentPhrases, list.isComplete {
+            return (.failure(CommandFailure(.commandFailed, "the item has no phrases: it is silent")), [])
+        }
+        let changes = askForPhrases()
+        return (
+            .failure(CommandFailure(.commandFailed, "the item's phrases are not known yet: the analysis is running")),
+            changes
+        )
+    }
+
+    /// A command asked for the current item's phrases (`phraseAnalysisWanted` then asks the
+    /// analysis for them).
+    private mutating func askForPhrases() -> ChangeSet {
+        let item = queue.current
+        changePhrases { $0.ask(for: item) }
+        return markLiveStreamPhraseless()
+    }
+
+    /// A live stream has no phrases: said once it is asked for them.
+    private mutating func markLiveStreamPhraseless() -> ChangeSet {
+        guard let item = queue.current, !item.metadata.isSeekable, currentPhraseFailure == nil else { return [] }
+        return setPhrases(
+            StoredPhrases(
+                itemID: item.id, parameters: phraseParameters(for: item), failure: "a live stream has no phrases"))
+    }
+
+    /// The analysis the state wants run now: the current item's phrases (from where it plays),
+    /// when phrase mode is on or a command asked for them, and they are neither known whole nor
+    /// failed. Marks a live stream as having none.
+    mutating func phraseAnalysisWanted(_ heard: EnginePosition?) -> (PhraseAnalyzer.Request?, ChangeSet) {
+        guard let item = queue.current, phraseMode.isEnabled || phrases.isAsked(for: item) else { return (nil, []) }
+        let changes = markLiveStreamPhraseless()
+        let parameters = phraseParameters(for: item)
+        if let stored = phrases.stored, stored.itemID == item.id, stored.parameters == parameters,
+            stored.failure != nil || stored.list?.isComplete == true
+        {
+            return (nil, changes)
+        }
+        let request = PhraseAnalyzer.Request(
+            itemID: item.id, path: item.path, parameters: parameters, startFrame: playedFrame(heard))
+        return (request, changes)
+    }
+
+    /// An analysis reported: its phrases become the item's (when it is still current and the
+    /// parameters still its own); a failure is kept as the reason there are none.
+    mutating func phrasesFound(_ result: PhraseAnalyzer.Result) -> ChangeSet {
+        guard let item = queue.current, item.id == result.request.itemID,
+            result.request.parameters == phraseParameters(for: item)
+        else { return [] }
+        var stored = StoredPhrases(itemID: item.id, parameters: result.request.parameters)
+        switch result.outcome {
+        case .success(let list): stored.list = list
+        case .failure(let error): stored.failure = "\(error)"
+        }
+        return setPhrases(stored)
     }
 }

@@ -3,12 +3,15 @@ import PlaybackEngine
 import PlaybackModel
 
 /// The player as a value: the queue and its modes, the transport state, the position held
-/// while no pipeline runs, the sound settings, the route policy and which commands are enabled.
+/// while no pipeline runs, which commands are enabled, and each listening feature as a value
+/// of its own (the sound settings, the route policy, the sleep timer, the A-B loop, phrase
+/// mode, the bookmarks, the retries of a device that comes back by itself).
 ///
 /// Every operation is a plain function that returns the `ChangeSet` it caused, so the rules
 /// (what `previousTrack` does 3 s in, what removing the current item does, what a reload
-/// changes) are tested with no engine, no loop and no clock. `PlayerService` owns the one
-/// instance; nothing else changes it, and every field is set here alone.
+/// changes, where a book starts) are tested with no engine, no loop, no clock and no disk: what
+/// the engine hears comes in as an `EnginePosition`, the time as seconds. What the engine is to
+/// play follows from the state (`plan`); `PlayerService` owns the one instance.
 struct PlayerState {
     /// `previousTrack` restarts the current item when more than this many seconds in.
     static let restartThreshold = 3.0
@@ -19,90 +22,105 @@ struct PlayerState {
     private(set) var transport: PlaybackState = .stopped
     /// Frame within the current item while no pipeline runs (paused, stopped, interrupted).
     private(set) var heldFrame = 0
+    /// Whether the state chose the held frame while a pipeline still ran (a sleep timer's
+    /// pause at its boundary): the halt's own position then does not replace it.
+    private(set) var holdIsChosen = false
+    /// The pipeline the engine is to run while playing (`EnginePlan.Start`): raised by every
+    /// discontinuity (play, a seek, another item, a setting that restarts the sound).
+    private(set) var start = PlannedStart()
     private(set) var availability: CommandAvailability
-    /// The software volume, percent.
-    private(set) var volume = 100.0
-    /// Media seconds per second while playing, pitch kept: the rate chosen, which items shorter
-    /// than `rateMinimumSeconds` do not take.
-    private(set) var playbackRate = 1.0
-    /// Items shorter than this play at 1 whatever the chosen rate (`rate-min-length`; 0: none).
-    private(set) var rateMinimumSeconds = 0.0
-    private(set) var equalizer = Equalizer()
-    private(set) var replayGainSettings = ReplayGainSettings()
-    /// The latest route change, for the snapshot.
-    private(set) var routeChange: RouteChange?
-    /// What a lost output device does (`on-route-lost`).
-    private(set) var onRouteLost = RouteLostAction.pause
-    /// What a new device does to playback a lost one paused (`on-route-back`).
-    private(set) var onRouteBack = RouteBackAction.stayPaused
-    /// Whether the pause in effect is one a lost device caused (only that one resumes itself).
-    private(set) var isPausedByRouteLoss = false
-    /// When playback is to pause by itself; nil when no sleep timer is set.
-    private(set) var sleepTimer: SleepTimer?
-    /// The A-B loop set, in whichever item.
-    private var storedLoop: LoopRange?
-    /// The pass the running pipeline's first segment plays; nil when it plays no pass.
-    private(set) var loopFirstPass: Int?
-    /// Phrase mode (`setPhraseMode`).
-    var phraseMode = PhraseMode()
-    /// The phrases found in an item (the current one, or the one before it changed), with the
-    /// parameters they were found with.
-    var storedPhrases: StoredPhrases?
-    /// Analysis parameters set for one item over the socket (`analyzePhrases`), by item id.
-    var itemPhraseParameters: [UInt64: PhraseParameters] = [:]
-    /// The configuration's analysis parameters.
-    var phraseDefaults = PhraseParameters()
-    /// The phrase step and the item it is in (`phraseStep`).
-    var storedPhraseStep: (itemID: UInt64, step: PhraseStep)?
-    /// Where an item starts when it becomes current: its bookmark (`BookmarkStore`), else 0.
-    var startPosition: (QueueItem) -> Double? = { _ in nil }
+    private(set) var sound: SoundState
+    private(set) var route: RouteState
+    private(set) var sleep: SleepTimerState
+    private(set) var loop = LoopState()
+    private(set) var phrases: PhraseState
+    private(set) var bookmarks: BookmarkBook
+    private(set) var retry = DeviceRetry()
+    /// The item and chapter the last published snapshot showed (`published`).
+    private(set) var announced: AnnouncedChapter?
+    /// When a long item playing next saves its bookmark (`PlayerState+Deadlines`).
+    private(set) var bookmarkDue: Double?
 
-    /// The state the daemon starts with: empty, stopped, with the configuration's settings.
-    init(settings: DaemonSettings) {
+    /// The state the daemon starts with: empty, stopped, with the configuration's settings and
+    /// the bookmarks kept.
+    init(settings: DaemonSettings, bookmarks: BookmarkBook? = nil) {
         availability = CommandAvailability(
             disabled: settings.disabled,
             skipForwardIntervals: [settings.skipForwardInterval],
             skipBackwardIntervals: [settings.skipBackwardInterval])
-        _ = setVolume(settings.volume)
-        equalizer = settings.equalizer
-        replayGainSettings = settings.replayGain
-        rateMinimumSeconds = settings.rateMinimumSeconds
-        onRouteLost = settings.onRouteLost
-        onRouteBack = settings.onRouteBack
-        phraseDefaults = settings.phrases
+        sound = SoundState(settings: settings)
+        route = RouteState(onLost: settings.onRouteLost, onBack: settings.onRouteBack)
+        sleep = SleepTimerState(fadeSeconds: settings.sleepFadeSeconds)
+        phrases = PhraseState(defaults: settings.phrases)
+        self.bookmarks = bookmarks ?? BookmarkBook(minimumDuration: settings.bookmarkMinimumSeconds)
     }
 
     // MARK: Transport and position
 
-    /// A new transport state ends a pause a lost device caused (only that one resumes itself).
+    /// A new transport state ends a pause a lost device caused (only that one resumes itself),
+    /// and tries of a device that comes back by itself unless it is `interrupted` still.
     mutating func setTransport(_ new: PlaybackState) -> ChangeSet {
         guard new != transport else { return [] }
         transport = new
-        isPausedByRouteLoss = false
+        route.setPausedByLoss(false)
+        // A retry's own start (playing) keeps counting until it succeeds.
+        if new == .paused || new == .stopped { retry.reset() }
         return .state
     }
 
-    /// Paused because the output device went away: the one pause `on-route-back` may end.
-    mutating func pauseForLostRoute() -> ChangeSet {
-        let changes = setTransport(.paused)
-        isPausedByRouteLoss = true
-        return changes
-    }
-
-    /// Records where playback stands in the current item while no pipeline runs (a halt's
-    /// position, a start's first frame). No change bit: the change that caused it has its own.
+    /// Records where playback stands in the current item while no pipeline runs. No change
+    /// bit: the change that caused it has its own.
     mutating func hold(_ frame: Int) { heldFrame = frame }
 
-    /// Moves the held position (a seek while not playing).
+    /// Moves the held position (a seek while not playing, a pause at a boundary).
     mutating func moveHeld(to frame: Int) -> ChangeSet {
         heldFrame = frame
+        holdIsChosen = true
         return .position
+    }
+
+    /// Where the running pipeline stopped, unless the state chose where it holds.
+    mutating func holdHalted(at frame: Int) {
+        if !holdIsChosen { heldFrame = frame }
     }
 
     /// Makes the item the engine plays the current one (it moved on by itself).
     mutating func follow(toItem id: UInt64) -> ChangeSet {
         guard queue.current?.id != id, queue.follow(toItem: id) else { return [] }
-        return ChangeSet.item.union(dropLoop())
+        return ChangeSet.item.union(loop.drop())
+    }
+
+    /// Follows what the engine plays, when it plays: the item heard becomes current.
+    mutating func follow(_ heard: EnginePosition?) -> ChangeSet {
+        guard transport == .playing, let heard else { return [] }
+        return follow(toItem: heard.itemID)
+    }
+
+    /// The frame heard in the current item: the engine's while it plays it, else the held one.
+    func playedFrame(_ heard: EnginePosition?) -> Int {
+        guard transport == .playing, let heard, heard.itemID == queue.current?.id else { return heldFrame }
+        return heard.frame
+    }
+
+    /// Seconds heard in the current item.
+    func playedSeconds(_ heard: EnginePosition?) -> Double {
+        queue.current?.metadata.seconds(atFrame: playedFrame(heard)) ?? 0
+    }
+
+    /// Plays the current item from `frame` (nil: wherever the running pipeline ends): a new
+    /// pipeline, fading in where a restart in mid-sound would begin with a step.
+    mutating func startPlaying(at frame: Int?, fadesIn: Bool = false) -> ChangeSet {
+        if let frame { heldFrame = frame }
+        holdIsChosen = false
+        start.begin(at: frame, fadesIn: fadesIn)
+        return setTransport(.playing)
+    }
+
+    /// Restarts a running pipeline where it is heard, so that what changed where the decoder
+    /// works is heard at once (nothing when not playing).
+    mutating func restartWhereHeard(fadesIn: Bool) {
+        guard transport == .playing else { return }
+        start.begin(at: nil, fadesIn: fadesIn)
     }
 
     /// Stop: the position goes back to the start (a long item's bookmark); the queue and the
@@ -116,7 +134,7 @@ struct PlayerState {
 
     /// Where the current item starts: its bookmark's frame, else 0.
     func startFrame() -> Int {
-        guard let item = queue.current, let seconds = startPosition(item) else { return 0 }
+        guard let item = queue.current, let seconds = bookmarks.position(for: item) else { return 0 }
         return item.metadata.frame(at: seconds)
     }
 
@@ -168,173 +186,37 @@ struct PlayerState {
     /// The current item from its start (a long item's bookmark).
     mutating func restartItem() -> ChangeSet {
         heldFrame = startFrame()
-        return ChangeSet([.item, .position]).union(dropLoop())
+        return ChangeSet([.item, .position]).union(loop.drop())
     }
 
-    // MARK: The queue
+    // MARK: Changing a part (how the state's other files set its fields)
 
-    /// Adds probed items at `placement`, emptying the queue first with `replace`. Returns the
-    /// changes and the index of the first new item.
-    mutating func insert(
-        _ items: [QueueItem], placement: EnqueuePlacement, replace: Bool
-    ) -> (changes: ChangeSet, firstNew: Int) {
-        if replace { queue.removeAll() }
-        var changes: ChangeSet = .queue
-        let hadCurrent = queue.current != nil
-        if !hadCurrent { changes.insert(.item) }
-        let firstNew: Int
-        switch replace ? .end : placement {
-        case .end: firstNew = queue.count
-        case .next: firstNew = queue.currentIndex.map { $0 + 1 } ?? queue.count
-        case .index(let index): firstNew = index
-        }
-        queue.insert(items, at: firstNew, playNext: placement == .next && !replace)
-        if !hadCurrent { heldFrame = startFrame() }
-        return (changes, firstNew)
+    @discardableResult mutating func changeQueue<Result>(_ body: (inout PlaybackQueue) -> Result) -> Result {
+        body(&queue)
     }
-
-    /// Removes the items at `offsets` (each in range). When the current item goes, the one
-    /// that would have played next becomes current, from its start, or there is none.
-    mutating func remove(at offsets: Set<Int>) -> (changes: ChangeSet, removedCurrent: Bool) {
-        guard queue.remove(at: offsets) else { return (.queue, false) }
-        heldFrame = startFrame()
-        return ([.queue, .item, .position], true)
+    @discardableResult mutating func changeSound<Result>(_ body: (inout SoundState) -> Result) -> Result {
+        body(&sound)
     }
-
-    mutating func move(from: Int, to: Int) -> ChangeSet {
-        queue.move(from: from, to: to)
-        return .queue
+    @discardableResult mutating func changeSleep<Result>(_ body: (inout SleepTimerState) -> Result) -> Result {
+        body(&sleep)
     }
-
-    /// Empties the queue and stops.
-    mutating func clear() -> ChangeSet {
-        let changes: ChangeSet = queue.isEmpty ? [] : [.queue, .item]
-        queue.removeAll()
-        heldFrame = 0
-        return changes.union(setTransport(.stopped))
+    @discardableResult mutating func changeLoop<Result>(_ body: (inout LoopState) -> Result) -> Result { body(&loop) }
+    @discardableResult mutating func changePhrases<Result>(_ body: (inout PhraseState) -> Result) -> Result {
+        body(&phrases)
     }
-
-    mutating func setRepeat(_ mode: RepeatMode) -> ChangeSet {
-        guard mode != queue.repeatMode else { return [] }
-        queue.repeatMode = mode
-        return .modes
+    @discardableResult mutating func changeBookmarks<Result>(_ body: (inout BookmarkBook) -> Result) -> Result {
+        body(&bookmarks)
     }
-
-    mutating func setShuffle(_ mode: ShuffleMode) -> ChangeSet {
-        guard mode != queue.shuffleMode else { return [] }
-        queue.setShuffle(mode)
-        return .modes
+    @discardableResult mutating func changeRetry<Result>(_ body: (inout DeviceRetry) -> Result) -> Result {
+        body(&retry)
     }
+    mutating func changeStart<Result>(_ body: (inout PlannedStart) -> Result) -> Result { body(&start) }
+    mutating func setBookmarkDue(_ time: Double?) { bookmarkDue = time }
 
-    /// Gives items their extracted covers back (nil: the cover is gone).
-    mutating func setArtworkPaths(_ paths: [UInt64: String?]) -> ChangeSet {
-        guard !paths.isEmpty else { return [] }
-        queue.setArtworkPaths(paths)
-        let current = queue.current.map { paths[$0.id] != nil } ?? false
-        return current ? [.queue, .item] : .queue
-    }
-
-    /// Gives the live stream at `url` the title it announced (its items' artist and title).
-    mutating func setStreamTitle(_ title: StreamTitle, for url: String) -> ChangeSet {
-        let changed = queue.updateMetadata(at: url) { metadata in
-            guard !metadata.isSeekable else { return }
-            metadata.artist = title.artist
-            metadata.title = title.title
-        }
-        guard !changed.isEmpty else { return [] }
-        return queue.current.map { changed.contains($0.id) } ?? false ? [.queue, .item] : .queue
-    }
-
-    /// The items that follow the current one (`PlaybackQueue.upcoming`), which decides the
-    /// next shuffle cycle when the list reaches it.
-    mutating func upcoming(limit: Int) -> [QueueItem] { queue.upcoming(limit: limit) }
-
-    // MARK: Sound
-
-    /// The software volume, clamped to 0 - 100 %.
-    mutating func setVolume(_ level: Double) -> ChangeSet {
-        let clamped = min(100, max(0, level))
-        guard clamped != volume else { return [] }
-        volume = clamped
-        return .volume
-    }
-
-    mutating func setEqualizer(_ new: Equalizer) -> ChangeSet {
-        guard new != equalizer else { return [] }
-        equalizer = new
-        return .equalizer
-    }
-
-    mutating func setReplayGain(_ settings: ReplayGainSettings) -> ChangeSet {
-        guard settings != replayGainSettings else { return [] }
-        replayGainSettings = settings
-        return .replayGain
-    }
-
-    /// The playback rate, to a thousandth, clamped to `CommandCatalog.playbackRateRange`.
-    mutating func setPlaybackRate(_ rate: Double) -> ChangeSet {
-        let range = CommandCatalog.playbackRateRange
-        let clamped = min(range.upperBound, max(range.lowerBound, (rate * 1000).rounded() / 1000))
-        guard clamped != playbackRate else { return [] }
-        playbackRate = clamped
-        return .rate
-    }
-
-    /// The length below which items play at 1. Returns whether it changed (no client sees it).
-    mutating func setRateMinimum(_ seconds: Double) -> Bool {
-        guard seconds != rateMinimumSeconds else { return false }
-        rateMinimumSeconds = seconds
-        return true
-    }
-
-    // MARK: The sleep timer
-
-    mutating func setSleepTimer(_ timer: SleepTimer?) -> ChangeSet {
-        guard timer != sleepTimer else { return [] }
-        sleepTimer = timer
-        return .sleepTimer
-    }
-
-    // MARK: The A-B loop
-
-    /// The A-B loop of the current item; nil when none is set (a loop ends with its item).
-    var loopRange: LoopRange? { storedLoop?.itemID == queue.current?.id ? storedLoop : nil }
-
-    mutating func setLoop(_ loop: LoopRange?) -> ChangeSet {
-        guard loop != loopRange else { return [] }
-        storedLoop = loop
-        return .loop
-    }
-
-    /// A pipeline started at `frame` of the current item: when that is before the loop's end,
-    /// its segment 0 is the pass playing, and segment `n` the pass `n` later (or, past the
-    /// last pass, the rest of the item: `engineItems` lays them out so).
-    mutating func loopPipelineStarted(atFrame frame: Int) {
-        guard let loop = loopRange, let item = queue.current, frame < item.metadata.frame(at: loop.end) else {
-            return loopFirstPass = nil
-        }
-        loopFirstPass = loop.pass
-    }
-
-    /// The current item's pipeline began its segment `segment`: the next pass, or the rest of
-    /// the item after the last one (the loop ends). Counted by segment, not by the moment it
-    /// is heard: on a device that takes audio faster than real time several boundaries pass
-    /// between two announcements.
-    mutating func loopSegmentBegan(_ segment: Int) -> ChangeSet {
-        guard var loop = loopRange, let first = loopFirstPass else { return [] }
-        let pass = first + segment
-        guard loop.count == 0 || pass <= loop.count else {
-            loopFirstPass = nil
-            return setLoop(nil)
-        }
-        loop.pass = pass
-        return setLoop(loop)
-    }
-
-    private mutating func dropLoop() -> ChangeSet {
-        guard storedLoop != nil else { return [] }
-        storedLoop = nil
-        return .loop
+    /// A saved queue takes the place of the queue (a restore).
+    mutating func replaceQueue(with restored: PlaybackQueue) {
+        queueGeneration += 1
+        queue = restored
     }
 
     // MARK: Commands, settings and the route
@@ -343,18 +225,20 @@ struct PlayerState {
         availability.set(name, enabled: enabled) ? .commands : []
     }
 
-    /// Reloaded settings: the route policy, the rate minimum and ReplayGain take the file's;
-    /// the equalizer and volume only where the file changed them (otherwise what clients set
-    /// stays); the skip intervals, and the commands whose enablement changed in the file
-    /// (others keep what clients set).
+    /// Reloaded settings: the route policy, the rate minimum, ReplayGain, the phrase, sleep and
+    /// bookmark settings take the file's; the equalizer and volume only where the file changed
+    /// them (otherwise what clients set stays); the skip intervals, and the commands whose
+    /// enablement changed in the file (others keep what clients set).
     mutating func apply(_ new: DaemonSettings, replacing old: DaemonSettings) -> ChangeSet {
-        onRouteLost = new.onRouteLost
-        onRouteBack = new.onRouteBack
-        phraseDefaults = new.phrases
-        _ = setRateMinimum(new.rateMinimumSeconds)
-        var changes = setReplayGain(new.replayGain)
-        if new.equalizer != old.equalizer { changes.formUnion(setEqualizer(new.equalizer)) }
-        if new.volume != old.volume { changes.formUnion(setVolume(new.volume)) }
+        route.setPolicy(onLost: new.onRouteLost, onBack: new.onRouteBack)
+        phrases.setDefaults(new.phrases)
+        sleep.setFadeSeconds(new.sleepFadeSeconds)
+        bookmarks.setMinimumDuration(new.bookmarkMinimumSeconds)
+        let rate = currentRate
+        var changes = sound.setReplayGain(new.replayGain)
+        _ = sound.setRateMinimum(new.rateMinimumSeconds)
+        if new.equalizer != old.equalizer { changes.formUnion(sound.setEqualizer(new.equalizer)) }
+        if new.volume != old.volume { changes.formUnion(sound.setVolume(new.volume)) }
         if availability.skipForwardIntervals != [new.skipForwardInterval]
             || availability.skipBackwardIntervals != [new.skipBackwardInterval]
         {
@@ -364,36 +248,88 @@ struct PlayerState {
         }
         for name in new.disabled.subtracting(old.disabled) { changes.formUnion(setEnabled(name, false)) }
         for name in old.disabled.subtracting(new.disabled) { changes.formUnion(setEnabled(name, true)) }
+        soundChanged(changes, rateBefore: rate)
         return changes
     }
 
-    /// A route change a watcher saw, for the snapshot.
-    mutating func noteRoute(_ change: RouteChange) -> ChangeSet {
-        routeChange = change
-        return .route
+    /// The rate the current item plays at; nil without one.
+    var currentRate: Double? { queue.current.map(sound.rate(of:)) }
+
+    /// What a sound change does to a running pipeline: new ReplayGain is heard from the frame
+    /// heard (the device's buffer holds up to a second made with the old), and so is a new rate
+    /// for the current item, fading in (no cut). The volume and equalizer reach the engine with
+    /// the plan, and the upcoming items' rates where they start.
+    mutating func soundChanged(_ changes: ChangeSet, rateBefore: Double?) {
+        if currentRate != rateBefore {
+            restartWhereHeard(fadesIn: true)
+        } else if changes.contains(.replayGain) {
+            restartWhereHeard(fadesIn: false)
+        }
     }
 
-    // MARK: Resume
-
-    /// Takes over a saved state: its queue less the items at `vanished` (whose files are
-    /// gone; a vanished current item gives way to the next one, from its start), its modes,
-    /// disabled commands and sound settings. Paused where it was playing or paused.
-    mutating func restore(_ saved: ResumeState, items: [QueueItem], vanished: Set<Int>) -> ChangeSet {
-        queueGeneration += 1
-        queue = PlaybackQueue.restored(
-            items: items, currentIndex: saved.currentIndex, repeatMode: saved.repeatMode,
-            shuffleMode: saved.shuffleMode, shuffledOrder: saved.shuffledOrder)
-        // The queue's own removal gives a vanished current item's place to the one after it.
-        let position = queue.remove(at: vanished) ? 0 : saved.position
-        var changes: ChangeSet = [.queue, .item, .modes]
-        for name in saved.disabledCommands { changes.formUnion(setEnabled(name, false)) }
-        if let volume = saved.volume { changes.formUnion(setVolume(volume)) }
-        if let rate = saved.playbackRate { changes.formUnion(setPlaybackRate(rate)) }
-        if let equalizer = saved.equalizer { changes.formUnion(setEqualizer(equalizer)) }
-        if let mode = saved.phraseMode { changes.formUnion(setPhraseMode(mode)) }
-        guard let item = queue.current else { return changes }
-        heldFrame = item.metadata.frame(at: position)
-        if saved.state != .stopped { changes.formUnion(setTransport(.paused)) }
+    /// A route change a watcher saw: recorded for the snapshot; a lost device pauses playback
+    /// (`on-route-lost`), and a new one resumes what a lost one paused when `on-route-back`
+    /// says so.
+    mutating func routeChanged(_ change: RouteChange) -> ChangeSet {
+        var changes = route.note(change)
+        switch change.reason {
+        case .oldDeviceUnavailable:
+            if (transport == .playing || transport == .interrupted) && route.onLost == .pause {
+                changes.formUnion(setTransport(.paused))
+                route.setPausedByLoss(true)
+            }
+        case .newDeviceAvailable:
+            if route.isPausedByLoss && transport == .paused && route.onBack == .resume {
+                changes.formUnion(startPlaying(at: heldFrame))
+            }
+        }
         return changes
     }
+
+    // MARK: The published snapshot
+
+    /// The snapshot `published` went out: its item and chapter are what clients have seen.
+    /// Returns `.chapter` when the chapter differs from the one shown before in the same item,
+    /// whatever brought it (a boundary, a seek, a start announced late).
+    mutating func published(_ snapshot: NowPlaying) -> ChangeSet {
+        let now = snapshot.item.map { AnnouncedChapter(item: $0.id, chapter: snapshot.chapter?.number) }
+        defer { announced = now }
+        guard let now, let announced, announced.item == now.item, announced.chapter != now.chapter else { return [] }
+        return .chapter
+    }
+}
+
+/// The item and chapter a published snapshot showed.
+struct AnnouncedChapter: Equatable {
+    var item: UInt64
+    var chapter: Int?
+}
+
+/// The pipeline the state wants running while it plays: which one (`epoch`, raised by each
+/// start), from which frame (nil: where the running one ends, a restart in place), whether it
+/// fades in, and which pipeline the engine runs (`startedEpoch`).
+struct PlannedStart: Equatable {
+    private(set) var epoch = 0
+    private(set) var frame: Int?
+    private(set) var fadesIn = false
+    /// The epoch of the pipeline running; nil when none runs.
+    private(set) var startedEpoch: Int?
+
+    /// A new pipeline at `frame`.
+    mutating func begin(at frame: Int?, fadesIn: Bool) {
+        epoch += 1
+        self.frame = frame
+        self.fadesIn = fadesIn
+    }
+
+    /// The running pipeline ended at `frame` for a restart in place: the new one starts there.
+    mutating func place(at frame: Int) {
+        if self.frame == nil { self.frame = frame }
+    }
+
+    /// The pipeline of `epoch` runs.
+    mutating func started(_ epoch: Int) { startedEpoch = epoch }
+
+    /// No pipeline runs (it played out, or the device failed).
+    mutating func stopped() { startedEpoch = nil }
 }

@@ -76,3 +76,25 @@ struct EqualizerPresets {
         }
     }
 }
+
+extension EqualizerPresets {
+    /// `equalizer` (with the presets' names), `loadEqualizer` and `saveEqualizer`: the preset
+    /// files, then the curve into `state`.
+    func perform(_ command: Command, on state: inout PlayerState) -> (CommandResult, ChangeSet) {
+        do throws(CommandFailure) {
+            switch command {
+            case .loadEqualizer(let source):
+                return state.setEqualizer(try load(source))
+            case .saveEqualizer(let name):
+                try save(state.sound.equalizer, as: name)
+                var named = state.sound.equalizer
+                named.preset = name
+                return state.setEqualizer(named)
+            default:
+                return (.success(.equalizer(state.sound.equalizer, presets: names())), [])
+            }
+        } catch {
+            return (.failure(error), [])
+        }
+    }
+}

@@ -4,7 +4,7 @@ import PlaybackModel
 /// Pings systemd's watchdog only on proof of health, never from a timer alone.
 ///
 /// While playing it checks every half timeout that the output thread wrote to the device
-/// recently (`isOutputHealthy`); the check itself runs on the event loop, so a hung control
+/// recently (`isOutputHealthy`); the check itself runs on the event loop, so a hung event
 /// loop stops the pings too. A stalled engine or loop is then restarted by systemd.
 ///
 /// Paused or stopped there is nothing to prove but the loop, and pinging every few seconds

@@ -10,7 +10,7 @@ import SystemSupport
 /// nothing when `NOTIFY_SOCKET` is unset. Event loop only.
 ///
 /// It sends itself rather than through libsystemd's `sd_notify`, whose send blocks for as long
-/// as the receiver's queue is full: a manager (or a test) that stops reading froze the control
+/// as the receiver's queue is full: a manager (or a test) that stops reading froze the event
 /// loop (seen: 20 SIGHUPs, 40 messages, a queue of 10). Here a send waits at most
 /// `sendTimeout` for room, and a message that still does not fit is dropped.
 final class SystemdNotifier {

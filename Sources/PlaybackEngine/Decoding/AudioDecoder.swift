@@ -34,8 +34,8 @@ public enum DecoderError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// One open audio file, decoded to `format`. Owned by one thread at a time (the control
-/// thread opens it, then hands it to the decoder thread).
+/// One open audio file, decoded to `format`. Owned by one thread at a time (the event
+/// loop opens it, then hands it to the decoder thread).
 public protocol AudioDecoder: AnyObject {
     var format: AudioFormat { get }
     /// Length in frames, when known.

@@ -74,7 +74,7 @@ public struct AudioFileFormat: Sendable {
     }
 
     /// Opens what `request` names. A stream whose format it knows is connected by the decoder
-    /// thread, at its first read (`DeferredStreamDecoder`): the control thread that opens the
+    /// thread, at its first read (`DeferredStreamDecoder`): the event loop that opens the
     /// current item must never wait on a server.
     public static func open(
         _ request: DecoderRequest, readsPictures: Bool = false, http: HTTPOptions = HTTPOptions()

@@ -2,7 +2,7 @@
 /// (resume after pause, a seek, a skip) needs no new open and keeps the frame index built so
 /// far: exact seeking in an MP3 reads every frame header up to the target the first time.
 ///
-/// Written by the decoder thread as it exits; read by the control thread only after joining it.
+/// Written by the decoder thread as it exits; read by the event loop only after joining it.
 final class ParkedDecoder: @unchecked Sendable {
     private(set) var itemID: UInt64?
     private(set) var decoder: (any AudioDecoder)?
@@ -13,7 +13,7 @@ final class ParkedDecoder: @unchecked Sendable {
         self.itemID = itemID
     }
 
-    /// Control thread, after the join: hands the decoder over.
+    /// Event loop, after the join: hands the decoder over.
     func take() -> (itemID: UInt64, decoder: any AudioDecoder)? {
         defer {
             decoder = nil

@@ -1,6 +1,6 @@
 import SystemSupport
 
-/// The mailbox through which the control thread tells the decoder thread what to decode
+/// The mailbox through which the event loop tells the decoder thread what to decode
 /// after the current item. The mutex protects the list, what the decoder already took from
 /// it, and whether it found it empty; the decoder thread (never the output thread) takes it,
 /// and nothing is called while it is held.

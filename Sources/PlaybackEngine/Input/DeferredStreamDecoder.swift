@@ -3,7 +3,7 @@ import SystemSupport
 
 /// A stream's decoder for playback whose connection is made by the decoder thread, at its
 /// first read or seek, not by the thread that opens it: `PlaybackEngine.start` opens the
-/// current item on the control thread, which must never wait on a server (one that stalls
+/// current item on the event loop, which must never wait on a server (one that stalls
 /// would hold every client for `stallSeconds`). The format and length come from the queue
 /// (the stream's probe, or the resume state). If the stream now sends another rate or channel
 /// count, or cannot be reached, the first read says so and the item ends there, as a file

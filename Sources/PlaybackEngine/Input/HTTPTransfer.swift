@@ -8,7 +8,7 @@ import SystemSupport
 
 /// One item's bytes fetched by libcurl on a thread of its own (`pbd-http`) into a bounded ring,
 /// from which the decoder reads: the decoder waits for the network here, the output thread
-/// and the control loop never do.
+/// and the event loop never do.
 ///
 /// The transfer thread makes one request after another as needed: the first; one from where
 /// the decoder seeks; after a drop, one from the last byte received (a file) or a new one (a

@@ -11,7 +11,7 @@ import SystemSupport
 ///
 /// The device is opened non-blocking, so the output thread waits in `poll` on ALSA's own
 /// descriptors together with the engine's wake-up descriptor: a pause or seek never waits
-/// for a period to play out. Opened and closed by the control thread; while a pipeline runs,
+/// for a period to play out. Opened and closed by the event loop; while a pipeline runs,
 /// only its output thread touches the handle.
 public final class ALSASink: AudioSink, @unchecked Sendable {
     /// Requested buffer and period lengths. A long buffer with long periods keeps wake-ups
@@ -30,7 +30,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
     /// xruns recovered since the device was opened: incremented by the output thread, read by
-    /// the control side, so an atomic.
+    /// the event loop, so an atomic.
     private let xruns = Atomic<Int>(0)
     public var recoveredXruns: Int { xruns.load(ordering: .relaxed) }
 

@@ -20,7 +20,7 @@ public struct SinkError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(function): \(reason)" }
 }
 
-/// An audio output device. Opened and closed by the control thread while no pipeline runs;
+/// An audio output device. Opened and closed by the event loop while no pipeline runs;
 /// while one runs, only its output thread calls `write`, `waitWritable`, `delay`,
 /// `drain` and `drop`.
 public protocol AudioSink: AnyObject, SendableMetatype {
@@ -39,7 +39,7 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// (`hw:`, `plughw:`); nil for a sound server's stream, a file, or a closed device.
     var hardwareDevice: HardwareDevice? { get }
     /// Underruns recovered since the device was opened: counted by the output thread, read by
-    /// the control side (any thread).
+    /// the event loop (any thread).
     var recoveredXruns: Int { get }
     func open(_ format: AudioFormat) throws(SinkError)
     /// Writes whole frames of the open format's samples without blocking; returns frames

@@ -2,7 +2,7 @@ import PlaybackModel
 
 /// Watches a sound card's jacks (headphones plugged in or pulled out) for route changes: the
 /// card's control descriptors go into the event loop's poll set, and `readEvents` says what
-/// changed when one is readable. Control thread only.
+/// changed when one is readable. Event loop only.
 public protocol JackMonitor: AnyObject {
     /// The card (and PCM device) watched.
     var device: HardwareDevice { get }

@@ -6,7 +6,7 @@ import SystemSupport
 /// `poll`, together with `outputWake`) or for data from the decoder (on `outputWake`, which
 /// the decoder signals). After every write it publishes `(samples written, device delay,
 /// time)` for the clock, and when it reaches the first sample of a new item it tells the
-/// control thread through `events`.
+/// event loop through `events`.
 ///
 /// Generic over the sample type only, which the pipeline knows: each type's loop is compiled for
 /// it (specialized), while the sink, chosen at run time, is called through its protocol.
@@ -23,7 +23,7 @@ struct OutputLoop<Sample: PCMSample> {
     let events: EventSignal
     /// Room for the fade-out's samples, allocated with the pipeline.
     let fadeBuffer: UnsafeMutableBufferPointer<Sample>
-    /// The equalizer and volume, as the control side last set them.
+    /// The equalizer and volume, as the event loop last set them.
     let sound: SoundControl
     /// Where processed samples wait for the device, allocated with the pipeline.
     let processBuffer: UnsafeMutableBufferPointer<Sample>

@@ -13,7 +13,7 @@ import SystemSupport
 /// What ALSA's `pulse` plugin cannot do, this can: replace audio it wrote and the server has
 /// not read yet (`rewind`, libpulse's seek-relative write). So the engine keeps the 1 s buffer
 /// and still makes a change of volume or equalizer heard within 100 ms. The stream runs on a libpulse main loop of its own, iterated by whichever thread
-/// calls (the control thread while opening, the output thread while playing), never by two
+/// calls (the event loop while opening, the output thread while playing), never by two
 /// at a time; libpulse is loaded when the first stream opens.
 public final class PulseSink: AudioSink, @unchecked Sendable {
     /// The device name's scheme: `pulseaudio`, or `pulseaudio:SINK`.
@@ -57,7 +57,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     /// Whether `drain` runs (the stream running out is then no underrun).
     private var isDraining = false
     private let poll = PulsePoll()
-    /// Underruns the server reported: counted on the output thread, read by the control side.
+    /// Underruns the server reported: counted on the output thread, read by the event loop.
     private let underruns = Atomic<Int>(0)
 
     public init(deviceName: String) {

@@ -2,8 +2,8 @@ import Synchronization
 import SystemSupport
 
 /// One run of playback: a decoder thread and an output thread around a ring, from a start
-/// item and frame until the queue ends, the format changes, the device fails or the control
-/// thread halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
+/// item and frame until the queue ends, the format changes, the device fails or the event
+/// loop halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
 /// a new one there; the device stays open in between.
 final class Pipeline: @unchecked Sendable {
     let format: AudioFormat

@@ -1,5 +1,5 @@
 /// The memory one pipeline's threads work in, of its format's sample type, allocated on the
-/// control thread when the pipeline starts so that the output thread never allocates.
+/// event loop when the pipeline starts so that the output thread never allocates.
 final class PipelineBuffers<Sample: PCMSample>: @unchecked Sendable {
     /// The decoded audio the ring holds at least: a second of the stream, which `SampleRing`
     /// rounds up to a power of two (1.49 s of 44.1 kHz stereo in 256 KiB of 16-bit samples;

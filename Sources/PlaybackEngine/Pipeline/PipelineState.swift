@@ -1,7 +1,7 @@
 import Synchronization
 import SystemSupport
 
-/// Flags shared by the control thread and one pipeline's decoder and output threads.
+/// Flags shared by the event loop and one pipeline's decoder and output threads.
 /// Every field is an atomic, except `cutShortReason`, behind a lock that the output thread
 /// never takes.
 final class PipelineState: @unchecked Sendable {
@@ -38,7 +38,7 @@ final class PipelineState: @unchecked Sendable {
     /// Set once by the output thread when the device has shown progress (played frames grew):
     /// before that the clock does not extrapolate, since a device may take a while to start.
     let isAudible = Atomic<Bool>(false)
-    /// Set with `isAudible`, taken by the control thread to announce the start.
+    /// Set with `isAudible`, taken by the event loop to announce the start.
     let becameAudible = Atomic<Bool>(false)
     /// Set by the output thread when it starts writing a new item's samples.
     let segmentStarted = Atomic<Bool>(false)

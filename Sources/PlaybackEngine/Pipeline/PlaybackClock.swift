@@ -4,8 +4,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// The output thread's latest measurement, published through a sequence lock so the control
-/// thread reads a consistent triple without the output thread ever waiting.
+/// The output thread's latest measurement, published through a sequence lock so the event
+/// loop reads a consistent triple without the output thread ever waiting.
 ///
 /// Played samples = `samplesWritten - delayFrames * channels`, as of `monotonicNanos`.
 final class PlaybackClock: @unchecked Sendable {

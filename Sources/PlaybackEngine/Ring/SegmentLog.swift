@@ -3,7 +3,7 @@ import Synchronization
 /// Where each item begins in the sample stream of one pipeline.
 ///
 /// Written only by the decoder thread (append), read by the output thread (to notice item
-/// boundaries) and the control thread (to map a played sample to an item and position).
+/// boundaries) and the event loop (to map a played sample to an item and position).
 /// An entry is fully written before `count` is published with release ordering. The decoder
 /// never runs more than `maximumLead` entries ahead of the output thread, so the entries a
 /// reader can still need (the one being heard and those queued behind it) are never

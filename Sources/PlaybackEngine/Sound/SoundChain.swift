@@ -155,8 +155,8 @@ extension SoundChain {
     }
 }
 
-/// Scratch space for one pipeline's `SoundChain`, allocated with the pipeline (on the control
-/// thread) so that the output thread never allocates.
+/// Scratch space for one pipeline's `SoundChain`, allocated with the pipeline (on the event
+/// loop) so that the output thread never allocates.
 final class SoundScratch: @unchecked Sendable {
     let frames: Int
     let signal: UnsafeMutablePointer<SIMD2<Double>>
@@ -246,7 +246,7 @@ struct ChainStage: Sendable {
 }
 
 extension SoundChain {
-    /// Runs the output thread's sound code once on the calling thread (the control thread,
+    /// Runs the output thread's sound code once on the calling thread (the event loop,
     /// when the engine is made). The first use of a generic type makes the Swift runtime
     /// instantiate its metadata, which allocates and takes a lock; done here, it never happens
     /// on the output thread (a test counts its allocations: none).

@@ -1,8 +1,8 @@
 import PlaybackModel
 import Synchronization
 
-/// The lock-free handoff of `SoundSettings` from the control thread to the output thread: a
-/// sequence lock over atomic words. The control thread (the only writer) makes the sequence
+/// The lock-free handoff of `SoundSettings` from the event loop to the output thread: a
+/// sequence lock over atomic words. The event loop (the only writer) makes the sequence
 /// odd, stores the words, and makes it even again; the output thread reads the words between
 /// two reads of an even, unchanged sequence and otherwise keeps what it has until its next
 /// write. Neither side waits, locks or allocates.
@@ -20,7 +20,7 @@ final class SoundControl: Sendable {
         set(SoundSettings())
     }
 
-    /// Publishes `settings`. Control thread only.
+    /// Publishes `settings`. Event loop only.
     func set(_ settings: SoundSettings) {
         let start = sequence.load(ordering: .relaxed)
         sequence.store(start &+ 1, ordering: .relaxed)

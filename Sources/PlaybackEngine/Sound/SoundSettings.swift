@@ -1,7 +1,7 @@
 import PlaybackModel
 
-/// What the output applies to the decoded samples: the equalizer and the volume. The control
-/// side sets it on the engine (`PlaybackEngine.setSound`); the output thread picks it up at its
+/// What the output applies to the decoded samples: the equalizer and the volume. The event
+/// loop sets it on the engine (`PlaybackEngine.setSound`); the output thread picks it up at its
 /// next write.
 public struct SoundSettings: Sendable, Equatable {
     public var equalizer: Equalizer

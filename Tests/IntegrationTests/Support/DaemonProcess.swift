@@ -92,7 +92,11 @@ final class DaemonProcess {
     }
 
     deinit {
-        if process.isRunning && stop(with: SIGTERM) == nil {
+        if !process.isRunning && process.terminationReason == .uncaughtSignal
+            && [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV].contains(process.terminationStatus)
+        {
+            Issue.record("playbackd crashed (signal \(process.terminationStatus)):\n\(worldLogs)")
+        } else if process.isRunning && stop(with: SIGTERM) == nil {
             Issue.record("playbackd did not exit within 30 s of SIGTERM (killed):\n\(worldLogs)")
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -44,6 +44,9 @@ final class MonitorRecorder {
         return size / frameBytes
     }
 
+    /// What was recorded so far (the recording goes on).
+    func recorded() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
     /// Stops recording; what was recorded.
     func stop() throws -> Data {
         // parec writes what it holds and exits on SIGINT.

@@ -35,7 +35,14 @@ struct TestWorlds: SuiteTrait, TestTrait, TestScoping {
         let id = "\(getpid())-\(Self.serial.next())"
         let started = Date()
         defer {
-            let left = ProcessTable.processes(markedWith: "PLAYBACKD_TEST_ID=" + id)
+            // A program whose parent the test ended (a plugin snapserver started) ends by
+            // itself a moment later: what is still there after 5 s was left behind.
+            var left = ProcessTable.processes(markedWith: "PLAYBACKD_TEST_ID=" + id)
+            let deadline = Date().addingTimeInterval(5)
+            while !left.isEmpty && Date() < deadline {
+                usleep(20_000)
+                left = ProcessTable.processes(markedWith: "PLAYBACKD_TEST_ID=" + id)
+            }
             if !left.isEmpty {
                 left.forEach { kill($0.pid, SIGKILL) }
                 Issue.record("the test left programs running (killed now): \(left.map(\.command))")

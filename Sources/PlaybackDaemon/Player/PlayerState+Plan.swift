@@ -2,9 +2,8 @@ import ControlProtocol
 import PlaybackEngine
 import PlaybackModel
 
-/// What the state shows: the snapshot, the page of the queue, what to save, and what the
-/// engine is to play. None of these changes the state (`engineItems` may decide the next
-/// shuffle cycle, as the queue's `upcoming` does, and is mutating for that).
+/// What the engine is to play, as the state says: the items from the current one on, with
+/// their frames, gaps, marks and gains.
 extension PlayerState {
     /// Items the engine is told about ahead of the current one. The decoder runs at most the
     /// ring plus the device buffer (about 4 s) ahead, and the list is topped up at every item
@@ -12,67 +11,33 @@ extension PlayerState {
     /// starts a new pipeline).
     static let engineLookahead = 64
 
-    /// The now-playing snapshot at `frame` of the current item, measured at `timestamp`,
-    /// advancing at `rate` (0 when it does not advance).
-    /// The chapter is the one playing at `now` (the position extrapolated from the anchor).
-    func snapshot(frame: Int, timestamp: Double, rate: Double, now: Double) -> NowPlaying {
-        let item = queue.current
-        var snapshot = NowPlaying(
-            state: transport, item: item, elapsed: item?.metadata.seconds(atFrame: frame) ?? 0,
-            rate: rate, timestamp: timestamp, queueIndex: queue.currentIndex, queueCount: queue.count,
-            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: volume,
-            defaultRate: playbackRate, replayGain: currentReplayGain(), routeChange: routeChange)
-        if let item {
-            snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
-            snapshot.sleepTimer = sleepTimer
-            snapshot.loopRange = loopRange
-            if phraseMode.isEnabled {
-                snapshot.phraseMode = phraseMode
-                if let step = phraseStep, let phrases = currentPhrases?.phrases, phrases.indices.contains(step.phrase) {
-                    let phrase = phrases[step.phrase]
-                    snapshot.phrase = CurrentPhrase(
-                        number: step.phrase, count: phrases.count, start: phrase.start, end: phrase.end,
-                        repetition: step.repetition, inGap: step.inGap)
-                }
-            }
+    /// What the engine is to do now (`EnginePlan`), the sleep fade seen from `shown` (the
+    /// snapshot of what is heard) at `now`. A start not made yet begins where phrase mode says
+    /// (`phraseStart`: the step it starts with is recorded, hence the changes); a live stream
+    /// at its live edge.
+    mutating func plan(shown: NowPlaying?, now: Double) -> (EnginePlan, ChangeSet) {
+        var plan = EnginePlan(
+            output: transport == .stopped ? .released : .held, sound: sound.engineSettings,
+            sleepFade: shown.flatMap { sleep.fade($0, now: now) })
+        guard transport == .playing, let item = queue.current else {
+            if transport == .playing { plan.output = .released }
+            return (plan, [])
         }
-        return snapshot
-    }
-
-    /// Which commands are enabled for the current item (those that need chapters only when it
-    /// has them; with no item, each answers that there is none, as `play` does).
-    var currentAvailability: CommandAvailability {
-        availability.forItem(
-            hasChapters: queue.current.map { !$0.metadata.chapters.isEmpty } ?? true,
-            isSeekable: queue.current?.metadata.isSeekable ?? true)
-    }
-
-    /// One page of the queue, in its own order.
-    func queuePage(offset: Int, limit: Int) -> QueuePage {
-        QueuePage(
-            currentIndex: queue.currentIndex, count: queue.count, offset: offset,
-            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
-            items: Array(queue.items.dropFirst(offset).prefix(limit)))
-    }
-
-    /// What to save, with `frame` the position heard in the current item.
-    func resumeState(frame: Int) -> ResumeState {
-        ResumeState(
-            items: queue.items, currentIndex: queue.currentIndex,
-            position: queue.current?.metadata.seconds(atFrame: frame) ?? 0, state: transport,
-            repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
-            shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
-            disabledCommands: availability.disabled, volume: volume, equalizer: equalizer,
-            playbackRate: playbackRate, phraseMode: phraseMode,
-            itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
-    }
-
-    /// The equalizer and volume, as the engine takes them.
-    var soundSettings: SoundSettings { SoundSettings(equalizer: equalizer, volume: volume / 100) }
-
-    /// The rate `item` plays at: the chosen one, or 1 when it is shorter than the minimum.
-    func rate(of item: QueueItem) -> Double {
-        rateMinimumSeconds == 0 || item.metadata.duration >= rateMinimumSeconds ? playbackRate : 1
+        let running = start.startedEpoch == start.epoch
+        let live = !item.metadata.isSeekable
+        var frame = start.frame
+        var changes: ChangeSet = []
+        if !running, let asked = frame {
+            let step = phraseStep
+            frame = phraseStart(atFrame: live ? 0 : asked)
+            if phraseStep != step { changes.insert(.phrase) }
+        }
+        let items = running || frame != nil ? engineItems(startingAt: running ? nil : frame) : nil
+        plan.output = .playing(
+            EnginePlan.Start(
+                epoch: start.epoch, frame: frame, fadesIn: start.fadesIn, rate: sound.rate(of: item),
+                current: items?.current, upcoming: items?.upcoming ?? [], connectsAnew: live))
+        return (plan, changes)
     }
 
     /// The current item and those that play after it (at most `engineLookahead`) at the same
@@ -87,14 +52,14 @@ extension PlayerState {
     /// mode, from the step playing (`phraseItems`).
     mutating func engineItems(startingAt frame: Int?) -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
-        let rate = rate(of: current)
-        let sequence = [current] + upcoming(limit: Self.engineLookahead).prefix { self.rate(of: $0) == rate }
+        let rate = sound.rate(of: current)
+        let sequence = [current] + upcoming(limit: Self.engineLookahead).prefix { sound.rate(of: $0) == rate }
         var items = sequence.indices.map { index in
             let item = sequence[index]
             let gain = replayGain(
                 of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
                 after: index + 1 < sequence.count ? sequence[index + 1] : nil)
-            let start = index > 0 && item.id != current.id ? startPosition(item) : nil
+            let start = index > 0 && item.id != current.id ? bookmarks.position(for: item) : nil
             return EngineItem(
                 id: item.id, path: item.path, known: Self.knownFormat(of: item), gain: gain?.factor ?? 1,
                 startFrame: start.map { item.metadata.frame(at: $0) } ?? 0)
@@ -103,7 +68,7 @@ extension PlayerState {
             items = phraseItems(from: step, template: items[0], after: items.dropFirst(), limit: Self.engineLookahead)
         } else if let loop = loopRange {
             let (start, end) = (current.metadata.frame(at: loop.start), current.metadata.frame(at: loop.end))
-            if frame.map({ $0 < end }) ?? (loopFirstPass != nil) {
+            if frame.map({ $0 < end }) ?? (self.loop.firstPass != nil) {
                 var pass = items[0]
                 (pass.startFrame, pass.endFrame) = (start, end)
                 var rest = items[0]
@@ -130,9 +95,9 @@ extension PlayerState {
 
     /// The ReplayGain applied to the current item; nil when ReplayGain is off.
     func currentReplayGain() -> AppliedReplayGain? {
-        guard replayGainSettings.mode != .off, let current = queue.current else { return nil }
+        guard sound.replayGain.mode != .off, let current = queue.current else { return nil }
         var after: QueueItem?
-        if replayGainSettings.mode == .auto && queue.shuffleMode == .off {
+        if sound.replayGain.mode == .auto && queue.shuffleMode == .off {
             var walker = queue  // in order, `upcoming` decides nothing; a copy keeps this a read
             after = walker.upcoming(limit: 1).first
         }
@@ -145,7 +110,7 @@ extension PlayerState {
         let inAlbum =
             queue.shuffleMode == .off
             && [before, after].contains { $0.map { $0.metadata.isSameAlbum(as: item.metadata) } ?? false }
-        return replayGainSettings.gain(for: item.metadata, inAlbum: inAlbum)
+        return sound.replayGain.gain(for: item.metadata, inAlbum: inAlbum)
     }
 
     /// The item played before the current one in queue order; nil when shuffled (no order to

@@ -1,0 +1,123 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the engine reports, taken into the state: what it is heard playing, a pipeline started
+/// or stopped, an item boundary heard, the end of what was decoded, a device failure.
+extension PlayerState {
+    /// Takes in what the engine is heard playing: the item, the A-B loop's pass, phrase mode's
+    /// step. A pipeline that plays the current item whole before its last phrase (its phrases
+    /// were found after it started, or repeat-one began it again) starts again where it is
+    /// heard, so that phrase mode plays from the phrase heard.
+    mutating func observe(_ heard: EnginePosition?) -> ChangeSet {
+        guard transport == .playing, let heard else { return [] }
+        var changes = follow(toItem: heard.itemID)
+        guard heard.itemID == queue.current?.id else { return changes }
+        let item = heard.itemID
+        changes.formUnion(changeLoop { $0.segmentBegan(heard.segment, in: item) })
+        changes.formUnion(phraseHeard(mark: heard.mark, inGap: heard.isGap))
+        if start.epoch == start.startedEpoch && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark) {
+            restartWhereHeard(fadesIn: false)
+        }
+        return changes
+    }
+
+    /// The pipeline of `epoch` started at `frame` (the decoder's start, clamped to the item).
+    mutating func engineStarted(epoch: Int, at frame: Int) {
+        hold(frame)
+        changeStart { $0.started(epoch) }
+        if let item = queue.current { changeLoop { $0.pipelineStarted(atFrame: frame, in: item) } }
+        changeRetry { $0.reset() }
+    }
+
+    /// The running pipeline ended at `position` (a pause's halt, or a restart in place, which
+    /// then starts there).
+    mutating func engineHalted(at position: EnginePosition?) -> ChangeSet {
+        guard let position else { return [] }
+        var changes = follow(toItem: position.itemID)
+        holdHalted(at: position.frame)
+        if position.itemID == queue.current?.id {
+            changes.formUnion(phraseHeard(mark: position.mark, inGap: position.isGap))
+        }
+        changeStart { $0.place(at: position.frame) }
+        return changes
+    }
+
+    /// A start failed: an item that cannot be opened pauses; a device that cannot be opened
+    /// interrupts, with the position kept (and, when it comes back by itself, is tried again).
+    /// The failure every front end reports.
+    mutating func startFailed(_ error: EngineError, device: String, reconnects: Bool, now: Double) -> (
+        CommandFailure, ChangeSet
+    ) {
+        let path = queue.current?.path ?? "?"
+        switch error {
+        case .content(let error):
+            let changes = transport == .playing ? setTransport(.paused) : []
+            return (CommandFailure(.noSuchContent, "\(path): \(error)"), changes)
+        case .device(let error):
+            if let frame = start.frame { hold(frame) }
+            let changes = setTransport(.interrupted)
+            if reconnects { changeRetry { $0.arm(now: now) } }
+            let message = "cannot open audio device '\(device)': \(error)"
+            return (CommandFailure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message), changes)
+        }
+    }
+
+    /// The start of the pipeline's `segment` (playing `id`) became audible: an item change,
+    /// or a new pass of the same item (repeat-one, an A-B loop), which restarts the position.
+    mutating func boundaryHeard(_ id: UInt64, segment: Int, _ heard: EnginePosition, now: Double) -> ChangeSet {
+        guard transport == .playing else { return [] }
+        var changes: ChangeSet = []
+        // The item before played to its end.
+        if let previous = queue.current, previous.id != heard.itemID {
+            changes.formUnion(itemFinished(previous.id, now: now))
+        }
+        if queue.current?.id == id && heard.segment == segment {
+            // A gap beginning moves nothing: the position holds through it.
+            if !heard.isGap {
+                let item = queue.current?.id
+                changes.formUnion(ChangeSet.position.union(changeLoop { $0.segmentBegan(segment, in: item) }))
+            }
+        } else {
+            changes.formUnion(follow(toItem: heard.itemID))
+        }
+        return changes.union(observe(heard))
+    }
+
+    /// Everything a pipeline decoded was played out (`last`): the next pipeline starts (the
+    /// item whose format differs, `next`, or the item after the last one: a repeat's next
+    /// pass, items enqueued after the decoder ran out), or the queue ends.
+    mutating func pipelineFinished(last: EnginePosition?, next: UInt64?, now: Double) -> ChangeSet {
+        var changes = engineHalted(at: last)
+        changeStart { $0.stopped() }
+        guard transport == .playing else { return changes }
+        if let finished = queue.current { changes.formUnion(itemFinished(finished.id, now: now)) }
+        guard let moved = next.map({ advance(toItem: $0) }) ?? advance(automatic: true) else {
+            return changes.union(playOut())
+        }
+        return changes.union(moved).union(startPlaying(at: heldFrame))
+    }
+
+    /// The device failed while playing, at `position`: interrupted, the position kept; a device
+    /// that vanished (`ENODEV`: a USB card unplugged) is a route change as well.
+    mutating func deviceFailed(
+        _ error: SinkError, at position: EnginePosition?, device: String, reconnects: Bool, now: Double
+    ) -> ChangeSet {
+        var changes = engineHalted(at: position)
+        changeStart { $0.stopped() }
+        changes.formUnion(setTransport(.interrupted))
+        if reconnects { changeRetry { $0.arm(now: now) } }
+        if error.code == -ENODEV {
+            changes.formUnion(
+                routeChanged(RouteChange(reason: .oldDeviceUnavailable, device: device, timestamp: now)))
+        }
+        return changes
+    }
+
+    /// The next pipeline cannot start (its item cannot be opened): the queue ends.
+    mutating func cannotContinue() -> ChangeSet { playOut() }
+}

@@ -1,0 +1,69 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+
+/// What follows every move a command makes, whichever command made it (a new command that
+/// moves playback gets all of it without being listed anywhere): the rule in one place.
+extension PlayerState {
+    /// Runs `operation` (a command) and adds what follows from the moves it made
+    /// (`followingMoves`).
+    mutating func moving(
+        at moment: Moment, _ operation: (inout PlayerState) -> (CommandResult, ChangeSet)
+    ) -> (CommandResult, ChangeSet) {
+        var result: CommandResult = .success(.done)
+        let changes = followingMoves(at: moment) { state in
+            let (outcome, changes) = operation(&state)
+            result = outcome
+            return changes
+        }
+        return (result, changes)
+    }
+
+    /// Runs `operation` (a command, a sleep timer's pause, a lost device's) and adds what
+    /// follows from the changes it made:
+    /// - another item became current, or playback paused or stopped: the item left keeps its
+    ///   bookmark where it was left;
+    /// - the position jumped in the same item: its bookmark is where it landed;
+    /// - another item or a jump: a sleep timer waiting for the end of the item or chapter aims
+    ///   at the end of where playback is now.
+    /// A bookmark that changed adds `.bookmarks` (the book is saved).
+    mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
+        let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
+        let wasPlaying = transport == .playing
+        let changes = operation(&self)
+        var follows: ChangeSet = []
+        let current = queue.current
+        let otherItem = left?.item.id != current?.id
+        let jumped = !otherItem && changes.contains(.position)
+        if let left, otherItem || (wasPlaying && transport != .playing) {
+            if changeBookmarks({ $0.record(left.item, at: left.seconds, now: moment.now) }) {
+                follows.insert(.bookmarks)
+            }
+            // Stopped in the same item: back to where it starts, which that bookmark now says.
+            if transport == .stopped && !otherItem { hold(startFrame()) }
+        }
+        let landed = heldSeconds
+        if jumped, let current, changeBookmarks({ $0.record(current, at: landed, now: moment.now) }) {
+            follows.insert(.bookmarks)
+        }
+        if otherItem || jumped { changeSleep { $0.aim(item: current, at: landed) } }
+        return changes.union(follows)
+    }
+
+    /// Seconds into the current item at the held frame (where a move landed).
+    var heldSeconds: Double { queue.current?.metadata.seconds(atFrame: heldFrame) ?? 0 }
+
+    /// Saves where the current item is heard (every few seconds while a long one plays, and
+    /// at exit). Whether the book changed.
+    mutating func bookmarkCurrentItem(at moment: Moment) -> ChangeSet {
+        guard let item = queue.current else { return [] }
+        let seconds = playedSeconds(moment.heard)
+        return changeBookmarks { $0.record(item, at: seconds, now: moment.now) } ? .bookmarks : []
+    }
+
+    /// The item `id` was played to its end: it starts from its beginning next time.
+    mutating func itemFinished(_ id: UInt64, now: Double) -> ChangeSet {
+        guard let item = queue.items.first(where: { $0.id == id }) else { return [] }
+        return changeBookmarks { $0.record(item, at: item.metadata.duration, now: now) } ? .bookmarks : []
+    }
+}
