@@ -1,3 +1,5 @@
+import PlaybackModel
+
 /// Why the engine could not start playing.
 public enum EngineError: Error, Equatable, CustomStringConvertible {
     /// The item's file could not be opened or decoded.
@@ -36,7 +38,7 @@ public struct EnginePosition: Sendable, Equatable {
         self.isGap = isGap
     }
 
-    public var seconds: Double { Double(frame) / Double(sampleRate) }
+    public var seconds: Double { FrameTime.seconds(frame, rate: sampleRate) }
 }
 
 /// What the engine reports to the event loop after `events` fired.

@@ -1,3 +1,4 @@
+import PlaybackModel
 import SystemSupport
 
 /// The event loop's handle on audio: starts a pipeline at an item and frame, halts it at
@@ -246,7 +247,7 @@ public final class PlaybackEngine {
         guard let pipeline, segment < pipeline.segments.count else { return nil }
         let played = playedSample(in: pipeline, extrapolate: true)
         let left = max(0, pipeline.segments[segment].startSample - played) / pipeline.format.channels
-        return Double(left) / Double(pipeline.format.sampleRate)
+        return FrameTime.seconds(left, rate: pipeline.format.sampleRate)
     }
 
     /// The output thread's last measurement itself, and how many seconds ago it was taken:
@@ -318,7 +319,7 @@ public final class PlaybackEngine {
         let frames = max(0, segment.startSample - played) / pipeline.format.channels
         return .itemStarted(
             itemID: segment.itemID, segment: index,
-            audibleIn: Double(frames) / Double(pipeline.format.sampleRate))
+            audibleIn: FrameTime.seconds(frames, rate: pipeline.format.sampleRate))
     }
 
     private func position(in pipeline: Pipeline, extrapolate: Bool, notBeforeSegment floor: Int = 0) -> EnginePosition?

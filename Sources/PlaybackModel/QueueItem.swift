@@ -81,10 +81,9 @@ extension TrackMetadata {
 
     /// The frame `seconds` into the item, rounded to the nearest and clamped to the item.
     public func frame(at seconds: Double) -> Int {
-        let rate = Double(sampleRate)
-        return min(max(0, Int((seconds * rate).rounded())), Int((duration * rate).rounded()))
+        min(max(0, FrameTime.frames(seconds, rate: sampleRate)), FrameTime.frames(duration, rate: sampleRate))
     }
 
-    /// Seconds into the item at `frame`: the one place frames become seconds.
-    public func seconds(atFrame frame: Int) -> Double { Double(frame) / Double(sampleRate) }
+    /// Seconds into the item at `frame`.
+    public func seconds(atFrame frame: Int) -> Double { FrameTime.seconds(frame, rate: sampleRate) }
 }

@@ -131,7 +131,7 @@ extension PlayerState {
             let phrase = list.phrases[step.phrase]
             var pass = template
             (pass.startFrame, pass.endFrame) = (metadata.frame(at: phrase.start), metadata.frame(at: phrase.end))
-            pass.gapFrames = Int((phraseMode.gap(after: phrase, rate: rate) * Double(metadata.sampleRate)).rounded())
+            pass.gapFrames = FrameTime.frames(phraseMode.gap(after: phrase, rate: rate), rate: metadata.sampleRate)
             pass.mark = step.mark
             items.append(pass)
             step = step.next(repeats: phraseMode.repeats)

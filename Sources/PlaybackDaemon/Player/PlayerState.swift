@@ -191,25 +191,13 @@ struct PlayerState {
 
     // MARK: Changing a part (how the state's other files set its fields)
 
-    @discardableResult mutating func changeQueue<Result>(_ body: (inout PlaybackQueue) -> Result) -> Result {
-        body(&queue)
-    }
-    @discardableResult mutating func changeSound<Result>(_ body: (inout SoundState) -> Result) -> Result {
-        body(&sound)
-    }
-    @discardableResult mutating func changeSleep<Result>(_ body: (inout SleepTimerState) -> Result) -> Result {
-        body(&sleep)
-    }
-    @discardableResult mutating func changeLoop<Result>(_ body: (inout LoopState) -> Result) -> Result { body(&loop) }
-    @discardableResult mutating func changePhrases<Result>(_ body: (inout PhraseState) -> Result) -> Result {
-        body(&phrases)
-    }
-    @discardableResult mutating func changeBookmarks<Result>(_ body: (inout BookmarkBook) -> Result) -> Result {
-        body(&bookmarks)
-    }
-    @discardableResult mutating func changeRetry<Result>(_ body: (inout DeviceRetry) -> Result) -> Result {
-        body(&retry)
-    }
+    @discardableResult mutating func changeQueue<R>(_ body: (inout PlaybackQueue) -> R) -> R { body(&queue) }
+    @discardableResult mutating func changeSound<R>(_ body: (inout SoundState) -> R) -> R { body(&sound) }
+    @discardableResult mutating func changeSleep<R>(_ body: (inout SleepTimerState) -> R) -> R { body(&sleep) }
+    @discardableResult mutating func changeLoop<R>(_ body: (inout LoopState) -> R) -> R { body(&loop) }
+    @discardableResult mutating func changePhrases<R>(_ body: (inout PhraseState) -> R) -> R { body(&phrases) }
+    @discardableResult mutating func changeBookmarks<R>(_ body: (inout BookmarkBook) -> R) -> R { body(&bookmarks) }
+    @discardableResult mutating func changeRetry<R>(_ body: (inout DeviceRetry) -> R) -> R { body(&retry) }
     mutating func changeStart<Result>(_ body: (inout PlannedStart) -> Result) -> Result { body(&start) }
     mutating func setBookmarkDue(_ time: Double?) { bookmarkDue = time }
 

@@ -1,3 +1,5 @@
+import PlaybackModel
+
 /// An item's level over short windows, measured from its decoded samples for the phrase
 /// detector (`PhraseDetector`): one mean square per window (full scale 1), of all channels.
 /// Filled in pieces, in any order, so the part about to play can be measured first.
@@ -11,12 +13,12 @@ public struct LevelEnvelope: Sendable {
     /// An envelope of `frameCount` frames at `sampleRate`, windows of about `windowSeconds`.
     public init(frameCount: Int, sampleRate: Int, windowSeconds: Double) {
         self.sampleRate = sampleRate
-        windowFrames = max(1, Int((Double(sampleRate) * windowSeconds).rounded()))
+        windowFrames = max(1, FrameTime.frames(windowSeconds, rate: sampleRate))
         meanSquares = Array(repeating: 0, count: (frameCount + windowFrames - 1) / windowFrames)
     }
 
     /// The exact length of a window, seconds.
-    public var windowSeconds: Double { Double(windowFrames) / Double(sampleRate) }
+    public var windowSeconds: Double { FrameTime.seconds(windowFrames, rate: sampleRate) }
 
     /// The window `frame` is in.
     public func window(at frame: Int) -> Int { frame / windowFrames }

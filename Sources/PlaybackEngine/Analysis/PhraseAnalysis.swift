@@ -31,7 +31,7 @@ public struct PhraseAnalysis {
         var envelope = LevelEnvelope(
             frameCount: frameCount, sampleRate: rate, windowSeconds: PhraseParameters.windowSeconds)
         let detector = PhraseDetector(parameters, windowSeconds: envelope.windowSeconds)
-        let duration = Double(frameCount) / Double(rate)
+        let duration = FrameTime.seconds(frameCount, rate: rate)
         let total = envelope.meanSquares.count
         let first = min(envelope.window(at: max(0, startFrame)), total - 1)
         var nextReport = first + Self.firstReportWindows
@@ -61,7 +61,7 @@ public struct PhraseAnalysis {
 
     /// `phrase` with both bounds on whole frames.
     private func snapped(_ phrase: Phrase, rate: Int) -> Phrase {
-        let onFrame = { (seconds: Double) in (seconds * Double(rate)).rounded() / Double(rate) }
+        let onFrame = { (seconds: Double) in FrameTime.seconds(FrameTime.frames(seconds, rate: rate), rate: rate) }
         return Phrase(start: onFrame(phrase.start), end: onFrame(phrase.end))
     }
 }

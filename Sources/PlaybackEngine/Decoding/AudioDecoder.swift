@@ -142,7 +142,7 @@ extension TrackMetadata {
     /// What a file says before its tags are read: its name as the title, its length and format.
     static func untagged(path: String, format: AudioFormat, frames: Int?) -> TrackMetadata {
         TrackMetadata(
-            title: FileName.stem(path), duration: Double(frames ?? 0) / Double(format.sampleRate),
+            title: FileName.stem(path), duration: FrameTime.seconds(frames ?? 0, rate: format.sampleRate),
             sampleRate: format.sampleRate, channels: format.channels)
     }
 }

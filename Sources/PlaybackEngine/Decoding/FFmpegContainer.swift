@@ -28,7 +28,7 @@ final class FFmpegContainer {
         let bufferSize: Int32 = 32_768
         guard let buffer = playbackd_av_malloc(Int(bufferSize)),
             let io = playbackd_avio_alloc_context(
-                buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0, Unmanaged.passUnretained(input).toOpaque(),
+                buffer.assumingMemoryBound(to: UInt8.self), bufferSize, 0, input.opaque,
                 Self.read, nil, Self.seek)
         else { throw .decodingFailed("out of memory") }
         var context = playbackd_avformat_alloc_context()
@@ -150,14 +150,13 @@ final class FFmpegContainer {
 
     private static let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
         opaque, buffer, size in
-        let got = Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue().read(
-            into: buffer!, count: Int(size))
+        let got = DecoderInput.from(opaque).read(into: buffer!, count: Int(size))
         return got > 0 ? Int32(got) : got == 0 ? playbackd_averror_eof : playbackd_averror_eio
     }
 
     private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
         opaque, offset, whence in
-        let input = Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue()
+        let input = DecoderInput.from(opaque)
         if whence & AVSEEK_SIZE != 0 { return Int64(input.size ?? -1) }
         let moved = input.seek(to: off_t(offset), whence: whence & ~AVSEEK_FORCE)
         return moved >= 0 ? Int64(moved) : Int64(playbackd_averror_eio)

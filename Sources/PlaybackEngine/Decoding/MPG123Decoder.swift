@@ -87,7 +87,7 @@ public final class MPG123Decoder: FileDecoder, @unchecked Sendable {
         guard
             mpg123_replace_reader_handle(handle, DecoderInput.mpg123Read, DecoderInput.mpg123Seek, nil)
                 == MPG123_OK.rawValue,
-            mpg123_open_handle(handle, Unmanaged.passUnretained(input).toOpaque()) == MPG123_OK.rawValue
+            mpg123_open_handle(handle, input.opaque) == MPG123_OK.rawValue
         else {
             throw input.readFailure ?? .notMPEGAudio(String(cString: mpg123_strerror(handle)))
         }
@@ -111,11 +111,11 @@ extension DecoderInput {
     static let mpg123Read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int = {
         handle, destination, count in
         guard let destination else { return -1 }
-        return Unmanaged<DecoderInput>.fromOpaque(handle!).takeUnretainedValue().read(into: destination, count: count)
+        return DecoderInput.from(handle).read(into: destination, count: count)
     }
 
     static let mpg123Seek: @convention(c) (UnsafeMutableRawPointer?, off_t, Int32) -> off_t = {
         handle, offset, whence in
-        Unmanaged<DecoderInput>.fromOpaque(handle!).takeUnretainedValue().seek(to: offset, whence: whence)
+        DecoderInput.from(handle).seek(to: offset, whence: whence)
     }
 }

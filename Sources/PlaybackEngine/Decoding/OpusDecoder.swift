@@ -31,23 +31,14 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         }
         var callbacks = OpusFileCallbacks(
             read: { source, destination, count in
-                let got = Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().read(
-                    into: destination!, count: Int(count))
-                return Int32(got)
+                Int32(DecoderInput.from(source).read(into: destination!, count: Int(count)))
             },
-            seek: { source, offset, whence in
-                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(
-                    to: off_t(offset), whence: whence)
-                    >= 0 ? 0 : -1
-            },
-            tell: { source in
-                Int64(Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
-            },
+            seek: { source, offset, whence in DecoderInput.from(source).seekStatus(to: offset, whence: whence) },
+            tell: { source in DecoderInput.from(source).position },
             close: nil)
         var status: Int32 = 0
         guard
-            let file = playbackd_op_open_callbacks(
-                Unmanaged.passUnretained(input).toOpaque(), &callbacks, nil, 0, &status)
+            let file = playbackd_op_open_callbacks(input.opaque, &callbacks, nil, 0, &status)
         else {
             throw input.readFailure ?? .notOpus(input.size == 0 ? "empty file" : OggLibraryError.describe(status))
         }
@@ -59,20 +50,19 @@ public final class OpusDecoder: FileDecoder, @unchecked Sendable {
         playbackd_op_set_dither_enabled(file, 0)
         self.file = file
         self.input = input
-        let total = playbackd_op_pcm_total(file, -1)
         let format = AudioFormat(sampleRate: Self.sampleRate, channels: channels)
         channelMap = ChannelOrder.fromVorbis(channels: format.channels)
-        let frameCount = total > 0 ? Int(total) : nil
         let comments =
             playbackd_op_tags(file, -1).map {
                 VorbisComments(
                     $0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments)
             } ?? VorbisComments(entries: [[UInt8]]())
-        var metadata = comments.applied(to: .untagged(path: path, format: format, frames: frameCount))
-        metadata.replayGainTrackGain = metadata.replayGainTrackGain ?? comments.opusReplayGain("R128_TRACK_GAIN")
-        metadata.replayGainAlbumGain = metadata.replayGainAlbumGain ?? comments.opusReplayGain("R128_ALBUM_GAIN")
-        opened = OpenedFile(format: format, frameCount: frameCount, metadata: metadata)
-        cover = readsPictures ? OggPicture.cover(comments.pictureBlocks) : nil
+        (opened, cover) = comments.openedFile(
+            path: path, format: format, total: Int64(playbackd_op_pcm_total(file, -1)), readsPictures: readsPictures
+        ) { metadata in
+            metadata.replayGainTrackGain = metadata.replayGainTrackGain ?? comments.opusReplayGain("R128_TRACK_GAIN")
+            metadata.replayGainAlbumGain = metadata.replayGainAlbumGain ?? comments.opusReplayGain("R128_ALBUM_GAIN")
+        }
     }
 
     deinit { playbackd_op_free(file) }

@@ -29,20 +29,13 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
         let file = UnsafeMutablePointer<OggVorbis_File>.allocate(capacity: 1)
         let callbacks = ov_callbacks(
             read_func: { destination, size, count, source in
-                let got = Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().read(
-                    into: destination!, count: size * count)
+                let got = DecoderInput.from(source).read(into: destination!, count: size * count)
                 return got > 0 ? got / size : 0
             },
-            seek_func: { source, offset, whence in
-                Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(
-                    to: off_t(offset), whence: whence)
-                    >= 0 ? 0 : -1
-            },
+            seek_func: { source, offset, whence in DecoderInput.from(source).seekStatus(to: offset, whence: whence) },
             close_func: nil,
-            tell_func: { source in
-                Int(Unmanaged<DecoderInput>.fromOpaque(source!).takeUnretainedValue().seek(to: 0, whence: SEEK_CUR))
-            })
-        let status = playbackd_ov_open_callbacks(Unmanaged.passUnretained(input).toOpaque(), file, nil, 0, callbacks)
+            tell_func: { source in Int(DecoderInput.from(source).position) })
+        let status = playbackd_ov_open_callbacks(input.opaque, file, nil, 0, callbacks)
         guard status == 0 else {
             file.deallocate()
             throw input.readFailure ?? .notOggVorbis(input.size == 0 ? "empty file" : OggLibraryError.describe(status))
@@ -54,19 +47,15 @@ public final class VorbisDecoder: FileDecoder, @unchecked Sendable {
         }
         self.file = file
         self.input = input
-        let total = playbackd_ov_pcm_total(file, -1)
         let format = AudioFormat(sampleRate: info.rate, channels: Int(info.channels))
         channelMap = ChannelOrder.fromVorbis(channels: format.channels)
-        let frameCount = total > 0 ? Int(total) : nil
         let comments =
             playbackd_ov_comment(file, -1).map {
                 VorbisComments(
                     $0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments)
             } ?? VorbisComments(entries: [[UInt8]]())
-        opened = OpenedFile(
-            format: format, frameCount: frameCount,
-            metadata: comments.applied(to: .untagged(path: path, format: format, frames: frameCount)))
-        cover = readsPictures ? OggPicture.cover(comments.pictureBlocks) : nil
+        (opened, cover) = comments.openedFile(
+            path: path, format: format, total: Int64(playbackd_ov_pcm_total(file, -1)), readsPictures: readsPictures)
     }
 
     deinit {

@@ -137,3 +137,20 @@ public final class DecoderInput {
         return got
     }
 }
+
+extension DecoderInput {
+    /// The input a decoder library's callback is given back as its opaque pointer.
+    static func from(_ opaque: UnsafeMutableRawPointer?) -> DecoderInput {
+        Unmanaged<DecoderInput>.fromOpaque(opaque!).takeUnretainedValue()
+    }
+
+    /// The opaque pointer a decoder library's callbacks are given (the input stays owned by
+    /// its decoder).
+    var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// `seek` for a library that wants 0 or -1.
+    func seekStatus(to offset: Int64, whence: Int32) -> Int32 { seek(to: off_t(offset), whence: whence) >= 0 ? 0 : -1 }
+
+    /// Where reading stands.
+    var position: Int64 { Int64(seek(to: 0, whence: SEEK_CUR)) }
+}

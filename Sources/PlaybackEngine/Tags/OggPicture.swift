@@ -1,4 +1,5 @@
 import CDecoderLibraries
+import PlaybackModel
 
 /// The cover among a Vorbis or Opus stream's `METADATA_BLOCK_PICTURE` comments: the front
 /// cover (type 3), else the first. Each is read by libopusfile's `opus_picture_tag_parse`
@@ -22,5 +23,21 @@ enum OggPicture {
             if first == nil { first = picture }
         }
         return first
+    }
+}
+
+extension VorbisComments {
+    /// What an Ogg file (Vorbis or Opus) is, from its format, its length as the library gives
+    /// it (`total`, 0 or less when unknown) and these comments (`adjust` adds what the codec's
+    /// own tags say); with its cover when asked for.
+    func openedFile(
+        path: String, format: AudioFormat, total: Int64, readsPictures: Bool,
+        adjust: (inout TrackMetadata) -> Void = { _ in }
+    ) -> (OpenedFile, EmbeddedPicture?) {
+        let frameCount = total > 0 ? Int(total) : nil
+        var metadata = applied(to: .untagged(path: path, format: format, frames: frameCount))
+        adjust(&metadata)
+        let opened = OpenedFile(format: format, frameCount: frameCount, metadata: metadata)
+        return (opened, readsPictures ? OggPicture.cover(pictureBlocks) : nil)
     }
 }
