@@ -214,17 +214,17 @@ case (5, "until-audible"), (6, "until-audible"):
         exit(1)
     }
 case (2, "sound-chain"):
-    let seedCurve = zip(Equalizer.tenBandFrequencies, [3.0, 3, 3, 2, 0, -6, -6, -6, -6, -6]).map {
+    let warmCurve = zip(Equalizer.tenBandFrequencies, [3.0, 3, 3, 2, 0, -6, -6, -6, -6, -6]).map {
         EQBand(type: .parametric, frequency: $0, gain: $1)
     }
     let sixteen = (0..<16).map { EQBand(type: .parametric, frequency: 25 * pow(1.5, Double($0)), gain: -3) }
     let settings: [(String, SoundSettings, Double)] = [
         ("off", SoundSettings(), 1),
         ("volume-70", SoundSettings(volume: 0.7), 1),
-        ("seed-curve", SoundSettings(equalizer: Equalizer(isEnabled: true, bands: seedCurve)), 1),
+        ("warm-curve", SoundSettings(equalizer: Equalizer(isEnabled: true, bands: warmCurve)), 1),
         (
             "curve-replaygain-volume",
-            SoundSettings(equalizer: Equalizer(isEnabled: true, bands: seedCurve), volume: 0.7), 0.6
+            SoundSettings(equalizer: Equalizer(isEnabled: true, bands: warmCurve), volume: 0.7), 0.6
         ),
         ("sixteen-bands", SoundSettings(equalizer: Equalizer(isEnabled: true, bands: sixteen)), 1),
     ]

@@ -156,7 +156,10 @@ extension IntegrationSuite {
             let now = try #require(beta["nowPlaying"])
             #expect(now["artist"]?.stringValue == "Beta")
             #expect(now["duration"] == .null, "\(now.serialized)")
-            let sent = try #require(server.lines(starting: "title Beta - Two ").first.flatMap { Double($0) })
+            // Each connection (the probe's, then playback's) logs when it first carried the
+            // title: the latest before the title was seen is playback's.
+            let sent = try #require(
+                server.lines(starting: "title Beta - Two ").compactMap { Double($0) }.filter { $0 <= heard }.max())
             #expect(heard - sent < 1, "the title was sent at \(sent), seen at \(heard)")
             let followed = try #require(mpris.waitForLine(starting: "Beta - Two", timeout: 10))
             let mprisDelay = followed.arrived.timeIntervalSince1970 - sent

@@ -237,7 +237,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 // Before the first byte of audio (no such host, refused, a server that answers
                 // and then sends nothing) and on an HTTP error, the failure is the item's: there
                 // is nothing to resume.
-                guard code != CURLE_HTTP_RETURNED_ERROR, everReceived, let response else { return failing(reason) }
+                guard code != CURLE_HTTP_RETURNED_ERROR, everReceived, response != nil else { return failing(reason) }
                 tries = progressed ? 1 : tries + 1
                 if tries > Self.maximumTries { return failing(reason) }
                 // A live stream goes on from its live edge; a file from its last byte.

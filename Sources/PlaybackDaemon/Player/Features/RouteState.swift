@@ -29,3 +29,34 @@ struct RouteState: Equatable {
         self.onBack = onBack
     }
 }
+
+extension RouteState {
+    /// What the log says of `change`, playback having gone from `before` to `after` (`failure`:
+    /// why it could not resume): its level, line and event.
+    func logLine(
+        for change: RouteChange, before: PlaybackState, after: PlaybackState, failure: CommandFailure?
+    ) -> (level: DaemonLog.Level, line: String, event: String?) {
+        switch change.reason {
+        case .oldDeviceUnavailable:
+            var outcome = ""
+            if before == .playing || before == .interrupted {
+                outcome =
+                    onLost == .pause
+                    ? ": paused (on-route-lost = pause)"
+                    : ": \(before == .playing ? "playing on" : "still interrupted") (on-route-lost = continue)"
+            }
+            return (.notice, "the output device '\(change.device)' went away\(outcome)", "route-lost")
+        case .newDeviceAvailable:
+            if let failure {
+                return (.error, "cannot resume on the new output device '\(change.device)': \(failure.message)", nil)
+            }
+            if before == .paused && after == .playing {
+                return (
+                    .notice, "a new output device appeared: '\(change.device)': resumed (on-route-back = resume)",
+                    "route-new"
+                )
+            }
+            return (.info, "a new output device appeared: '\(change.device)'", "route-new")
+        }
+    }
+}
