@@ -64,12 +64,15 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Sonic has no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
         // One small C shim per library: what Swift cannot call (variadic handlers, GNU calls).
         .target(name: "CALSAShim", dependencies: ["CALSA"], cSettings: leanC),
         .target(name: "CSystemShim", cSettings: leanC),
         .target(name: "CBusShim", dependencies: ["CSystemd"], cSettings: leanC),
+        .target(name: "CSQLiteShim", dependencies: ["CSQLite"], cSettings: leanC),
         // libpulse's headers only (libpulse-dev): the library is loaded when it is needed.
         .target(name: "CPulseShim", dependencies: ["CSystemd"], cSettings: leanC),
         // libFLAC, libvorbisfile and libopusfile are loaded when a file of their format is opened.
@@ -87,14 +90,15 @@ let package = Package(
         .target(
             name: "PlaybackEngine",
             dependencies: [
-                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CDecoderLibraries", "CALSAShim", "CSonic", "CPulseShim",
+                "PlaybackModel", "SystemSupport", "CALSA", "CMPG123", "CDecoderLibraries", "CALSAShim", "CSonic",
+                "CPulseShim",
                 "CSoundKernel",
             ], swiftSettings: leanSwift),
         .target(
             name: "PlaybackDaemon",
             dependencies: [
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
-                "CBusShim", "CPulseShim",
+                "CBusShim", "CPulseShim", "CSQLite", "CSQLiteShim",
             ], swiftSettings: leanSwift),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
         // toolchain is (a user manager's sandbox, another machine); only libc and the C libraries
@@ -105,7 +109,9 @@ let package = Package(
             name: "playbackd",
             dependencies: ["PlaybackDaemon", "PlaybackEngine", "PlaybackModel", "ControlProtocol", "SystemSupport"],
             exclude: ["link"], swiftSettings: leanSwift,
-            linkerSettings: sanitizing ? [] : [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-static-libgcc"])] + orderedLink("playbackd")),
+            linkerSettings: sanitizing
+                ? []
+                : [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-static-libgcc"])] + orderedLink("playbackd")),
         .target(
             name: "ControlCLI", dependencies: ["ControlClient", "ControlProtocol", "PlaybackModel", "SystemSupport"],
             swiftSettings: leanSwift),

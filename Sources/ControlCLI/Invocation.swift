@@ -34,6 +34,8 @@ public struct CLIRequest: Equatable {
     public var replies: CommandOutcome.Kind
     public var json: JSONValue
     public var output: OutputOptions
+    /// `library update --wait`: follow the scan until it ends.
+    public var waits = false
 }
 
 /// A command-line error, printed with a hint to `--help`.
@@ -124,10 +126,14 @@ extension Invocation {
         let request = try RequestBuilder(spec: spec, verb: verb, cwd: cwd)
             .build(Array(words.dropFirst()), operandsFrom: max(0, operandsFrom - 1))
         let output = try OutputOptions(options: verbOptions, json: json)
+        // A verb may send another command than its own (`find --play` queues what it finds).
+        let sent = request["command"]?.stringValue.flatMap(CommandName.init(rawValue:)) ?? spec.name
         return Invocation(
             socket: socket, json: json, timeout: timeout,
             action: .request(
-                CLIRequest(command: spec.name, verb: verb.name, replies: spec.replies, json: request, output: output)))
+                CLIRequest(
+                    command: sent, verb: verb.name, replies: CommandCatalog.spec(sent).replies, json: request,
+                    output: output, waits: verb.flags.contains("wait") && words.dropFirst().contains("--wait"))))
     }
 
     private static var allVerbOptions: [CLIOption] {

@@ -29,6 +29,7 @@ struct RequestBuilder {
         var remaining = positionalWords[...]
         for positional in verb.positionals {
             if positional.isVariadic {
+                if remaining.isEmpty && positional.isOptional { continue }
                 guard !remaining.isEmpty else { throw UsageError("\(verb.name): missing \(positional.placeholder)") }
                 members.append((positional.argument, try value(Array(remaining), positional)))
                 remaining = []
@@ -58,7 +59,26 @@ struct RequestBuilder {
             members.append((positional.argument, try value([word], positional)))
         }
         if let extra = remaining.first { throw UsageError("\(verb.name): unexpected argument '\(extra)'") }
+        if spec.name == .libraryQuery, let queued = Self.queueing(members) { return queued }
+        // `--wait` is the CLI's own: it follows the scan's progress (`Runner`).
+        members.removeAll { $0.0 == "wait" }
         return .object([("command", .string(command))] + members)
+    }
+
+    /// A query verb given `--play`, `--next` or `--add` queues what it finds: an `enqueue` of
+    /// the query (`--play` replaces the queue and plays it, `--next` plays it next, `--add`
+    /// appends it). Nil without one of them.
+    private static func queueing(_ members: [(String, JSONValue)]) -> JSONValue? {
+        let flags: Set<String> = ["play", "next", "add"]
+        let given = members.filter { flags.contains($0.0) }.map(\.0)
+        guard !given.isEmpty else { return nil }
+        let query = members.filter { !flags.contains($0.0) }
+        var enqueue: [(String, JSONValue)] = [
+            ("command", .string(CommandName.enqueue.rawValue)), ("libraryQuery", .object(query)),
+        ]
+        if given.contains("play") { enqueue += [("replace", .bool(true)), ("play", .bool(true))] }
+        if given.contains("next") { enqueue.append(("next", .bool(true))) }
+        return .object(enqueue)
     }
 
     /// The words `sleep` takes for a boundary.
@@ -102,8 +122,14 @@ struct RequestBuilder {
             return .number(Double(band - 1))
         case .word, .presetOrFile:
             return .string(word)
-        case .pathOrAll:
+        case .pathOrAll, .path:
             return .string(absolute(word))
+        case .text:
+            return .string(words.joined(separator: " "))
+        case .filters:
+            var filters: [JSONValue] = []
+            for word in words { filters.append(try filter(word)) }
+            return .array(filters)
         case .sleepTimer:
             guard let seconds = TimeText.duration(word) else {
                 throw UsageError(
@@ -141,6 +167,30 @@ struct RequestBuilder {
             }
             return .string(word)
         }
+    }
+
+    /// `FIELD=VALUE` (equal to) or `FIELD~VALUE` (contains) as a library filter; a number
+    /// field compares as a number (`year=1997`, `playCount=0`).
+    private func filter(_ word: String) throws(UsageError) -> JSONValue {
+        guard let separator = word.firstIndex(where: { $0 == "=" || $0 == "~" }) else {
+            throw UsageError("\(verb.name): '\(word)' is not FIELD=VALUE or FIELD~VALUE")
+        }
+        let name = String(word[..<separator])
+        let value = String(word[word.index(after: separator)...])
+        guard let field = LibraryField.named(name) else {
+            throw UsageError(
+                "\(verb.name): unknown field '\(name)' (\(LibraryField.all.map(\.name).joined(separator: ", ")))")
+        }
+        let contains = word[separator] == "~"
+        if field.kind == .number {
+            guard !contains, let number = Double(value) else {
+                throw UsageError("\(verb.name): \(name) takes a number: \(name)=N")
+            }
+            return .object([("field", .string(name)), ("op", .string("equalTo")), ("value", .number(number))])
+        }
+        return .object([
+            ("field", .string(name)), ("op", .string(contains ? "contains" : "equalTo")), ("value", .string(value)),
+        ])
     }
 
     private func number(_ word: String) throws(UsageError) -> Double {

@@ -60,7 +60,9 @@ public enum Runner {
                     Console.out(output.format.line(view, maxWidth: output.maxWidth) + "\n")
                     return ExitCode.success
                 }
-                return try report(command, replies: cli.replies, reply: reply, json: invocation.json)
+                let code = try report(command, replies: cli.replies, reply: reply, json: invocation.json)
+                guard cli.waits, code == ExitCode.success else { return code }
+                return try LibraryProgress(path: path, isTerminal: isatty(STDOUT_FILENO) == 1).follow()
             } catch {
                 Console.error("playbackctl: \(error)\n")
                 switch error {

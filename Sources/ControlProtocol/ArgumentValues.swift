@@ -107,6 +107,8 @@ extension ArgumentKind {
         case .stringList: value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
         case .numberList: value.arrayValue?.allSatisfy { $0.numberValue != nil } ?? false
         case .commandName: value.stringValue.flatMap(CommandName.init(rawValue:)) != nil
+        case .object: value.objectMembers != nil
+        case .objectList: value.arrayValue?.allSatisfy { $0.objectMembers != nil } ?? false
         }
     }
 }

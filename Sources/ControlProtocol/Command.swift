@@ -12,6 +12,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case setPhraseMode, nextPhrase, previousPhrase, replayPhrase, phrases, analyzePhrases
     case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
+    case libraryQuery, libraryUpdate, libraryStatus, libraryFailures, setRating
 }
 
 /// When `setSleepTimer` is to pause playback.
@@ -169,6 +170,25 @@ public enum Command: Sendable, Equatable {
     case bookmarks
     /// Forgets the bookmark of the file at `path`, or every bookmark (nil).
     case forgetBookmarks(path: String?)
+    /// Adds library songs (an album's in disc and track order) to the queue, as `enqueue`.
+    case enqueueLibrary(LibrarySelection, placement: EnqueuePlacement, replace: Bool, play: Bool)
+    /// Songs, albums or names from the library.
+    case libraryQuery(LibraryQuery)
+    /// Scans the library (under `path` when given) for what changed; `full` reads every tag again.
+    case libraryUpdate(path: String?, full: Bool)
+    case libraryStatus
+    /// A page of the files the library could not read.
+    case libraryFailures(offset: Int, limit: Int)
+    /// A song's rating, 0 (none) to 5.
+    case setRating(id: String, rating: Int)
+}
+
+/// Which library songs an `enqueue` adds.
+public enum LibrarySelection: Sendable, Equatable {
+    /// Song and album ids, in this order.
+    case ids([String])
+    /// The songs a query finds, in its order.
+    case query(LibraryQuery)
 }
 
 /// One parsed request line: the optional client `id` to echo, and the command.
@@ -222,7 +242,12 @@ extension Command {
         case .analyzePhrases: .analyzePhrases
         case .bookmarks: .bookmarks
         case .forgetBookmarks: .forgetBookmarks
-        case .enqueue: .enqueue
+        case .enqueue, .enqueueLibrary: .enqueue
+        case .libraryQuery: .libraryQuery
+        case .libraryUpdate: .libraryUpdate
+        case .libraryStatus: .libraryStatus
+        case .libraryFailures: .libraryFailures
+        case .setRating: .setRating
         case .remove: .remove
         case .move: .move
         case .jump: .jump

@@ -11,7 +11,7 @@ public enum CommandCatalog {
 
     public static let all: [CommandSpec] =
         transport + navigation + chapterNavigation + looping + phrasing + modes + sound + sleep + queueing + queries
-        + bookmarking
+        + bookmarking + library
 
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec { byName[name]! }
@@ -316,8 +316,15 @@ public enum CommandCatalog {
             remote: false, replies: .enqueued,
             arguments: [
                 ArgumentSpec(
-                    "items", .stringList, required: true,
+                    "items", .stringList,
                     "Absolute paths of files, directories or playlists, or http(s) URLs of files, streams or playlists."
+                ),
+                ArgumentSpec(
+                    "libraryIDs", .stringList,
+                    "Library song and album ids (an album's songs in disc and track order), instead of items."),
+                ArgumentSpec(
+                    "libraryQuery", .object,
+                    "A library query's songs, in its order (the members of libraryQuery; at most 100,000 songs), instead of items."
                 ),
                 ArgumentSpec("at", .number, "Insert before this queue index (0-based) instead of appending."),
                 ArgumentSpec("next", .boolean, "Insert right after the current item (play next)."),
@@ -347,10 +354,24 @@ public enum CommandCatalog {
             let at = try args.index("at")
             let next = try args.bool("next") ?? false
             if at != nil && next { throw RequestError("'at' and 'next' cannot be combined") }
-            return .enqueue(
-                paths: try args.stringList("items")!,
-                placement: at.map(EnqueuePlacement.index) ?? (next ? .next : .end),
-                replace: try args.bool("replace") ?? false, play: try args.bool("play") ?? false)
+            let placement = at.map(EnqueuePlacement.index) ?? (next ? .next : .end)
+            let (replace, play) = (try args.bool("replace") ?? false, try args.bool("play") ?? false)
+            let ids = try args.stringList("libraryIDs")
+            let query = try args.values["libraryQuery"].map { json throws(RequestError) in
+                var query = try LibraryQuery(
+                    members: Dictionary(json.objectMembers ?? [], uniquingKeysWith: { a, _ in a }))
+                if json["limit"] == nil { query.limit = LibraryQuery.maximumEnqueue }
+                return query
+            }
+            switch (try args.stringList("items"), ids, query) {
+            case (let paths?, nil, nil):
+                return .enqueue(paths: paths, placement: placement, replace: replace, play: play)
+            case (nil, let ids?, nil):
+                return .enqueueLibrary(.ids(ids), placement: placement, replace: replace, play: play)
+            case (nil, nil, let query?):
+                return .enqueueLibrary(.query(query), placement: placement, replace: replace, play: play)
+            default: throw RequestError("enqueue takes one of 'items', 'libraryIDs' and 'libraryQuery'")
+            }
         },
         CommandSpec(
             .remove, "Remove items from the queue; removing the current item moves on to the one that would play next.",

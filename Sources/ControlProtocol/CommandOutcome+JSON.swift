@@ -38,6 +38,17 @@ extension CommandOutcome {
         case .bookmarks(let bookmarks): [("bookmarks", .array(bookmarks.map(\.json)))]
         case .phrases(let list):
             if case .object(let members) = list.json { members } else { [] }
+        case .library(let page):
+            [("items", .array(page.items.json)), ("total", .number(Double(page.total)))]
+        case .libraryStatus(let status): [("library", status.json)]
+        case .libraryFailures(let failures, let total):
+            [
+                (
+                    "failures",
+                    .array(failures.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })
+                ),
+                ("total", .number(Double(total))),
+            ]
         }
     }
 
@@ -78,6 +89,20 @@ extension CommandOutcome {
             var bookmarks: [Bookmark] = []
             for entry in try reader.array("bookmarks") { bookmarks.append(try Bookmark(json: entry)) }
             self = .bookmarks(bookmarks)
+        case .library:
+            self = .library(
+                LibraryPage(
+                    items: try LibraryPage.Items(json: try reader.array("items")),
+                    total: try reader.wholeNumber("total")))
+        case .libraryStatus:
+            self = .libraryStatus(try LibraryStatus(json: reply["library"] ?? .null))
+        case .libraryFailures:
+            var failures: [LibraryFailure] = []
+            for entry in try reader.array("failures") {
+                let failure = WireReader(object: entry, context: "library failure")
+                failures.append(LibraryFailure(path: try failure.string("path"), reason: try failure.string("reason")))
+            }
+            self = .libraryFailures(failures, total: try reader.wholeNumber("total"))
         }
     }
 }

@@ -22,11 +22,17 @@ public enum CommandOutcome: Equatable, Sendable {
     case bookmarks([Bookmark])
     /// The current item's phrases as far as they are known.
     case phrases(PhraseList)
+    /// A page of a library query's results.
+    case library(LibraryPage)
+    case libraryStatus(LibraryStatus)
+    /// A page of the files the library could not read, and how many there are.
+    case libraryFailures([LibraryFailure], total: Int)
 
     /// Which case a command's successful reply is: declared with the command
     /// (`CommandSpec.replies`), so a client knows what it reads without looking at the keys.
     public enum Kind: Sendable, Equatable {
         case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed, chapters, bookmarks, phrases
+        case library, libraryStatus, libraryFailures
 
         /// What a successful reply of this kind holds besides `status` and `id`, for the
         /// protocol reference.
@@ -47,6 +53,11 @@ public enum CommandOutcome: Equatable, Sendable {
                 "`phrases`, each with `start` and `end` (seconds into the item), and `complete`, whether the analysis has finished (until then the list may grow and change)."
             case .bookmarks:
                 "`bookmarks`, newest first, each with `path`, `title`, `position`, `duration` and `saved` (seconds since the epoch)."
+            case .library:
+                "`items` (songs: `id`, the track fields, `path`, `artists`, `playCount`, `skipCount`, `lastPlayed`, `dateAdded`, `rating`; albums: `id`, `album`, `albumArtist`, `year`, `songCount`, `duration`, `artworkURL`; names: `id`, `name`, `songCount`, `albumCount`) and `total`, the results in all."
+            case .libraryStatus:
+                "`library`: `state` (`idle` or `scanning`), `songs`, `albums`, `artists`, `scanned` and `toRead` (files the scan has read, and will read in all), `failed`, `updatedAt` (seconds since the epoch) and `roots`."
+            case .libraryFailures: "`failures`, each with `path` and `reason`, and `total`."
             }
         }
     }
@@ -64,6 +75,9 @@ public enum CommandOutcome: Equatable, Sendable {
         case .chapters: .chapters
         case .bookmarks: .bookmarks
         case .phrases: .phrases
+        case .library: .library
+        case .libraryStatus: .libraryStatus
+        case .libraryFailures: .libraryFailures
         }
     }
 }

@@ -4,6 +4,8 @@ public enum ArgumentKind: String, Sendable {
     case stringList = "array of strings"
     case numberList = "array of numbers"
     case commandName = "command name"
+    case object
+    case objectList = "array of objects"
 }
 
 /// How the CLI turns a word of argv into an argument value.
@@ -44,6 +46,12 @@ public enum CLIValueKind: Sendable, Equatable {
     case sleepTimer
     /// A file's path (argument `path`, made absolute), or `--all` (argument `all`).
     case pathOrAll
+    /// One path, made absolute.
+    case path
+    /// Library filters: `FIELD=VALUE` (equal to) or `FIELD~VALUE` (contains), one per word.
+    case filters
+    /// Words, sent as one string.
+    case text
 }
 
 /// One request argument.

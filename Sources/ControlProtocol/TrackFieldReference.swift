@@ -5,13 +5,38 @@ public enum TrackFieldReference {
     public static let section = GeneratedSection(source: "TrackField")
 
     public static var markdown: String {
-        var text = "| field | type | read from | MPRIS | in snapshots and queue items |\n|---|---|---|---|---|\n"
+        var text =
+            "| field | type | MP3: ID3v2 | FLAC, Vorbis, Opus: comment | MP4, WAV, AIFF: libavformat's key | MPRIS | in snapshots and queue items |\n"
+            + "|---|---|---|---|---|---|---|\n"
         for field in TrackField.all {
             let mpris = field.mpris.map { "`\($0.name)`" + ($0.isList ? " (list)" : "") } ?? ""
+            let (id3, comment, ffmpeg) = sources(field)
             text +=
-                "| `\(field.key)` | \(typeName(field.storage)) | \(source(field)) | \(mpris) | \(presence(field)) |\n"
+                "| `\(field.key)` | \(typeName(field.storage)) | \(id3) | \(comment) | \(ffmpeg) | \(mpris) | \(presence(field)) |\n"
         }
         return text
+    }
+
+    /// Where each tagging system keeps the field (`TagSource`'s tables).
+    private static func sources(_ field: TrackField) -> (String, String, String) {
+        if case .path = field.storage {
+            let cover = "the embedded picture, else `cover.jpg` beside the file"
+            return (cover, cover, cover)
+        }
+        guard let source = field.source else { return ("the audio stream", "the audio stream", "the audio stream") }
+        var comments = source.vorbisComments.map { "`\($0)`" }.joined(separator: ", ")
+        var ffmpeg = source.ffmpegKey.map { "`\($0)`" } ?? ""
+        if case .count(let id) = source {
+            let number = TagSource.number(ofFrame: id)
+            comments +=
+                ", else " + number.vorbisComments.map { "`\($0)`" }.joined(separator: ", ") + " (`3/12` gives 12)"
+            ffmpeg += " (`3/12` gives 12)"
+        }
+        if case .number = source { (comments, ffmpeg) = (comments + " (`3/12` gives 3)", ffmpeg + " (`3/12` gives 3)") }
+        if case .replayGain(let description) = source, description.hasSuffix(bytes: "_GAIN") {
+            comments += "; Opus also `R128_\(description.dropFirst("REPLAYGAIN_".utf8.count))` + 5 dB"
+        }
+        return (id3(source), comments, ffmpeg)
     }
 
     private static func typeName(_ storage: TrackField.Storage) -> String {
@@ -28,18 +53,16 @@ public enum TrackFieldReference {
         field.isRequired ? "always" : field.isAlwaysSent ? "always, null when untagged" : "when known"
     }
 
-    private static func source(_ field: TrackField) -> String {
-        if case .path = field.storage { return "the embedded picture, else `cover.jpg` beside the file" }
-        return switch field.source {
-        case .summary(let field)?:
-            "ID3v2 `\(["title": "TIT2", "artist": "TPE1", "album": "TALB"]["\(field)"] ?? "")`, else ID3v1"
-        case .frame(let id)?: "ID3v2 `\(id)`"
-        case .genre?: "`TCON` (ID3v1 genre numbers resolved), else ID3v1"
-        case .year?: "`TDRC`, `TYER`, else ID3v1"
-        case .number(let id)?: "`\(id)` (`3/12` gives 3)" + (id == "TRCK" ? ", else ID3v1.1" : "")
-        case .count(let id)?: "`\(id)` (`3/12` gives 12)"
-        case .replayGain(let description)?: "ID3v2 `TXXX:\(description)`"
-        case nil: "the audio stream"
+    private static func id3(_ source: TagSource) -> String {
+        switch source {
+        case .summary(let field):
+            "`\(["title": "TIT2", "artist": "TPE1", "album": "TALB"]["\(field)"] ?? "")`, else ID3v1"
+        case .frame(let id): "`\(id)`"
+        case .genre: "`TCON` (ID3v1 genre numbers resolved), else ID3v1"
+        case .year: "`TDRC`, `TYER`, else ID3v1"
+        case .number(let id): "`\(id)` (`3/12` gives 3)" + (id == "TRCK" ? ", else ID3v1.1" : "")
+        case .count(let id): "`\(id)` (`3/12` gives 12)"
+        case .replayGain(let description): "`TXXX:\(description)`"
         }
     }
 }

@@ -20,6 +20,8 @@ public final class Daemon {
     private let log: DaemonLog
     private let notifier = SystemdNotifier()
     private let service: PlayerService
+    /// The music library; nil without a cache and a state directory to keep it in.
+    private let library: MusicLibrary?
     private let openJackMonitor: JackMonitorFactory
     private let status: SystemdStatus
     /// Every subsystem, in start order; they stop in reverse order. Adding one is one entry.
@@ -59,14 +61,25 @@ public final class Daemon {
                 loop: loop),
             loop: loop, log: engineLog)
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput))
+        if let indexPath = LibraryLocations.indexPath(environment: .process),
+            let userPath = LibraryLocations.userPath(environment: .process)
+        {
+            library = MusicLibrary(
+                roots: LibraryLocations.roots(configured: settings.libraryDirectories, environment: .process),
+                indexPath: indexPath, userPath: userPath, openTags: openDecoder, loop: loop,
+                log: DaemonLog(label: "playbackd.library", output: logOutput))
+        } else {
+            library = nil
+        }
         subsystems = makeSubsystems()
     }
 
     /// The subsystems in start order. The socket starts first (a client can connect while the
     /// rest starts; it is answered once the loop runs) and closes last.
     private func makeSubsystems() -> [any Subsystem] {
-        let handle = { [unowned service] (command: Command, reply: @escaping (CommandResult) -> Void) in
-            service.handle(command, reply: reply)
+        let router = CommandRouter(service: service, library: library)
+        let handle = { (command: Command, reply: @escaping (CommandResult) -> Void) in
+            router.handle(command, reply: reply)
         }
         let socket = SocketFrontEnd(
             path: SocketPath.resolve(explicit: settings.socket, environment: .process),
@@ -98,8 +111,8 @@ public final class Daemon {
             loop: loop, openJackMonitor: openJackMonitor, log: DaemonLog(label: "playbackd.route", output: logOutput),
             onChange: { [unowned service] change in service.routeChanged(change) })
         service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
-        return [
-            socket, mpris, EngineDevice(driver: service.driver), route,
+        return [socket, mpris] + (library.map { [$0] } ?? []) + [
+            EngineDevice(driver: service.driver), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
                 restore: { [unowned service, mode = settings.resume] saved in
@@ -119,9 +132,9 @@ public final class Daemon {
         // signalfd is how they arrive. Blocking here again covers an embedder that did not.
         let signals = playbackd_signalfd()
         loop.watch(signals) { [unowned self] _ in handleSignal(playbackd_signalfd_read(signals)) }
-        service.onPublish = { [unowned self] view, changes in
-            for subsystem in subsystems { subsystem.publish(view, changes: changes) }
-        }
+        service.onPublish = { [unowned self] view, changes in publish(view, changes) }
+        library?.onChange = { [unowned self] in publish(service.view(), .library) }
+        service.onListening = { [weak library] events in library?.record(events) }
         for subsystem in subsystems {
             do throws(SubsystemError) {
                 try subsystem.start()
@@ -143,6 +156,13 @@ public final class Daemon {
         reportThreadsLeft()
         log.notice("stopped", event: "stopped")
         return 0
+    }
+
+    /// Hands a change to every subsystem, with the library's status when it changed.
+    private func publish(_ view: PlayerView, _ changes: ChangeSet) {
+        var view = view
+        if changes.contains(.library) { view.library = library?.status }
+        for subsystem in subsystems { subsystem.publish(view, changes: changes) }
     }
 
     /// Every thread but this one has ended by now; a thread still running is a part that no

@@ -36,10 +36,15 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     /// gap began.
     public static let phrase = ChangeSet(rawValue: 1 << 14)
 
+    /// The library changed: its contents or its scan's progress (`library` in the event).
+    public static let library = ChangeSet(rawValue: 1 << 15)
+
     /// The bookmarks changed: saved, not published (the daemon's own).
     public static let bookmarks = ChangeSet(rawValue: 1 << 24)
+    /// A play or a skip was counted: the library records it (the daemon's own).
+    public static let listening = ChangeSet(rawValue: 1 << 25)
     /// The bits the daemon keeps to itself: they are never published.
-    public static let `internal`: ChangeSet = [.bookmarks]
+    public static let `internal`: ChangeSet = [.bookmarks, .listening]
 
     /// Wire names, in a fixed order.
     public var names: [String] {
@@ -48,7 +53,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
             (.route, "route"), (.chapter, "chapter"), (.sleepTimer, "sleepTimer"),
-            (.loop, "loop"), (.phrase, "phrase"),
+            (.loop, "loop"), (.phrase, "phrase"), (.library, "library"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

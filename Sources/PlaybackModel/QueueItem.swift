@@ -61,6 +61,9 @@ public struct TrackMetadata: Sendable, Equatable {
     public var bitsPerSample: Int?
     /// The item's chapters (`Chapter.normalized`: sorted, tiling the item); empty without.
     public var chapters: [Chapter] = []
+    /// The values after the first of a multi-valued artist tag (a FLAC with two `ARTIST`
+    /// comments); `artist` is the first. The library finds the song under each.
+    public var otherArtists: [String] = []
 
     public init(
         title: String, artist: String? = nil, album: String? = nil,

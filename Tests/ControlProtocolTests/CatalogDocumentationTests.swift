@@ -56,7 +56,7 @@ import Testing
             for argument in command.arguments {
                 // A value of the wrong type is refused naming the documented type, so the
                 // decoder knows the argument and agrees on its type.
-                let wrong = argument.type == "number" ? "\"x\"" : "{}"
+                let wrong = argument.type == "number" ? "\"x\"" : argument.type.contains("object") ? "1" : "{}"
                 let error = decodeError("\"command\":\"\(command.name)\",\"\(argument.name)\":\(wrong)")
                 #expect(
                     error?.contains("'\(argument.name)' must be a \(argument.type),") == true,

@@ -28,15 +28,25 @@ extension IntegrationSuite {
             .setLoopRange: [("start", .number(1)), ("end", .number(2))], .clearLoopRange: [],
             .setPhraseMode: [("enabled", .bool(true)), ("repeats", .number(2))], .nextPhrase: [],
             .previousPhrase: [], .replayPhrase: [], .phrases: [], .analyzePhrases: [("threshold", .number(24))],
+            .libraryQuery: [("entity", .string("albums"))], .libraryUpdate: [("full", .bool(false))],
+            .libraryStatus: [],
+            .libraryFailures: [("limit", .number(10))], .setRating: [("rating", .number(3))],
         ]
 
         @Test(
             "every command answers success over the socket, echoing the id, with the reply its catalog entry declares")
         func everyCommandSucceeds() throws {
             // Real-time pacing: on the unpaced file device `play` would finish the item at once.
-            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            // The fixtures are its library: `setRating` rates the item playing, one of them.
+            let daemon = try DaemonProcess(
+                device: "pulse", arguments: ["--library-directories", TestEnvironment.fixtures], pulse: true)
+            try waitUntil(timeout: 60) {
+                let status = try daemon.call("libraryStatus")["library"]
+                return status?["state"]?.stringValue == "idle" && status?["updatedAt"] != .null
+            }
             let ordered: [CommandName] = [
-                .enqueue, .phrases, .nowPlaying, .queue, .commands, .setCommandEnabled,
+                .enqueue, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating, .phrases,
+                .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,
                 .pause,

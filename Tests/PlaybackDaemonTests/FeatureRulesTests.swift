@@ -154,9 +154,37 @@ import Testing
         let (_, changes) = world.perform(.changePlaybackPosition(position: 700), heard: 10)
         #expect(changes.isSuperset(of: [.position, .bookmarks]) && world.bookmark == 700)
         world.started()
-        #expect(world.state.itemFinished(1, now: world.now) == .bookmarks)
+        #expect(world.state.itemFinished(1, now: world.now) == [.bookmarks, .listening], "and a play")
         #expect(world.bookmark == nil)
-        #expect(world.state.itemFinished(1, now: world.now) == [], "nothing left to forget")
+        #expect(world.state.itemFinished(1, now: world.now) == [], "nothing left to forget, the play counted")
+    }
+
+    // MARK: Plays and skips
+
+    @Test("a play counts at half the length or 4 minutes, once a listen; leaving early for another item is a skip")
+    func playsAndSkips() throws {
+        var world = StateFixture(books: 3, duration: 300)
+        world.play()
+        // 150 s is half of 300 s, before 240 s.
+        let due = try #require(world.deadline(.play, heard: 100))
+        #expect(abs(due - (world.now + 50 + PlayerState.boundaryLateness)) < 1e-9)
+        #expect(world.reach(.play, heard: 120) == [], "not reached yet by the device")
+        #expect(world.reach(.play, heard: 150) == .listening)
+        #expect(world.deadline(.play, heard: 160) == nil, "counted once")
+        #expect(world.state.listening.pending.map(\.kind) == [.played])
+        // Left after its play counted: no skip. The next one, left at 10 s: a skip.
+        #expect(!world.perform(.nextTrack, heard: 200).1.contains(.listening))
+        world.started()
+        #expect(world.perform(.nextTrack, heard: 10).1.contains(.listening))
+        world.started()
+        #expect(world.state.listening.pending.map(\.kind) == [.played, .skipped])
+        #expect(world.state.listening.pending.last?.path == "/books/1.m4b")
+        // Leaving at 31 s is no skip; leaving a stopped item is none either.
+        _ = world.perform(.jump(index: 1), heard: 31)
+        world.started()
+        _ = world.perform(.stop)
+        #expect(!world.perform(.jump(index: 2)).1.contains(.listening))
+        #expect(world.state.listening.pending.count == 2)
     }
 
     // MARK: Phrase moves

@@ -23,7 +23,7 @@ import Testing
             index % 50 == 0 ? "not-audio.mp3" : index % 3 == 0 ? "tag-v23-utf16.mp3" : "one.mp3"
         }
         let count = 300
-        #expect(count >= ItemProber.parallelMinimum)
+        #expect(count >= ParallelRuns.minimum)
         for index in 1...count {
             try FileManager.default.createSymbolicLink(
                 atPath: "\(music)/track \(index).mp3", withDestinationPath: Self.fixtures + "/" + source(index))

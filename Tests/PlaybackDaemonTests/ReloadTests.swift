@@ -21,7 +21,9 @@ import Testing
         #expect(reloaded.pauseHoldSeconds == 3 && reloaded.logLevel == .debug, "reloadable settings are applied")
         #expect(
             SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == [
-                "device", "snapcast", "socket", "stream-stall-timeout", "tls-ca-file", "realtime", "resume",
+                "device", "snapcast", "socket", "stream-stall-timeout", "tls-ca-file", "library-directories",
+                "realtime",
+                "resume",
             ])
     }
 }

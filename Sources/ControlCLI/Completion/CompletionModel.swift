@@ -27,7 +27,7 @@ struct CompletionModel {
             let positional: ValueCompletion =
                 // A verb that takes paths completes file names (`insert POSITION PATH...` too).
                 switch verb.positionals.contains(where: { $0.kind == .paths }) ? .paths : verb.positionals.first?.kind {
-                case .paths?, .pathOrAll?: .file
+                case .paths?, .pathOrAll?, .path?: .file
                 case .commandName?: .choices(Self.remoteCommandNames)
                 case .sleepTimer?: .choices(RequestBuilder.sleepBoundaries.keys.sorted() + Self.sleepTimes + ["off"])
                 case .choice(let words)?: .choices(words)

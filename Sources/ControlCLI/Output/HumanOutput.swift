@@ -15,6 +15,9 @@ public enum HumanOutput {
         case .chapters(let chapters): self.chapters(chapters)
         case .bookmarks(let bookmarks): self.bookmarks(bookmarks)
         case .phrases(let list): phrases(list)
+        case .library(let page): LibraryOutput.page(page)
+        case .libraryStatus(let status): LibraryOutput.status(status)
+        case .libraryFailures(let failures, let total): LibraryOutput.failures(failures, total: total)
         case .done, .nowPlaying, .removed: ""
         }
     }

@@ -57,44 +57,11 @@ struct ItemProber {
         return artwork.artwork(for: decoder.coverPicture(), beside: path, folders: &folders)
     }
 
-    /// Lists shorter than this are probed on the calling thread alone: a thread costs more
-    /// than it saves.
-    static let parallelMinimum = 256
-
-    /// Probes `candidates`, results in their order. A long list is cut into one contiguous run
-    /// per processor (at most 4), probed at once on threads of their own beside this one:
-    /// probing is opening, reading and parsing each file, and the files are independent.
+    /// Probes `candidates`, results in their order, in parallel runs (`ParallelRuns`): probing
+    /// is opening, reading and parsing each file, and the files are independent.
     private func probeInParallel(_ candidates: [EnqueueCandidate]) -> [Result<TrackMetadata, Rejection>] {
-        let runs = candidates.count < Self.parallelMinimum ? 1 : Self.processors
-        guard runs > 1 else { return probe(candidates[...]) }
-        let length = (candidates.count + runs - 1) / runs
-        let slices = stride(from: 0, to: candidates.count, by: length).map {
-            candidates[$0..<min($0 + length, candidates.count)]
-        }
-        let results = (1..<slices.count).map { _ in ProbeResults() }
-        let prober = UncheckedSendable(self)
-        let threads = (1..<slices.count).map { index in
-            let slice = UncheckedSendable(slices[index])
-            let box = results[index - 1]
-            return NamedThread.start(name: "pbd-probe") {
-                _ = playbackd_make_this_thread_background(BackgroundWorker.niceness)
-                box.value = prober.value.probe(slice.value)
-            }
-        }
-        var all = probe(slices[0])
-        for (offset, thread) in threads.enumerated() {
-            if let thread {
-                thread.join()
-                all += results[offset].value
-            } else {
-                all += probe(slices[offset + 1])  // no thread to be had: this one does it
-            }
-        }
-        return all
+        ParallelRuns.map(candidates) { probe($0) }
     }
-
-    /// Online processors, at most 4.
-    private static let processors = max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     private func probe(_ candidates: ArraySlice<EnqueueCandidate>) -> [Result<TrackMetadata, Rejection>] {
         var folders = FolderCovers()
@@ -128,9 +95,4 @@ struct ItemProber {
             return .failure(Rejection(path: path, reason: error.description))
         }
     }
-}
-
-/// What one probing thread found; read after the thread was joined.
-private final class ProbeResults: @unchecked Sendable {
-    var value: [Result<TrackMetadata, Rejection>] = []
 }

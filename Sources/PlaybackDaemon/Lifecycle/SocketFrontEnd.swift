@@ -52,7 +52,8 @@ final class SocketFrontEnd: Subsystem {
         server?.broadcast(
             Event(
                 changes: changes, nowPlaying: view.nowPlaying,
-                equalizer: changes.contains(.equalizer) ? view.equalizer : nil))
+                equalizer: changes.contains(.equalizer) ? view.equalizer : nil,
+                library: changes.contains(.library) ? view.library : nil))
     }
 
     /// SIGHUP also brings the socket back when its file (or the runtime directory) was removed,

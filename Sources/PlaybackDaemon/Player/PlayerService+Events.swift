@@ -84,6 +84,15 @@ extension PlayerService {
         }
     }
 
+    /// Adds `items` the library found (their metadata known: nothing to probe).
+    func enqueue(
+        _ items: [QueueItem], rejected: [Rejection], placement: EnqueuePlacement, replace: Bool, play: Bool
+    ) -> CommandResult {
+        step { state, moment in
+            state.enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play, at: moment)
+        }
+    }
+
     // MARK: The route, a reload, the exit
 
     /// A route change a watcher saw: taken into the state (`PlayerState.routeChanged`),
@@ -93,27 +102,9 @@ extension PlayerService {
         let result = step { state, moment in
             (.success(.done), state.followingMoves(at: moment) { $0.routeChanged(change) })
         }
-        switch change.reason {
-        case .oldDeviceUnavailable:
-            var outcome = ""
-            if before == .playing || before == .interrupted {
-                outcome =
-                    state.route.onLost == .pause
-                    ? ": paused (on-route-lost = pause)"
-                    : ": \(before == .playing ? "playing on" : "still interrupted") (on-route-lost = continue)"
-            }
-            log.notice("the output device '\(change.device)' went away\(outcome)", event: "route-lost")
-        case .newDeviceAvailable:
-            if case .failure(let failure) = result {
-                log.error("cannot resume on the new output device '\(change.device)': \(failure.message)")
-            } else if before == .paused && state.transport == .playing {
-                log.notice(
-                    "a new output device appeared: '\(change.device)': resumed (on-route-back = resume)",
-                    event: "route-new")
-            } else {
-                log.info("a new output device appeared: '\(change.device)'", event: "route-new")
-            }
-        }
+        let failure: CommandFailure? = if case .failure(let failure) = result { failure } else { nil }
+        let said = state.route.logLine(for: change, before: before, after: state.transport, failure: failure)
+        log.log(said.level, said.line, event: said.event)
     }
 
     /// Applies reloaded settings (`PlayerState.apply`), and the pause hold time.

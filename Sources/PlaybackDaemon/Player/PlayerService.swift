@@ -40,6 +40,8 @@ final class PlayerService {
     private var isStopping = false
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
+    /// Receives the plays and skips counted (set by the daemon: the library records them).
+    var onListening: ([ListeningEvent]) -> Void = { _ in }
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
@@ -140,11 +142,12 @@ final class PlayerService {
     }
 
     /// Records `changes` for this step's publication, and does what follows from them: the
-    /// bookmarks saved when they changed.
+    /// bookmarks saved when they changed, the plays and skips counted handed to the library.
     @discardableResult
     func note(_ changes: ChangeSet) -> ChangeSet {
         pendingChanges.formUnion(changes)
         if changes.contains(.bookmarks) { bookmarkStore.save(state.bookmarks) }
+        if changes.contains(.listening) { onListening(state.changeListening { $0.take() }) }
         return changes
     }
 
@@ -210,6 +213,8 @@ final class PlayerService {
         if let wanted { phraseAnalyzer.request(wanted) }
         state.keepBookmarkSchedule(now: moment.now)
         defer { armDeadlines() }
+        // What the daemon keeps to itself (bookmarks, plays counted) was done in `note`.
+        pendingChanges.subtract(.internal)
         guard !pendingChanges.isEmpty else { return }
         if state.transport == .playing && driver.isRunningAndSilent {
             deferredChanges.formUnion(pendingChanges)

@@ -96,6 +96,10 @@ extension PlayerState {
             return changeEqualizer(command)
         case .nowPlaying, .subscribe, .enqueue, .equalizer, .loadEqualizer, .saveEqualizer:
             return (.failure(CommandFailure(.commandFailed, "\(command.name.rawValue) is the service's")), [])
+        case .enqueueLibrary, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating:
+            return (
+                .failure(CommandFailure(.commandFailed, "there is no library: no home directory to keep it in")), []
+            )
         }
     }
 

@@ -12,6 +12,8 @@ enum StateDeadline: CaseIterable {
     case bookmark
     /// A device that comes back by itself is tried again.
     case retry
+    /// The item heard reaches where a play counts (`ListeningCounter`).
+    case play
 }
 
 /// The state's deadlines, computed from it and from the snapshot of what is heard now (its
@@ -46,6 +48,9 @@ extension PlayerState {
             return time + Self.boundaryLateness
         case .bookmark: return transport == .playing ? bookmarkDue : nil
         case .retry: return transport == .interrupted ? retry.due : nil
+        case .play:
+            guard transport == .playing, let item = queue.current else { return nil }
+            return listening.playDue(item, shown: shown).map { $0 + Self.boundaryLateness }
         }
     }
 
@@ -77,6 +82,11 @@ extension PlayerState {
         case .retry:
             changeRetry { $0.take() }
             return (startPlaying(at: heldFrame), nil)
+        case .play:
+            guard let item = queue.current, item.id == moment.heard?.itemID,
+                let position = ListeningCounter.playPosition(of: item), playedSeconds(moment.heard) >= position - 0.01
+            else { return ([], nil) }
+            return (changeListening { $0.countPlay(item, now: moment.now) } ? .listening : [], nil)
         }
     }
 

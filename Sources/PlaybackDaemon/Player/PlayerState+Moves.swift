@@ -25,11 +25,14 @@ extension PlayerState {
     ///   bookmark where it was left;
     /// - the position jumped in the same item: its bookmark is where it landed;
     /// - another item or a jump: a sleep timer waiting for the end of the item or chapter aims
-    ///   at the end of where playback is now.
-    /// A bookmark that changed adds `.bookmarks` (the book is saved).
+    ///   at the end of where playback is now;
+    /// - another item, the one left playing or paused in its first 30 s: a skip
+    ///   (`ListeningCounter`).
+    /// A bookmark that changed adds `.bookmarks` (the book is saved), a skip `.listening`.
     mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
         let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
         let wasPlaying = transport == .playing
+        let wasStarted = transport != .stopped
         let changes = operation(&self)
         var follows: ChangeSet = []
         let current = queue.current
@@ -47,6 +50,11 @@ extension PlayerState {
             follows.insert(.bookmarks)
         }
         if otherItem || jumped { changeSleep { $0.aim(item: current, at: landed) } }
+        if let left, otherItem,
+            changeListening({ $0.left(left.item, at: left.seconds, started: wasStarted, now: moment.now) })
+        {
+            follows.insert(.listening)
+        }
         return changes.union(follows)
     }
 
@@ -61,9 +69,12 @@ extension PlayerState {
         return changeBookmarks { $0.record(item, at: seconds, now: moment.now) } ? .bookmarks : []
     }
 
-    /// The item `id` was played to its end: it starts from its beginning next time.
+    /// The item `id` was played to its end: it starts from its beginning next time, and it was
+    /// heard (a play, unless this listen counted it already).
     mutating func itemFinished(_ id: UInt64, now: Double) -> ChangeSet {
         guard let item = queue.items.first(where: { $0.id == id }) else { return [] }
-        return changeBookmarks { $0.record(item, at: item.metadata.duration, now: now) } ? .bookmarks : []
+        var changes: ChangeSet = changeListening { $0.countPlay(item, now: now) } ? .listening : []
+        if changeBookmarks({ $0.record(item, at: item.metadata.duration, now: now) }) { changes.insert(.bookmarks) }
+        return changes
     }
 }

@@ -36,6 +36,8 @@ struct PlayerState {
     private(set) var phrases: PhraseState
     private(set) var bookmarks: BookmarkBook
     private(set) var retry = DeviceRetry()
+    /// Plays and skips, for the library's statistics.
+    private(set) var listening = ListeningCounter()
     /// The item and chapter the last published snapshot showed (`published`).
     private(set) var announced: AnnouncedChapter?
     /// When a long item playing next saves its bookmark (`PlayerState+Deadlines`).
@@ -198,6 +200,7 @@ struct PlayerState {
     @discardableResult mutating func changePhrases<R>(_ body: (inout PhraseState) -> R) -> R { body(&phrases) }
     @discardableResult mutating func changeBookmarks<R>(_ body: (inout BookmarkBook) -> R) -> R { body(&bookmarks) }
     @discardableResult mutating func changeRetry<R>(_ body: (inout DeviceRetry) -> R) -> R { body(&retry) }
+    @discardableResult mutating func changeListening<R>(_ body: (inout ListeningCounter) -> R) -> R { body(&listening) }
     mutating func changeStart<Result>(_ body: (inout PlannedStart) -> Result) -> Result { body(&start) }
     mutating func setBookmarkDue(_ time: Double?) { bookmarkDue = time }
 

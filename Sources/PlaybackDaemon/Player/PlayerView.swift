@@ -13,6 +13,8 @@ struct PlayerView {
     var equalizer: Equalizer
     /// What resume saves, with the position at the snapshot's `timestamp`.
     var resume: ResumeState
+    /// The music library's status (the daemon adds it; nil without a library).
+    var library: LibraryStatus?
 
     /// What resume saves at `time` (seconds since the epoch): the position extrapolated from
     /// the snapshot's anchor, as every client does.

@@ -38,6 +38,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var rateMinimumSeconds = 0.0
     /// Items at least this long keep a bookmark, in seconds (0: none).
     public var bookmarkMinimumSeconds = 600.0
+    /// The music library's folders; nil: the XDG music directory (`LibraryLocations`).
+    public var libraryDirectories: [String]?
     /// The sleep timer's fade, in seconds.
     public var sleepFadeSeconds = 10.0
     /// How items are cut into phrases (phrase mode).

@@ -67,8 +67,9 @@ struct SettingSpec: Sendable {
         }
     }
 
-    /// `--disable` may be given more than once on the command line; each adds one command.
-    var isRepeatableFlag: Bool { name == "disable" }
+    /// `--disable` and `--library-directories` may be given more than once on the command
+    /// line; each adds one value.
+    var isRepeatableFlag: Bool { name == "disable" || name == "library-directories" }
 }
 
 /// Why a value does not fit its setting (the caller adds where it came from).
@@ -149,6 +150,24 @@ enum SettingsCatalog {
                 settings.disabled = disabled
             default: throw SettingValueError("expected an array of command names, found \(input.typeName)")
             }
+        },
+        SettingSpec(
+            name: "library-directories", placeholder: "DIR",
+            summary:
+                "The music library's folders, absolute (flag: repeatable; file: an array); the library is indexed and watched (docs/library.md)",
+            defaultText: "the XDG music directory (user-dirs.dirs), else ~/Music",
+            keepOnReload: SettingSpec.atRestart(\.libraryDirectories)
+        ) { input, settings throws(SettingValueError) in
+            let folders: [String]
+            switch input {
+            case .word(let folder): folders = (settings.libraryDirectories ?? []) + [folder]
+            case .strings(let list): folders = list
+            default: throw SettingValueError("expected an array of folders, found \(input.typeName)")
+            }
+            if let relative = folders.first(where: { !$0.hasPrefix("/") }) {
+                throw SettingValueError("'\(relative)' is not an absolute path")
+            }
+            settings.libraryDirectories = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         },
         SettingSpec(
             name: "log-level", placeholder: "LEVEL", summary: "error, warning, notice, info or debug",

@@ -14,20 +14,15 @@ struct FFmpegTags: TagReader {
     /// The `title` tag.
     var title: String? { text("title") }
 
-    /// What libavformat calls the tag that holds what an ID3v2 frame holds.
-    private static let frameKeys = ["TPE2": "album_artist", "TCOM": "composer", "TRCK": "track", "TPOS": "disc"]
-
+    /// Each field from the key `TagSource.ffmpegKey` names.
     func value(of source: TagSource) -> TrackFieldValue? {
-        switch source {
-        case .summary(.title): text("title").map(TrackFieldValue.text)
-        case .summary(.artist): text("artist").map(TrackFieldValue.text)
-        case .summary(.album): text("album").map(TrackFieldValue.text)
-        case .frame(let id): Self.frameKeys[id].flatMap(text).map(TrackFieldValue.text)
-        case .genre: text("genre").map(TrackFieldValue.text)
-        case .year: text("date").flatMap(TagText.leadingYear).map(TrackFieldValue.number)
-        case .number(let id): TagText.numberAndCount(Self.frameKeys[id].flatMap(text)).0.map(TrackFieldValue.number)
-        case .count(let id): TagText.numberAndCount(Self.frameKeys[id].flatMap(text)).1.map(TrackFieldValue.number)
-        case .replayGain(let key): text(key.lowercased()).flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
+        let found = source.ffmpegKey.flatMap(text)
+        return switch source {
+        case .summary, .frame, .genre: found.map(TrackFieldValue.text)
+        case .year: found.flatMap(TagText.leadingYear).map(TrackFieldValue.number)
+        case .number: TagText.numberAndCount(found).0.map(TrackFieldValue.number)
+        case .count: TagText.numberAndCount(found).1.map(TrackFieldValue.number)
+        case .replayGain: found.flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
         }
     }
 

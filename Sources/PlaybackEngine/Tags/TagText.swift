@@ -7,10 +7,13 @@ protocol TagReader {
     func value(of source: TagSource) -> TrackFieldValue?
     /// The chapters these tags hold, as they hold them (`Chapter.normalized` makes the list).
     var chapters: [(start: Double, title: String?)] { get }
+    /// Every value of the artist tag, for tagging systems that repeat a tag; empty otherwise.
+    var artists: [String] { get }
 }
 
 extension TagReader {
     var chapters: [(start: Double, title: String?)] { [] }
+    var artists: [String] { [] }
 
     /// `metadata` with every field and the chapters these tags hold.
     func applied(to metadata: TrackMetadata) -> TrackMetadata {
@@ -20,6 +23,7 @@ extension TagReader {
             field.set(value, in: &metadata)
         }
         metadata.chapters = Chapter.normalized(chapters, duration: metadata.duration)
+        metadata.otherArtists = Array(artists.dropFirst())
         return metadata
     }
 }

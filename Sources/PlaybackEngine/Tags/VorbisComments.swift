@@ -9,6 +9,8 @@ struct VorbisComments: TagReader {
     private var values: [String: String] = [:]
     /// Every `METADATA_BLOCK_PICTURE` (a base64 FLAC PICTURE block), in order.
     private(set) var pictureBlocks: [String] = []
+    /// Every `ARTIST` value, in order (a song by two artists repeats the comment).
+    private(set) var artists: [String] = []
 
     /// Reads entries as the format stores them: UTF-8 bytes, `KEY=value`.
     init(entries: some Sequence<some Collection<UInt8>>) {
@@ -17,6 +19,7 @@ struct VorbisComments: TagReader {
             let key = String(decoding: entry[..<equals], as: UTF8.self).uppercased()
             let value = String(decoding: entry[entry.index(after: equals)...], as: UTF8.self)
             guard !key.isEmpty, !value.isEmpty else { continue }
+            if key == "ARTIST" && !artists.contains(value) { artists.append(value) }
             if key == "METADATA_BLOCK_PICTURE" {
                 pictureBlocks.append(value)
             } else if values[key] == nil {
@@ -45,30 +48,18 @@ struct VorbisComments: TagReader {
         return Double(q78) / 256 + 5
     }
 
-    /// The comment that holds what an ID3v2 frame holds, first the common name, then others
-    /// taggers write (foobar2000, Picard, EasyTag).
-    private static let frameKeys: [String: [String]] = [
-        "TPE2": ["ALBUMARTIST", "ALBUM ARTIST"], "TCOM": ["COMPOSER"], "TRCK": ["TRACKNUMBER"],
-        "TPOS": ["DISCNUMBER"],
-    ]
-    /// Where the count of an `N/M` field is kept on its own.
-    private static let countKeys: [String: [String]] = [
-        "TRCK": ["TRACKTOTAL", "TOTALTRACKS"], "TPOS": ["DISCTOTAL", "TOTALDISCS"],
-    ]
-
+    /// Each field from the comments `TagSource.vorbisComments` names.
     func value(of source: TagSource) -> TrackFieldValue? {
+        let found = first(source.vorbisComments)
         switch source {
-        case .summary(.title): text("TITLE")
-        case .summary(.artist): text("ARTIST")
-        case .summary(.album): text("ALBUM")
-        case .frame(let id): first(Self.frameKeys[id]).map(TrackFieldValue.text)
-        case .genre: text("GENRE")
-        case .year: (values["DATE"] ?? values["YEAR"]).flatMap(TagText.leadingYear).map(TrackFieldValue.number)
-        case .number(let id): TagText.numberAndCount(first(Self.frameKeys[id])).0.map(TrackFieldValue.number)
+        case .summary, .frame, .genre: return found.map(TrackFieldValue.text)
+        case .year: return found.flatMap(TagText.leadingYear).map(TrackFieldValue.number)
+        case .number: return TagText.numberAndCount(found).0.map(TrackFieldValue.number)
         case .count(let id):
-            (first(Self.countKeys[id]).flatMap { TagText.numberAndCount($0).0 }
-                ?? TagText.numberAndCount(first(Self.frameKeys[id])).1).map(TrackFieldValue.number)
-        case .replayGain(let key): values[key.uppercased()].flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
+            let alone = found.flatMap { TagText.numberAndCount($0).0 }
+            return (alone ?? TagText.numberAndCount(first(TagSource.number(ofFrame: id).vorbisComments)).1)
+                .map(TrackFieldValue.number)
+        case .replayGain: return found.flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
         }
     }
 
@@ -85,8 +76,6 @@ struct VorbisComments: TagReader {
             return (number, start, values[key + "NAME"])
         }.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
-
-    private func text(_ key: String) -> TrackFieldValue? { values[key].map(TrackFieldValue.text) }
 
     private func first(_ keys: [String]?) -> String? { keys?.lazy.compactMap { values[$0] }.first }
 }

@@ -1,0 +1,24 @@
+#ifndef PLAYBACKD_SQLITE_SHIM_H
+#define PLAYBACKD_SQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// Registers the SQL function `fold(TEXT)` on `db`: the words of TEXT as FTS5's `unicode61`
+/// tokenizer with `remove_diacritics 2` makes them (lower case, diacritics removed, the
+/// characters between words dropped), joined by one space; NULL stays NULL. So "Sigur Rós" and
+/// "sigur ros" fold alike, exactly as the full-text index folds them: one folding for filters
+/// and search. SQLite has no such function of its own, and its tokenizer is reachable only
+/// through the FTS5 API, which Swift cannot call (function pointers in structs of callbacks).
+/// Returns SQLITE_OK, or an error code when FTS5 is missing.
+int playbackd_sqlite_register_fold(sqlite3 *db);
+
+/// Registers `key_id(TEXT)`: the text's 64-bit FNV-1a hash, its top two bits cleared (a
+/// positive integer), or NULL for NULL. Albums, artists and genres are named by a hash of their
+/// folded names, so their ids come out the same when the index is rebuilt.
+int playbackd_sqlite_register_key_id(sqlite3 *db);
+
+/// sqlite3_bind_text with SQLITE_TRANSIENT (a macro over a cast Swift cannot import): SQLite
+/// copies the text.
+int playbackd_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes);
+
+#endif

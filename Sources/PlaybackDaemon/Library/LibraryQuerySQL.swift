@@ -1,0 +1,96 @@
+import PlaybackModel
+import SystemSupport
+
+/// A `LibraryQuery` as SQL over the index (`LibrarySchema`): the `WHERE` its filters and text
+/// make, the `ORDER BY` its sort makes, and the values bound to them in order.
+struct LibraryQuerySQL {
+    private(set) var conditions: [String] = ["s.missing = 0"]
+    private(set) var values: [SQLiteValue] = []
+
+    init(_ query: LibraryQuery) {
+        for filter in query.filters { add(filter) }
+        if let text = query.text, let match = Self.match(text) {
+            conditions.append("s.id IN (SELECT rowid FROM song_text WHERE song_text MATCH ?)")
+            values.append(.text(match))
+        }
+    }
+
+    var whereClause: String { "WHERE " + conditions.joined(separator: " AND ") }
+
+    /// The expression a number field is read from.
+    static func numberColumn(_ name: String) -> String {
+        switch name {
+        case "playCount": "u.plays"
+        case "skipCount": "u.skips"
+        case "lastPlayed": "coalesce(u.lastPlayed, 0)"
+        case "dateAdded": "u.added"
+        case "rating": "u.rating"
+        default: "s.\"\(name)\""
+        }
+    }
+
+    /// The expression a song sorts by for `name`: text folded, numbers as they are.
+    static func songSortColumn(_ name: String) -> String {
+        guard let field = LibraryField.named(name) else { return "s.id" }
+        switch (field.kind, name) {
+        case (.number, _): return numberColumn(name)
+        case (.text, "path"): return "s.path"
+        case (.text, "artist"): return "fold(s.\"artist\")"
+        case (.text, _): return "s.\"f_\(name)\""
+        }
+    }
+
+    /// `ORDER BY` for songs.
+    static func songOrder(_ sort: [LibraryQuery.SortKey]) -> String {
+        "ORDER BY "
+            + (sort.map { songSortColumn($0.field) + ($0.descending ? " DESC" : "") } + ["s.id"]).joined(
+                separator: ", ")
+    }
+
+    private mutating func add(_ filter: LibraryQuery.Filter) {
+        let name = filter.field.name
+        if filter.field.kind == .number {
+            let operation =
+                switch filter.comparison {
+                case .atLeast: ">="
+                case .atMost: "<="
+                default: "="
+                }
+            conditions.append("\(Self.numberColumn(name)) \(operation) ?")
+            values.append(.real(Double(filter.value) ?? 0))
+            return
+        }
+        let (column, folds) =
+            switch name {
+            case "path": ("s.path", false)
+            case "artist": ("a.folded", true)
+            default: ("s.\"f_\(name)\"", true)
+            }
+        let value = folds ? "fold(?)" : "?"
+        let condition: String
+        switch filter.comparison {
+        case .contains:
+            condition = "instr(\(column), \(value)) > 0"
+            values.append(.text(filter.value))
+        case .startsWith:
+            condition = "\(column) >= \(value) AND \(column) < \(value) || char(1114111)"
+            values += [.text(filter.value), .text(filter.value)]
+        default:
+            condition = "\(column) = \(value)"
+            values.append(.text(filter.value))
+        }
+        conditions.append(
+            name == "artist"
+                ? "EXISTS (SELECT 1 FROM song_artists a WHERE a.song = s.id AND \(condition))" : "(\(condition))")
+    }
+
+    /// FTS5's query for free text: each word as a quoted prefix, all of them required; nil when
+    /// no word is left.
+    static func match(_ text: String) -> String? {
+        // A word of punctuation alone is no word to the tokenizer either.
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+            .filter { $0.contains { $0.isLetter || $0.isNumber } }
+            .map { "\"" + String($0).substituting("\"", with: "\"\"") + "\"*" }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,325 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+import Synchronization
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The music library (docs/library.md): the audio files under the library's folders, indexed
+/// in SQLite (`LibrarySchema`), asked with queries that fold case and accents, each song with
+/// a persistent id and its play statistics. Scans run on a thread of their own
+/// (`pbd-library`, background priority) and only read what changed; an inotify watch keeps the
+/// index current while the daemon runs. Queries are answered on the event loop from the index
+/// as it stands. Its commands come from the daemon's command handler; `onChange` is told when
+/// its status or contents change, to be pushed (`library`).
+final class MusicLibrary {
+    /// The songs and statistics a query or id list enqueues: with their metadata, nothing to
+    /// probe.
+    struct Selection {
+        var songs: [LibrarySong]
+        var unknown: [String]
+    }
+
+    let roots: [String]
+    private let indexPath: String
+    private let userPath: String
+    private let openTags: AudioDecoderFactory
+    private let worker: BackgroundWorker
+    private let log: DaemonLog
+    /// The library thread's connection (jobs only).
+    private var writer: LibraryWriter?
+    /// The event loop's connection, opened at its first use.
+    private var reader: LibraryReader?
+    private var watch: LibraryWatch?
+    /// Scans asked for and not yet begun, by path (nil: everything) and whether full.
+    private var pendingScans = 0
+    private var scanning = false
+    /// Whether the databases were opened (or are being): not until there is a library.
+    private var isOpen = false
+    /// Files read by the scan running, counted from its threads.
+    private let scanned = ScanCounter()
+    private var lastScanned = 0
+    /// What the scan running reads in all.
+    private var toRead = 0
+    /// The counts of the index, read again when a scan ends (counting 100,000 songs' albums
+    /// takes milliseconds; progress is pushed hundreds of times a scan).
+    private var counts: LibraryReader.Counts?
+    /// Told on the event loop when the status or the contents changed.
+    var onChange: () -> Void = {}
+
+    init(
+        roots: [String], indexPath: String, userPath: String, openTags: @escaping AudioDecoderFactory,
+        loop: EventLoop, log: DaemonLog
+    ) {
+        self.roots = roots
+        self.indexPath = indexPath
+        self.userPath = userPath
+        self.openTags = openTags
+        self.log = log
+        worker = BackgroundWorker(name: "pbd-library", loop: loop)
+        watch = LibraryWatch(loop: loop)
+        if watch == nil { log.warning("the library is not watched: inotify: \(LibraryWalk.describe(errno))") }
+        watch?.onChanges = { [unowned self] folders in
+            for folder in folders { update(path: folder, full: false) }
+        }
+    }
+
+    /// Opens the index on the library's thread (rebuilding it when it cannot be used) and
+    /// scans for what changed while the daemon was not running. Without a library (no folder
+    /// there, and no index yet) nothing is made and nothing is said until one is asked for.
+    func begin() {
+        let hasFolder = roots.contains { access($0, F_OK) == 0 }
+        guard hasFolder || access(indexPath, F_OK) == 0 else {
+            log.log(.debug, "library: none of \(roots.joined(separator: ", ")) is there: no library")
+            return
+        }
+        open()
+        update(path: nil, full: false)
+    }
+
+    /// Opens the databases on the library's thread, once.
+    private func open() {
+        guard !isOpen else { return }
+        isOpen = true
+        let (indexPath, userPath, log) = (indexPath, userPath, log)
+        worker.submit { [unowned self] in
+            for directory in [indexPath, userPath].map({ String($0[..<$0.lastIndex(of: "/")!]) }) {
+                if let problem = FileSystem.makeDirectories(directory) { log.error("library: \(problem)") }
+            }
+            do throws(SQLiteError) {
+                let writer = try LibraryWriter(indexPath: indexPath, userPath: userPath)
+                if let reason = writer.rebuilt { log.warning("library: \(reason): it is made anew from the files") }
+                self.writer = writer
+                return { [unowned self] in
+                    reader = nil
+                    counts = nil
+                }
+            } catch {
+                log.error("library: cannot open \(indexPath): \(error)")
+                return {}
+            }
+        }
+    }
+
+    /// Ends the watch and the library's thread (after the job running).
+    func end() {
+        watch = nil
+        worker.stop()
+        writer = nil
+    }
+
+    // MARK: Commands
+
+    /// Carries out a library command; nil for one that is not the library's.
+    func handle(_ command: Command) -> CommandResult? {
+        switch command {
+        case .libraryQuery(let query):
+            guard isOpen else {
+                let none: LibraryPage.Items =
+                    query.entity == .songs ? .songs([]) : query.entity == .albums ? .albums([]) : .names([])
+                return .success(.library(LibraryPage(items: none, total: 0)))
+            }
+            return read { reader throws(SQLiteError) in .library(try reader.page(query)) }
+        case .libraryStatus:
+            counts = nil
+            return .success(.libraryStatus(status))
+        case .libraryFailures(let offset, let limit):
+            guard isOpen else { return .success(.libraryFailures([], total: 0)) }
+            return read { reader throws(SQLiteError) in
+                let (failures, total) = try reader.failures(offset: offset, limit: limit)
+                return .libraryFailures(failures, total: total)
+            }
+        case .libraryUpdate(let path, let full):
+            if let path, !roots.contains(where: { path == $0 || path.hasPrefix(bytes: LibraryScan.folderPrefix($0)) }) {
+                return .failure(
+                    CommandFailure(.badRequest, "\(path) is not inside the library (\(roots.joined(separator: ", ")))"))
+            }
+            update(path: path, full: full)
+            return .success(.done)
+        default:
+            return nil
+        }
+    }
+
+    /// Rates the song `id` (empty: the song at `currentPath`).
+    func setRating(_ rating: Int, id: String, currentPath: String?) -> CommandResult {
+        let found: Result<Int64?, SQLiteError> = withReader { reader throws(SQLiteError) in
+            if let number = Int64(id) { return try reader.hasSong(number) ? number : nil }
+            guard id.isEmpty, let currentPath else { return nil }
+            return try reader.songID(at: currentPath)
+        }
+        switch found {
+        case .failure(let error): return .failure(Self.failure(error))
+        case .success(nil):
+            let what =
+                id.isEmpty
+                ? (currentPath == nil ? "nothing is playing" : "the item playing is not in the library")
+                : "no song has id \(id)"
+            return .failure(CommandFailure(.noSuchContent, what))
+        case .success(let song?):
+            worker.submit { [unowned self] in
+                do throws(SQLiteError) { try writer?.setRating(rating, id: song) } catch {
+                    log.error("library: cannot save the rating: \(error)")
+                }
+                return {}
+            }
+            return .success(.done)
+        }
+    }
+
+    /// The songs `selection` names: ids in their order (an album's in disc and track order),
+    /// or a query's results.
+    func songs(_ selection: LibrarySelection) -> Result<Selection, CommandFailure> {
+        withReader { reader throws(SQLiteError) in
+            switch selection {
+            case .ids(let ids):
+                let (songs, unknown) = try reader.songs(ids: ids)
+                return Selection(songs: songs, unknown: unknown)
+            case .query(var query):
+                query.entity = .songs
+                guard case .songs(let songs) = try reader.page(query).items else {
+                    return Selection(songs: [], unknown: [])
+                }
+                return Selection(songs: songs, unknown: [])
+            }
+        }.mapError(Self.failure)
+    }
+
+    /// Records plays and skips on the library's thread.
+    func record(_ events: [ListeningEvent]) {
+        guard !events.isEmpty else { return }
+        worker.submit { [unowned self] in
+            do throws(SQLiteError) {
+                try writer?.database.transaction { () throws(SQLiteError) in
+                    for event in events { try writer?.record(event) }
+                }
+            } catch {
+                log.error("library: cannot record plays: \(error)")
+            }
+            return {}
+        }
+    }
+
+    /// The library's status now (its counts as of the last scan's end).
+    var status: LibraryStatus {
+        if counts == nil { counts = try? withReader { reader throws(SQLiteError) in try reader.counts() }.get() }
+        let counts = counts ?? LibraryReader.Counts()
+        return LibraryStatus(
+            state: scanning ? .scanning : .idle, songs: counts.songs, albums: counts.albums, artists: counts.artists,
+            scanned: scanning ? scanned.count.load(ordering: .relaxed) : lastScanned, toRead: scanning ? toRead : 0,
+            failed: counts.failed,
+            updatedAt: counts.updatedAt, roots: roots)
+    }
+
+    // MARK: Scans
+
+    /// Queues a scan of `path` (nil: every folder).
+    func update(path: String?, full: Bool) {
+        open()
+        pendingScans += 1
+        scanning = true
+        let (roots, openTags, log, scanned) = (roots, openTags, log, scanned)
+        worker.submit { [unowned self] in
+            guard let writer else { return { [unowned self] in scanEnded(nil) } }
+            scanned.count.store(0, ordering: .relaxed)
+            let worker = self.worker
+            var report: LibraryScanReport?
+            do throws(SQLiteError) {
+                report = try LibraryScan(writer: writer, openTags: openTags).run(
+                    roots: roots, under: path, full: full, now: WallClock.now(),
+                    planned: { total in worker.deliver { [unowned self] in planned(total) } }
+                ) { read in
+                    let total = scanned.count.add(read, ordering: .relaxed).newValue
+                    if total / 500 != (total - read) / 500 { worker.deliver { [unowned self] in progress(total) } }
+                }
+            } catch {
+                log.error(
+                    "library: the scan of \(path ?? roots.joined(separator: ", ")) failed, the index is as it was: \(error)"
+                )
+            }
+            if let report {
+                log.log(
+                    report.read + report.removed > 0 ? .info : .debug,
+                    "library: scanned \(path ?? "everything"): \(report.read) read, \(report.removed) removed, \(report.failed) failed"
+                )
+            }
+            return { [unowned self] in scanEnded(report) }
+        }
+        onChange()
+    }
+
+    private func planned(_ total: Int) {
+        toRead = total
+        onChange()
+    }
+
+    private func progress(_ count: Int) {
+        lastScanned = count
+        onChange()
+    }
+
+    private func scanEnded(_ report: LibraryScanReport?) {
+        pendingScans -= 1
+        scanning = pendingScans > 0
+        toRead = 0
+        counts = nil
+        if let report {
+            lastScanned = report.read
+            if let watch, !report.folders.isEmpty {
+                let folders = report.folders
+                worker.submit {
+                    let failed = watch.watch(folders)
+                    return { [unowned self] in
+                        if failed > 0 {
+                            log.warning(
+                                "library: \(failed) folders are not watched (raise fs.inotify.max_user_watches); 'playbackctl library update' finds their changes"
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        onChange()
+    }
+
+    // MARK: Reading
+
+    private func read(_ body: (LibraryReader) throws(SQLiteError) -> CommandOutcome) -> CommandResult {
+        withReader(body).mapError(Self.failure)
+    }
+
+    private func withReader<Value>(_ body: (LibraryReader) throws(SQLiteError) -> Value) -> Result<Value, SQLiteError> {
+        guard isOpen else { return .failure(SQLiteError(code: 1, message: "no such table: there is no library yet")) }
+        do throws(SQLiteError) {
+            if reader == nil { reader = try LibraryReader(indexPath: indexPath, userPath: userPath) }
+            return .success(try body(reader!))
+        } catch {
+            // An index being made anew, or one that is not there yet: read again next time.
+            reader = nil
+            return .failure(error)
+        }
+    }
+
+    private static func failure(_ error: SQLiteError) -> CommandFailure {
+        if error.message.contains(bytes: "no such table") {
+            return CommandFailure(.commandFailed, "the library is being made: try again in a moment")
+        }
+        return CommandFailure(.commandFailed, "the library cannot be read: \(error)")
+    }
+}
+
+/// The library begins once the daemon is ready (a query before its first scan is answered
+/// from the index as it is; nothing is pushed before `READY=1`) and stops before the player's
+/// workers.
+extension MusicLibrary: Subsystem {
+    func ready(_ view: PlayerView) { begin() }
+    func stop(_ last: PlayerView) { end() }
+}
+
+/// The files a scan has read, counted from each of its threads.
+private final class ScanCounter: Sendable {
+    let count = Atomic<Int>(0)
+}
