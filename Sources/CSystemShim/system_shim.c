@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <malloc.h>
 #include "system_shim.h"
 
 int playbackd_eventfd(void) {
@@ -60,4 +61,12 @@ int playbackd_peer_uid(int fd, unsigned int *uid) {
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
     *uid = credentials.uid;
     return 0;
+}
+
+void playbackd_release_free_heap(void) { malloc_trim(0); }
+
+void playbackd_fix_heap_thresholds(void) {
+    mallopt(M_ARENA_MAX, 1);
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 256 * 1024);
 }

@@ -126,6 +126,8 @@ struct RequestBuilder {
             return .string(absolute(word))
         case .text:
             return .string(words.joined(separator: " "))
+        case .words:
+            return .array(words.map { .string($0) })
         case .filters:
             var filters: [JSONValue] = []
             for word in words { filters.append(try filter(word)) }

@@ -342,6 +342,14 @@ public enum CommandCatalog {
                         "enqueue --play https://radio.example/stations.pls",
                     ]),
                 CLIVerb(
+                    "enqueue-ids", "Add library songs and albums by their ids (from find, search and list).",
+                    positionals: [CLIPositional("libraryIDs", "ID", .words, variadic: true)],
+                    flags: ["next", "replace", "play"],
+                    examples: [
+                        "enqueue-ids album-4076339674624847893 --replace --play", "enqueue-ids 6151 6152 --next",
+                    ]
+                ),
+                CLIVerb(
                     "insert", "Insert files, directories or playlists before POSITION (1-based).",
                     positionals: [
                         CLIPositional("at", "POSITION", .queuePosition),

@@ -52,6 +52,8 @@ public enum CLIValueKind: Sendable, Equatable {
     case filters
     /// Words, sent as one string.
     case text
+    /// Words, sent as a list of strings (library ids).
+    case words
 }
 
 /// One request argument.

@@ -15,6 +15,8 @@ import SystemSupport
 //                                         a time; prints p50, p99 and max in microseconds.
 //   playbackd-bench rtt-until SOCKET FILE the same, until FILE exists (to measure while another
 //                                         client's request is being answered).
+//   playbackd-bench rtt-request SOCKET COUNT JSON
+//                                         the same with the request line JSON (a library query).
 //   playbackd-bench echo SOCKET BYTES     a poll(2) server answering every line with BYTES bytes:
 //                                         the floor a request/reply over a Unix socket costs on
 //                                         this machine, measured with the same client.
@@ -43,9 +45,11 @@ func monotonicMicroseconds() -> Double {
     return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
 }
 
-func measureRoundTrips(socket: String, count: Int, until stopFile: String? = nil) throws -> [Double] {
+func measureRoundTrips(
+    socket: String, count: Int, until stopFile: String? = nil, request line: String = #"{"command":"nowPlaying"}"#
+) throws -> [Double] {
     let client = try ControlClient(path: socket)
-    let request = #"{"command":"nowPlaying"}"# + "\n"
+    let request = line + "\n"
     var samples: [Double] = []
     samples.reserveCapacity(min(count, 100_000))
     for _ in 0..<count {
@@ -195,6 +199,14 @@ case (4, "rtt"), (4, "rtt-until"):
     guard let count = until == nil ? Int(arguments[3]) : Int.max, count > 0 else { exit(2) }
     do {
         Console.out(summary(try measureRoundTrips(socket: arguments[2], count: count, until: until)))
+    } catch {
+        Console.error("playbackd-bench: \(error)\n")
+        exit(1)
+    }
+case (5, "rtt-request"):
+    guard let count = Int(arguments[3]), count > 0 else { exit(2) }
+    do {
+        Console.out(summary(try measureRoundTrips(socket: arguments[2], count: count, request: arguments[4])))
     } catch {
         Console.error("playbackd-bench: \(error)\n")
         exit(1)

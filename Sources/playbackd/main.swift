@@ -15,6 +15,7 @@ let configurationErrorStatus: Int32 = 78
 // Before anything can start a thread: every thread must inherit the blocked signal mask, and
 // the environment is changed only while there is one thread.
 ProcessSignals.prepare()
+ProcessHeap.prepare()
 SoundServerIdentity.applyToEnvironment()
 
 // The composition root: the only place concrete audio backends are chosen.
@@ -54,7 +55,8 @@ let http = HTTPOptions(stallSeconds: settings.streamStallSeconds, caFile: settin
 let daemon = Daemon(
     options: options, settings: settings, sink: sink,
     openDecoder: { request throws(DecoderError) in try AudioFileFormat.open(request, http: http) },
-    probeDecoder: { request throws(DecoderError) in try AudioFileFormat.open(request, readsPictures: true, http: http) },
+    probeDecoder: { request throws(DecoderError) in try AudioFileFormat.open(request, readsPictures: true, http: http)
+    },
     fetchPlaylist: { url, maximumBytes throws(DecoderError) in
         try HTTPSource.fetch(url, maximumBytes: maximumBytes, http: http)
     },

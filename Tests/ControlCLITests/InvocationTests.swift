@@ -49,6 +49,10 @@ import Testing
             (["bookmarks"], #"{"command":"bookmarks"}"#),
             (["bookmarks", "forget", "--all"], #"{"command":"forgetBookmarks","all":true}"#),
             (["bookmarks", "forget", "/b/book.m4b"], #"{"command":"forgetBookmarks","path":"/b/book.m4b"}"#),
+            (
+                ["enqueue-ids", "album-12", "7", "--play"],
+                #"{"command":"enqueue","play":true,"libraryIDs":["album-12","7"]}"#
+            ),
         ])
     func requests(_ arguments: [String], _ expected: String) throws {
         #expect(try request(arguments) == expected)

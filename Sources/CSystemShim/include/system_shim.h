@@ -2,7 +2,8 @@
 #define PLAYBACKD_SYSTEM_SHIM_H
 
 /// What Swift's Glibc module cannot call directly: GNU-only calls and flags (eventfd,
-/// signalfd, accept4, SO_PEERCRED, per-thread names and scheduling). No audio library here.
+/// signalfd, accept4, SO_PEERCRED, per-thread names and scheduling, malloc_trim). No audio
+/// library here.
 
 /// A non-blocking, close-on-exec eventfd with a zero count (eventfd.h is not in Swift's Glibc).
 int playbackd_eventfd(void);
@@ -33,5 +34,15 @@ int playbackd_accept(int listen_fd);
 
 /// The peer's uid from SO_PEERCRED; returns 0 on success, -1 on failure.
 int playbackd_peer_uid(int fd, unsigned int *uid);
+
+/// Fixes malloc's thresholds (M_MMAP_THRESHOLD and M_TRIM_THRESHOLD at 256 KiB) instead of
+/// glibc's sliding ones: once a large block had been freed (a 36 MB table in a library scan),
+/// glibc raised both to twice its size and a thread's arena kept tens of MiB free for good.
+void playbackd_fix_heap_thresholds(void);
+
+/// Gives the heap's free memory back to the system (glibc's malloc_trim, in malloc.h, which
+/// Swift's Glibc module does not include): after a library scan that read 100,000 files on
+/// several threads, the arenas hold tens of MiB that nothing will use again.
+void playbackd_release_free_heap(void);
 
 #endif

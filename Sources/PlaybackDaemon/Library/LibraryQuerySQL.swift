@@ -79,9 +79,9 @@ struct LibraryQuerySQL {
             condition = "\(column) = \(value)"
             values.append(.text(filter.value))
         }
+        // The songs of an artist come from the artists' index, not from a look at every song.
         conditions.append(
-            name == "artist"
-                ? "EXISTS (SELECT 1 FROM song_artists a WHERE a.song = s.id AND \(condition))" : "(\(condition))")
+            name == "artist" ? "s.id IN (SELECT a.song FROM song_artists a WHERE \(condition))" : "(\(condition))")
     }
 
     /// FTS5's query for free text: each word as a quoted prefix, all of them required; nil when

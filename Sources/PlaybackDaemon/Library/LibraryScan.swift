@@ -49,7 +49,7 @@ struct LibraryScan {
             }
             var walk = LibraryWalk()
             walk.walk(scope)
-            let indexed = try writer.indexedFiles(under: Self.prefix(of: scope))
+            var indexed = try writer.indexedFiles(under: Self.prefix(of: scope))
             // A root that is not there, or empty while songs were found in it: its disk is
             // not mounted. Its songs stay, missing, until it is back or a full update.
             if walk.files.isEmpty && !indexed.isEmpty && scope == root && !full {
@@ -57,12 +57,12 @@ struct LibraryScan {
                 continue
             }
             presentRoots.append(root)
-            let found = Set(walk.files.map(\.path))
-            removed += indexed.keys.filter { !found.contains($0) }
+            // Each file found is taken from the indexed ones; those left were not found.
             walked += walk.files.filter { file in
-                guard let known = indexed[file.path], !full else { return true }
+                guard let known = indexed.removeValue(forKey: file.path), !full else { return true }
                 return known.identity != file.identity
             }
+            removed += indexed.keys
             failures += walk.failures
             report.folders += walk.folders
         }

@@ -87,6 +87,7 @@ final class LibraryWriter {
             } else {
                 try database.rows(sql, [], read)
             }
+        files.reserveCapacity(rows.count)
         for (path, file) in rows { files[path] = file }
         return files
     }
@@ -139,7 +140,7 @@ final class LibraryWriter {
     /// Marks the songs under `prefix` missing (their disk is not there) or there again.
     func setMissing(_ missing: Bool, under prefix: String) throws(SQLiteError) {
         try database.run(
-            "UPDATE songs SET missing = ?2 WHERE substr(path, 1, length(?1)) = ?1",
+            "UPDATE songs SET missing = ?2 WHERE missing != ?2 AND substr(path, 1, length(?1)) = ?1",
             [.text(prefix), .integer(missing ? 1 : 0)])
     }
 

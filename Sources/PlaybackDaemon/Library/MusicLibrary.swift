@@ -44,8 +44,9 @@ final class MusicLibrary {
     private var lastScanned = 0
     /// What the scan running reads in all.
     private var toRead = 0
-    /// The counts of the index, read again when a scan ends (counting 100,000 songs' albums
-    /// takes milliseconds; progress is pushed hundreds of times a scan).
+    /// The counts of the index, counted on the library's thread when it is opened and when a
+    /// scan ends (counting 100,000 songs' albums takes tens of milliseconds, too long for the
+    /// event loop; progress is pushed hundreds of times a scan).
     private var counts: LibraryReader.Counts?
     /// Told on the event loop when the status or the contents changed.
     var onChange: () -> Void = {}
@@ -93,9 +94,10 @@ final class MusicLibrary {
                 let writer = try LibraryWriter(indexPath: indexPath, userPath: userPath)
                 if let reason = writer.rebuilt { log.warning("library: \(reason): it is made anew from the files") }
                 self.writer = writer
+                let counts = try? LibraryReader.counts(in: writer.database)
                 return { [unowned self] in
                     reader = nil
-                    counts = nil
+                    self.counts = counts
                 }
             } catch {
                 log.error("library: cannot open \(indexPath): \(error)")
@@ -124,7 +126,6 @@ final class MusicLibrary {
             }
             return read { reader throws(SQLiteError) in .library(try reader.page(query)) }
         case .libraryStatus:
-            counts = nil
             return .success(.libraryStatus(status))
         case .libraryFailures(let offset, let limit):
             guard isOpen else { return .success(.libraryFailures([], total: 0)) }
@@ -205,7 +206,6 @@ final class MusicLibrary {
 
     /// The library's status now (its counts as of the last scan's end).
     var status: LibraryStatus {
-        if counts == nil { counts = try? withReader { reader throws(SQLiteError) in try reader.counts() }.get() }
         let counts = counts ?? LibraryReader.Counts()
         return LibraryStatus(
             state: scanning ? .scanning : .idle, songs: counts.songs, albums: counts.albums, artists: counts.artists,
@@ -223,7 +223,7 @@ final class MusicLibrary {
         scanning = true
         let (roots, openTags, log, scanned) = (roots, openTags, log, scanned)
         worker.submit { [unowned self] in
-            guard let writer else { return { [unowned self] in scanEnded(nil) } }
+            guard let writer else { return { [unowned self] in scanEnded(nil, counts: nil) } }
             scanned.count.store(0, ordering: .relaxed)
             let worker = self.worker
             var report: LibraryScanReport?
@@ -240,13 +240,24 @@ final class MusicLibrary {
                     "library: the scan of \(path ?? roots.joined(separator: ", ")) failed, the index is as it was: \(error)"
                 )
             }
+            // What the scan held (the files known and read) goes back to the system, and the
+            // write-ahead log is folded into the databases and emptied. The folders the watch
+            // keeps are copied first: the walk made them between its files' paths, and one
+            // string kept on every page would keep every page.
+            if let folders = report?.folders {
+                report?.folders = folders.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+            }
+            try? writer.database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user.wal_checkpoint(TRUNCATE)")
+            writer.database.releaseMemory()
+            ProcessHeap.releaseFree()
+            let counts = try? LibraryReader.counts(in: writer.database)
             if let report {
                 log.log(
                     report.read + report.removed > 0 ? .info : .debug,
                     "library: scanned \(path ?? "everything"): \(report.read) read, \(report.removed) removed, \(report.failed) failed"
                 )
             }
-            return { [unowned self] in scanEnded(report) }
+            return { [unowned self] in scanEnded(report, counts: counts) }
         }
         onChange()
     }
@@ -261,11 +272,11 @@ final class MusicLibrary {
         onChange()
     }
 
-    private func scanEnded(_ report: LibraryScanReport?) {
+    private func scanEnded(_ report: LibraryScanReport?, counts: LibraryReader.Counts?) {
         pendingScans -= 1
         scanning = pendingScans > 0
         toRead = 0
-        counts = nil
+        if let counts { self.counts = counts }
         if let report {
             lastScanned = report.read
             if let watch, !report.folders.isEmpty {

@@ -117,6 +117,9 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Gives back the page cache's memory (`sqlite3_db_release_memory`).
+    func releaseMemory() { sqlite3_db_release_memory(handle) }
+
     /// The rowid of the last row inserted.
     var lastInsertedID: Int64 { sqlite3_last_insert_rowid(handle) }
 
