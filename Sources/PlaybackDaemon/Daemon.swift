@@ -107,11 +107,21 @@ public final class Daemon {
             enabled: settings.mpris, loop: loop, environment: .process,
             log: DaemonLog(label: "playbackd.mpris", output: logOutput), handle: handle,
             current: { [unowned service] in service.view() }, quit: { [unowned self] in beginStopping() })
+        let mpd = MPDFrontEnd(
+            addresses: settings.mpdListen.compactMap { try? MPDListenAddress.parse($0).get() },
+            roots: LibraryLocations.roots(configured: settings.libraryDirectories, environment: .process),
+            device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device, loop: loop,
+            log: DaemonLog(label: "playbackd.mpd", output: logOutput), perform: handle,
+            current: { [unowned self] in
+                var view = service.view()
+                view.library = library?.status
+                return view
+            })
         let route = RouteWatch(
             loop: loop, openJackMonitor: openJackMonitor, log: DaemonLog(label: "playbackd.route", output: logOutput),
             onChange: { [unowned service] change in service.routeChanged(change) })
         service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
-        return [socket, mpris] + (library.map { [$0] } ?? []) + [
+        return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + [
             EngineDevice(driver: service.driver), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,

@@ -40,6 +40,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var bookmarkMinimumSeconds = 600.0
     /// The music library's folders; nil: the XDG music directory (`LibraryLocations`).
     public var libraryDirectories: [String]?
+    /// Where MPD's protocol is served (`host:port` and socket paths); empty: nowhere.
+    public var mpdListen: [String] = []
     /// The sleep timer's fade, in seconds.
     public var sleepFadeSeconds = 10.0
     /// How items are cut into phrases (phrase mode).

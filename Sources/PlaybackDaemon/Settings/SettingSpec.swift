@@ -67,9 +67,9 @@ struct SettingSpec: Sendable {
         }
     }
 
-    /// `--disable` and `--library-directories` may be given more than once on the command
+    /// `--disable`, `--library-directories` and `--mpd-listen` may be given more than once on the command
     /// line; each adds one value.
-    var isRepeatableFlag: Bool { name == "disable" || name == "library-directories" }
+    var isRepeatableFlag: Bool { ["disable", "library-directories", "mpd-listen"].contains(name) }
 }
 
 /// Why a value does not fit its setting (the caller adds where it came from).
@@ -168,6 +168,25 @@ enum SettingsCatalog {
                 throw SettingValueError("'\(relative)' is not an absolute path")
             }
             settings.libraryDirectories = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        },
+        SettingSpec(
+            name: "mpd-listen", placeholder: "ADDRESS",
+            summary:
+                "Where MPD's protocol is served, for MPD's clients: `host:port` (port 0: any free one) or an absolute socket path (flag: repeatable; file: an array) (docs/mpd.md)",
+            defaultText: "nowhere", keepOnReload: SettingSpec.atRestart(\.mpdListen)
+        ) { input, settings throws(SettingValueError) in
+            let addresses: [String]
+            switch input {
+            case .word(let address): addresses = settings.mpdListen + [address]
+            case .strings(let list): addresses = list
+            default: throw SettingValueError("expected an array of addresses, found \(input.typeName)")
+            }
+            for address in addresses {
+                if case .failure(let problem) = MPDListenAddress.parse(address) {
+                    throw SettingValueError(problem.message)
+                }
+            }
+            settings.mpdListen = addresses
         },
         SettingSpec(
             name: "log-level", placeholder: "LEVEL", summary: "error, warning, notice, info or debug",

@@ -1,0 +1,119 @@
+import ControlProtocol
+import PlaybackModel
+
+/// What an MPD command runs against: the player's view and the daemon's one command handler,
+/// as every front end has them.
+struct MPDContext {
+    let view: () -> PlayerView
+    let perform: (Command, @escaping (CommandResult) -> Void) -> Void
+    /// The library's folders: MPD's URIs are relative to them.
+    let roots: [String]
+    /// The output device's name (`outputs`).
+    let device: String
+    let playlistVersion: () -> UInt64
+    /// The library scan running, as MPD numbers update jobs; nil when none runs.
+    let updatingJob: () -> Int?
+    /// When the daemon started (seconds since the epoch), for `stats`.
+    let startedAt: Double
+    /// The tags this connection asked for (`tagtypes`).
+    var tags = Set(MPDTag.allCases)
+
+    /// Carries out `command`; the reply is empty lines or the failure as MPD reports it.
+    func run(_ command: Command, _ reply: @escaping MPDReply) {
+        perform(command) { result in reply(result.map { _ in [] }.mapError(MPDError.init)) }
+    }
+
+    /// Carries out `commands` one after the other, stopping at the first failure.
+    func run(_ commands: [Command], _ reply: @escaping MPDReply) {
+        guard let first = commands.first else { return reply(.success([])) }
+        run(first) { result in
+            guard case .success = result else { return reply(result) }
+            run(Array(commands.dropFirst()), reply)
+        }
+    }
+
+    /// The queue index of the item with MPD id `id`.
+    func index(ofID id: String) -> Result<Int, MPDError> {
+        guard let number = UInt64(id) else { return .failure(MPDError(.argument, "Integer expected: \(id)")) }
+        guard let index = view().resume.items.firstIndex(where: { $0.id == number }) else {
+            return .failure(MPDError(.noExist, "No such song"))
+        }
+        return .success(index)
+    }
+}
+
+/// A command's reply: its lines (without the final `OK`), or an error.
+typealias MPDReply = (Result<[String], MPDError>) -> Void
+
+/// One command of MPD's protocol that playbackd implements, declared once: `commands` lists it
+/// and the session dispatches to it.
+struct MPDCommand: Sendable {
+    let name: String
+    /// How many arguments it takes.
+    let arguments: ClosedRange<Int>
+    let run: @Sendable (MPDContext, [String], @escaping MPDReply) -> Void
+
+    init(
+        _ name: String, _ arguments: ClosedRange<Int>,
+        _ run: @escaping @Sendable (MPDContext, [String], @escaping MPDReply) -> Void
+    ) {
+        self.name = name
+        self.arguments = arguments
+        self.run = run
+    }
+}
+
+extension MPDError {
+    /// A command's failure as MPD reports the like.
+    init(_ failure: CommandFailure) {
+        switch failure.status {
+        case .noSuchContent: self.init(.noExist, failure.message)
+        case .noActionableNowPlayingItem: self.init(.playerSync, "Not playing")
+        case .badRequest: self.init(.argument, failure.message)
+        case .success, .commandFailed, .commandDisabled, .deviceNotFound: self.init(.system, failure.message)
+        }
+    }
+}
+
+/// Arguments as MPD reads them, with its messages.
+enum MPDArgument {
+    static func integer(_ text: String) -> Result<Int, MPDError> {
+        Int(text).map(Result.success) ?? .failure(MPDError(.argument, "Integer expected: \(text)"))
+    }
+
+    static func boolean(_ text: String) -> Result<Bool, MPDError> {
+        switch text {
+        case "0": .success(false)
+        case "1": .success(true)
+        default: .failure(MPDError(.argument, "Boolean (0/1) expected: \(text)"))
+        }
+    }
+
+    static func seconds(_ text: String) -> Result<Double, MPDError> {
+        guard let value = Double(text), value.isFinite else {
+            return .failure(MPDError(.argument, "Float expected: \(text)"))
+        }
+        return .success(value)
+    }
+
+    /// `N` (one position, which must be there) or `START:END` (END excluded, clipped to the
+    /// queue; empty: to the end; START must be in the queue).
+    static func range(_ text: String, count: Int) -> Result<Range<Int>, MPDError> {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let start = Int(parts[0]), start >= 0 else {
+            return .failure(MPDError(.argument, "Integer or range expected: \(text)"))
+        }
+        guard parts.count == 2 else {
+            return start < count ? .success(start..<start + 1) : .failure(MPDError(.argument, "Bad song index"))
+        }
+        var end = count
+        if !parts[1].isEmpty {
+            guard let given = Int(parts[1]), given >= start else {
+                return .failure(MPDError(.argument, "Integer or range expected: \(text)"))
+            }
+            end = min(given, count)
+        }
+        guard start < count || (start == 0 && count == 0) else { return .failure(MPDError(.argument, "Bad range")) }
+        return .success(start..<max(start, end))
+    }
+}

@@ -1,0 +1,319 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+import SystemSupport
+
+/// The commands of MPD's protocol that playbackd implements, each a translation into the
+/// daemon's own commands or a reading of its view. What MPD has and playbackd does not is not
+/// here: `commands` does not list it and it is answered `unknown command`, never a silent OK.
+enum MPDCommands {
+    static let all: [MPDCommand] = playback + modes + queue + information
+    static let byName: [String: MPDCommand] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    // MARK: Playback
+
+    static let playback: [MPDCommand] = [
+        MPDCommand("play", 0...1) { context, arguments, reply in
+            guard let position = arguments.first else { return context.run(.play, reply) }
+            switch MPDArgument.integer(position) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let index):
+                guard index >= 0, index < context.view().resume.items.count else {
+                    return reply(.failure(MPDError(.argument, "Bad song index")))
+                }
+                context.run([.jump(index: index), .play], reply)
+            }
+        },
+        MPDCommand("playid", 0...1) { context, arguments, reply in
+            guard let id = arguments.first else { return context.run(.play, reply) }
+            switch context.index(ofID: id) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let index): context.run([.jump(index: index), .play], reply)
+            }
+        },
+        MPDCommand("pause", 0...1) { context, arguments, reply in
+            guard let state = arguments.first else { return context.run(.togglePlayPause, reply) }
+            switch MPDArgument.boolean(state) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let pause): context.run(pause ? .pause : .play, reply)
+            }
+        },
+        MPDCommand("stop", 0...0) { context, _, reply in context.run(.stop, reply) },
+        MPDCommand("next", 0...0) { context, _, reply in context.run(.nextTrack, reply) },
+        MPDCommand("previous", 0...0) { context, _, reply in context.run(.previousTrack, reply) },
+        MPDCommand("seek", 2...2) { context, arguments, reply in
+            switch (MPDArgument.integer(arguments[0]), MPDArgument.seconds(arguments[1])) {
+            case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
+            case (.success(let index), .success(let seconds)):
+                seek(context, index: index, to: seconds, reply)
+            }
+        },
+        MPDCommand("seekid", 2...2) { context, arguments, reply in
+            switch (context.index(ofID: arguments[0]), MPDArgument.seconds(arguments[1])) {
+            case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
+            case (.success(let index), .success(let seconds)): seek(context, index: index, to: seconds, reply)
+            }
+        },
+        MPDCommand("seekcur", 1...1) { context, arguments, reply in
+            let text = arguments[0]
+            switch MPDArgument.seconds(text) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let seconds):
+                if text.hasPrefix("+") {
+                    context.run(.skipForward(interval: seconds), reply)
+                } else if text.hasPrefix("-") {
+                    context.run(.skipBackward(interval: -seconds), reply)
+                } else {
+                    context.run(.changePlaybackPosition(position: seconds), reply)
+                }
+            }
+        },
+    ]
+
+    /// `seek` and `seekid`: to the item (when it is not the current one) and the position.
+    private static func seek(_ context: MPDContext, index: Int, to seconds: Double, _ reply: @escaping MPDReply) {
+        let view = context.view()
+        guard index >= 0, index < view.resume.items.count else {
+            return reply(.failure(MPDError(.argument, "Bad song index")))
+        }
+        // Stopped, the seek starts playing (as MPD's does); paused, it stays paused.
+        let stopped = view.nowPlaying.state == .stopped || view.nowPlaying.state == .interrupted
+        let move: [Command] =
+            stopped ? [.jump(index: index), .play] : view.nowPlaying.queueIndex == index ? [] : [.jump(index: index)]
+        context.run(move + [.changePlaybackPosition(position: max(0, seconds))], reply)
+    }
+
+    // MARK: Volume and modes
+
+    static let modes: [MPDCommand] = [
+        MPDCommand("setvol", 1...1) { context, arguments, reply in
+            switch MPDArgument.integer(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let volume):
+                guard (0...100).contains(volume) else {
+                    return reply(.failure(MPDError(.argument, "Invalid volume value")))
+                }
+                context.run(.changeVolume(.to(Double(volume))), reply)
+            }
+        },
+        MPDCommand("volume", 1...1) { context, arguments, reply in
+            switch MPDArgument.integer(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let change):
+                guard (-100...100).contains(change) else {
+                    return reply(.failure(MPDError(.argument, "Invalid volume value")))
+                }
+                context.run(.changeVolume(.by(Double(change))), reply)
+            }
+        },
+        MPDCommand("getvol", 0...0) { context, _, reply in
+            reply(.success(["volume: \(Int(context.view().nowPlaying.volume.rounded()))"]))
+        },
+        // MPD's repeat and single are one repeat mode here: repeat alone is the queue, repeat
+        // with single is the item.
+        MPDCommand("repeat", 1...1) { context, arguments, reply in
+            switch MPDArgument.boolean(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let on):
+                let single = context.view().nowPlaying.repeatMode == .one
+                context.run(.changeRepeatMode(on ? (single ? .one : .all) : .off), reply)
+            }
+        },
+        MPDCommand("single", 1...1) { context, arguments, reply in
+            guard arguments[0] != "oneshot" else {
+                return reply(.failure(MPDError(.argument, "single oneshot is not supported")))
+            }
+            switch MPDArgument.boolean(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let on):
+                let repeating = context.view().nowPlaying.repeatMode != .off
+                guard !on || repeating else {
+                    // MPD's single without repeat stops after the song: playbackd has no such mode.
+                    return reply(
+                        .failure(MPDError(.argument, "single needs repeat here (single alone is not supported)")))
+                }
+                context.run(.changeRepeatMode(on ? .one : (repeating ? .all : .off)), reply)
+            }
+        },
+        MPDCommand("random", 1...1) { context, arguments, reply in
+            switch MPDArgument.boolean(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let on): context.run(.changeShuffleMode(on ? .items : .off), reply)
+            }
+        },
+        MPDCommand("consume", 1...1) { _, arguments, reply in
+            switch MPDArgument.boolean(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let on):
+                reply(on ? .failure(MPDError(.argument, "consume is not supported")) : .success([]))
+            }
+        },
+    ]
+
+    // MARK: The queue
+
+    static let queue: [MPDCommand] = [
+        MPDCommand("add", 1...2) { context, arguments, reply in
+            add(context, arguments, reply) { _ in [] }
+        },
+        MPDCommand("addid", 1...2) { context, arguments, reply in
+            add(context, arguments, reply) { added in added.first.map { ["Id: \($0)"] } ?? [] }
+        },
+        MPDCommand("delete", 1...1) { context, arguments, reply in
+            switch MPDArgument.range(arguments[0], count: context.view().resume.items.count) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let range):
+                guard !range.isEmpty else { return reply(.success([])) }
+                context.run(.remove(index: range.lowerBound, count: range.count), reply)
+            }
+        },
+        MPDCommand("deleteid", 1...1) { context, arguments, reply in
+            switch context.index(ofID: arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let index): context.run(.remove(index: index, count: 1), reply)
+            }
+        },
+        MPDCommand("move", 2...2) { context, arguments, reply in
+            let count = context.view().resume.items.count
+            switch (MPDArgument.range(arguments[0], count: count), MPDArgument.integer(arguments[1])) {
+            case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
+            case (.success(let range), .success(let to)):
+                guard to >= 0, to + range.count <= count else {
+                    return reply(.failure(MPDError(.argument, "Bad song index")))
+                }
+                // The range, in order, to start at `to` once moved: one item at a time.
+                let moves: [Command] = (0..<range.count).map { offset in
+                    to <= range.lowerBound
+                        ? .move(from: range.lowerBound + offset, to: to + offset)
+                        : .move(from: range.lowerBound, to: to + range.count - 1)
+                }
+                context.run(moves, reply)
+            }
+        },
+        MPDCommand("moveid", 2...2) { context, arguments, reply in
+            let count = context.view().resume.items.count
+            switch (context.index(ofID: arguments[0]), MPDArgument.integer(arguments[1])) {
+            case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
+            case (.success(let from), .success(let to)):
+                guard to >= 0, to < count else { return reply(.failure(MPDError(.argument, "Bad song index"))) }
+                context.run(.move(from: from, to: to), reply)
+            }
+        },
+        MPDCommand("clear", 0...0) { context, _, reply in context.run(.clear, reply) },
+        MPDCommand("playlistinfo", 0...1) { context, arguments, reply in
+            let items = context.view().resume.items
+            switch arguments.first.map({ MPDArgument.range($0, count: items.count) }) ?? .success(0..<items.count) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let range): reply(.success(songs(items, range, context)))
+            }
+        },
+        MPDCommand("playlistid", 0...1) { context, arguments, reply in
+            let items = context.view().resume.items
+            guard let id = arguments.first else { return reply(.success(songs(items, 0..<items.count, context))) }
+            switch context.index(ofID: id) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let index): reply(.success(songs(items, index..<index + 1, context)))
+            }
+        },
+        // The queue's changes since VERSION: every entry when it differs (playbackd keeps no
+        // history of versions), none when it is the same.
+        MPDCommand("plchanges", 1...2) { context, arguments, reply in
+            let items = context.view().resume.items
+            let unchanged = UInt64(arguments[0]) == context.playlistVersion()
+            reply(.success(unchanged ? [] : songs(items, 0..<items.count, context)))
+        },
+        MPDCommand("plchangesposid", 1...2) { context, arguments, reply in
+            let items = context.view().resume.items
+            let unchanged = UInt64(arguments[0]) == context.playlistVersion()
+            reply(
+                .success(
+                    unchanged ? [] : items.enumerated().flatMap { ["cpos: \($0.offset)", "Id: \($0.element.id)"] }))
+        },
+    ]
+
+    /// `add` and `addid`: a URI (a file or folder of the library, an absolute path, a URL) at
+    /// the end or before a position.
+    private static func add(
+        _ context: MPDContext, _ arguments: [String], _ reply: @escaping MPDReply,
+        lines: @escaping ([UInt64]) -> [String]
+    ) {
+        guard let path = MPDSongFormat.path(ofURI: arguments[0], roots: context.roots) else {
+            return reply(.failure(MPDError(.noExist, "No such directory")))
+        }
+        var placement = EnqueuePlacement.end
+        if arguments.count == 2 {
+            switch MPDArgument.integer(arguments[1]) {
+            case .failure(let error): return reply(.failure(error))
+            case .success(let index):
+                guard index >= 0, index <= context.view().resume.items.count else {
+                    return reply(.failure(MPDError(.argument, "Bad song index")))
+                }
+                placement = .index(index)
+            }
+        }
+        context.perform(.enqueue(paths: [path], placement: placement, replace: false, play: false)) { result in
+            switch result {
+            case .success(.enqueued(let outcome)) where !outcome.added.isEmpty: reply(.success(lines(outcome.added)))
+            case .success: reply(.failure(MPDError(.noExist, "No such song")))
+            case .failure(let failure): reply(.failure(MPDError(.noExist, failure.message)))
+            }
+        }
+    }
+
+    private static func songs(_ items: [QueueItem], _ range: Range<Int>, _ context: MPDContext) -> [String] {
+        range.flatMap { MPDSongFormat.lines(items[$0], position: $0, roots: context.roots, tags: context.tags) }
+    }
+
+    // MARK: Status and information
+
+    static let information: [MPDCommand] = [
+        MPDCommand("status", 0...0) { context, _, reply in
+            reply(
+                .success(
+                    MPDSongFormat.status(
+                        context.view(), playlistVersion: context.playlistVersion(), updatingJob: context.updatingJob(),
+                        now: WallClock.now())))
+        },
+        MPDCommand("currentsong", 0...0) { context, _, reply in
+            let playing = context.view().nowPlaying
+            guard let item = playing.item else { return reply(.success([])) }
+            reply(
+                .success(
+                    MPDSongFormat.lines(item, position: playing.queueIndex, roots: context.roots, tags: context.tags)))
+        },
+        MPDCommand("stats", 0...0) { context, _, reply in
+            let library = context.view().library
+            var lines = [
+                "artists: \(library?.artists ?? 0)", "albums: \(library?.albums ?? 0)", "songs: \(library?.songs ?? 0)",
+                "uptime: \(Int(WallClock.now() - context.startedAt))",
+            ]
+            if let updated = library?.updatedAt { lines.append("db_update: \(Int(updated))") }
+            reply(.success(lines))
+        },
+        MPDCommand("update", 0...1) { context, arguments, reply in update(context, arguments, full: false, reply) },
+        MPDCommand("rescan", 0...1) { context, arguments, reply in update(context, arguments, full: true, reply) },
+        MPDCommand("outputs", 0...0) { context, _, reply in
+            reply(.success(["outputid: 0", "outputname: \(context.device)", "plugin: playbackd", "outputenabled: 1"]))
+        },
+        MPDCommand("urlhandlers", 0...0) { _, _, reply in reply(.success(["handler: http://", "handler: https://"])) },
+        MPDCommand("decoders", 0...0) { _, _, reply in
+            reply(
+                .success(
+                    AudioFileFormat.all.flatMap { format in
+                        ["plugin: \(format.name)"] + format.extensions.sorted().map { "suffix: \($0)" }
+                            + format.mimeTypes.map { "mime_type: \($0)" }
+                    }))
+        },
+        MPDCommand("ping", 0...0) { _, _, reply in reply(.success([])) },
+    ]
+
+    private static func update(_ context: MPDContext, _ arguments: [String], full: Bool, _ reply: @escaping MPDReply) {
+        let path = arguments.first.flatMap { $0.isEmpty ? nil : MPDSongFormat.path(ofURI: $0, roots: context.roots) }
+        context.perform(.libraryUpdate(path: path, full: full)) { result in
+            switch result {
+            case .success: reply(.success(["updating_db: \(context.updatingJob() ?? 1)"]))
+            case .failure(let failure): reply(.failure(MPDError(failure)))
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import CSystemShim
+import ControlProtocol
+import PlaybackModel
+import SystemSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// MPD's protocol as a front end of the daemon's one command handler, beside the socket and
+/// MPRIS (docs/mpd.md): MPD's clients (mpc, ncmpcpp, phone apps, status bars' mpd modules)
+/// connect over TCP or a Unix socket (`mpd-listen`). Commands become the daemon's commands;
+/// `status`, `currentsong` and the queue are read from the published view; `idle` is told
+/// what each published change set touched. Nothing listens unless an address is configured.
+/// Event loop only.
+final class MPDFrontEnd: Subsystem {
+    private let addresses: [MPDListenAddress]
+    private let loop: EventLoop
+    private let log: DaemonLog
+    private var context: MPDContext!
+    private var listeners: [(fd: Int32, address: MPDListenAddress)] = []
+    private var connections: [Int32: (client: ClientConnection, session: MPDSession)] = [:]
+    private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
+    /// The queue's version as MPD counts it (`playlist:` in `status`): one more at each change.
+    private var playlistVersion: UInt64 = 1
+    /// MPD numbers each database update; this is the number of the last one begun.
+    private var updateJob = 0
+    private var wasScanning = false
+
+    init(
+        addresses: [MPDListenAddress], roots: [String], device: String, loop: EventLoop, log: DaemonLog,
+        perform: @escaping (Command, @escaping (CommandResult) -> Void) -> Void,
+        current: @escaping () -> PlayerView
+    ) {
+        self.addresses = addresses
+        self.loop = loop
+        self.log = log
+        context = MPDContext(
+            view: current, perform: perform, roots: roots, device: device,
+            playlistVersion: { [unowned self] in playlistVersion },
+            updatingJob: { [unowned self] in wasScanning ? updateJob : nil }, startedAt: WallClock.now())
+    }
+
+    deinit { receiveBuffer.deallocate() }
+
+    func start() throws(SubsystemError) {
+        for address in addresses {
+            switch address.listen() {
+            case .failure(let problem): throw SubsystemError("mpd-listen: \(problem.message)")
+            case .success(let (fd, bound)):
+                listeners.append((fd, address))
+                loop.watch(fd) { [unowned self] _ in accept(fd) }
+                log.notice("MPD's protocol on \(bound)", event: "mpd-listening")
+            }
+        }
+    }
+
+    func ready(_ view: PlayerView) {
+        wasScanning = view.library?.state == .scanning
+    }
+
+    func publish(_ view: PlayerView, changes: ChangeSet) {
+        var subsystems: Set<String> = []
+        if !changes.isDisjoint(with: [.state, .item, .position, .rate]) { subsystems.insert("player") }
+        if changes.contains(.queue) {
+            subsystems.insert("playlist")
+            playlistVersion += 1
+        }
+        if changes.contains(.volume) { subsystems.insert("mixer") }
+        if changes.contains(.modes) { subsystems.insert("options") }
+        let scanning = changes.contains(.library) ? view.library?.state == .scanning : wasScanning
+        if scanning != wasScanning {
+            subsystems.insert("update")
+            if scanning { updateJob += 1 } else { subsystems.insert("database") }
+            wasScanning = scanning
+        }
+        guard !subsystems.isEmpty else { return }
+        for (_, connection) in connections { connection.session.changed(subsystems) }
+    }
+
+    func stop(_ last: PlayerView) {
+        for fd in Array(connections.keys) { drop(fd) }
+        for listener in listeners {
+            loop.unwatch(listener.fd)
+            Glibc.close(listener.fd)
+            if case .unix(let path) = listener.address { unlink(path) }
+        }
+        listeners = []
+    }
+
+    // MARK: Connections
+
+    private func accept(_ listenFD: Int32) {
+        while true {
+            let fd = playbackd_accept(listenFD)
+            guard fd >= 0 else { return }
+            guard connections.count < ProtocolLimits.maximumClients else {
+                log.warning("MPD: too many clients (at most \(ProtocolLimits.maximumClients))")
+                Glibc.close(fd)
+                continue
+            }
+            let client = ClientConnection(fd: fd)
+            let session = MPDSession(
+                context: context,
+                // A reply can come after its client left (the device opened meanwhile): the
+                // client may be gone, and the descriptor's number another client's.
+                send: { [weak self, weak client] text in
+                    guard let self, let client else { return }
+                    write(text, to: client)
+                },
+                close: { [weak self, weak client] in
+                    guard let self, let client, connections[fd]?.client === client else { return }
+                    drop(fd)
+                })
+            connections[fd] = (client, session)
+            loop.watch(fd) { [unowned self] events in service(fd, events) }
+            write(MPDSession.greeting, to: client)
+        }
+    }
+
+    private func service(_ fd: Int32, _ events: Int16) {
+        guard let (client, _) = connections[fd] else { return }
+        if events & Int16(POLLOUT) != 0 { flush(client) }
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !client.readClosed { read(fd) }
+    }
+
+    private func read(_ fd: Int32) {
+        while let (client, session) = connections[fd] {
+            let count = recv(fd, receiveBuffer.baseAddress, receiveBuffer.count, 0)
+            if count > 0 {
+                for line in client.receive(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])) {
+                    guard connections[fd] != nil else { return }
+                    switch line {
+                    case .tooLong:
+                        write(MPDError(.argument, "line too long").line(command: "", index: 0), to: client)
+                        return drop(fd)
+                    case .request(let bytes):
+                        guard let text = String(validating: bytes, as: UTF8.self) else {
+                            write(MPDError(.argument, "not UTF-8").line(command: "", index: 0), to: client)
+                            continue
+                        }
+                        session.receive(text)
+                    }
+                }
+                if count < receiveBuffer.count { return }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                // The client sent all it will: its lines are answered, then it is closed.
+                client.readClosed = true
+                if !client.hasPendingOutput && session.isDone { drop(fd) }
+                return
+            } else if errno == EAGAIN {
+                return
+            }
+        }
+    }
+
+    private func write(_ text: String, to client: ClientConnection) {
+        guard connections[client.fd]?.client === client else { return }
+        // A reply always fits; changes pushed to a client that never reads end it.
+        guard client.enqueue(Array(text.utf8), isReply: true) else { return drop(client.fd) }
+        flush(client)
+    }
+
+    private func flush(_ client: ClientConnection) {
+        guard client.flush() else { return drop(client.fd) }
+        if client.hasPendingOutput {
+            loop.setEvents(client.fd, Int16(POLLIN | POLLOUT))
+        } else if client.readClosed, connections[client.fd]?.session.isDone ?? true {
+            drop(client.fd)
+        } else {
+            loop.setEvents(client.fd, Int16(POLLIN))
+        }
+    }
+
+    private func drop(_ fd: Int32) {
+        guard connections.removeValue(forKey: fd) != nil else { return }
+        loop.unwatch(fd)
+        Glibc.close(fd)
+    }
+}

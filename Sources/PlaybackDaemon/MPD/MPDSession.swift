@@ -1,0 +1,199 @@
+/// One MPD client's conversation: command lists, `idle`, its tag types, and the changes it
+/// has not been told of yet. It answers lines in order; a command that waits for the player
+/// holds the lines after it. It writes through `send` and ends through `close`.
+final class MPDSession {
+    /// The version this front end greets with: 0.21 for `tagtypes clear` and `enable`, which
+    /// mpc uses from that version on (and warns below it). The library's commands of that
+    /// version (`find` with filter expressions) are not implemented yet (docs/mpd.md).
+    static let greeting = "OK MPD 0.21.0\n"
+    /// Every tag type MPD knows: `tagtypes enable` and `disable` take them (the ones playbackd
+    /// does not read are simply never sent).
+    static let knownTagTypes: Set<String> = [
+        "artist", "artistsort", "album", "albumsort", "albumartist", "albumartistsort", "title", "titlesort", "track",
+        "name", "genre", "mood", "date", "originaldate", "composer", "composersort", "performer", "conductor", "work",
+        "ensemble", "movement", "movementnumber", "location", "grouping", "comment", "disc", "label",
+        "musicbrainz_artistid", "musicbrainz_albumid", "musicbrainz_albumartistid", "musicbrainz_trackid",
+        "musicbrainz_releasetrackid", "musicbrainz_workid",
+    ]
+    /// At most this many commands in one command list (MPD's default size, 2 MiB, is about as many lines).
+    static let maximumListLength = 4096
+    /// The idle subsystems MPD names; changes are reported with these.
+    static let subsystems = [
+        "database", "update", "stored_playlist", "playlist", "player", "mixer", "output", "options", "partition",
+        "sticker", "subscription", "message", "neighbor", "mount",
+    ]
+    /// Commands the session answers itself (the rest are `MPDCommands`).
+    static let ownCommands = [
+        "close", "command_list_begin", "command_list_ok_begin", "command_list_end", "commands", "idle", "noidle",
+        "notcommands", "tagtypes",
+    ]
+
+    private var context: MPDContext
+    private let send: (String) -> Void
+    private let close: () -> Void
+    /// A command list being received: whether each command's end is reported, and its lines.
+    private var list: (withOK: Bool, lines: [MPDRequestLine])?
+    /// `idle` waiting for one of these subsystems (all of them when empty); nil when not idle.
+    private var idling: Set<String>?
+    /// Changes since the client was last told.
+    private var pending: Set<String> = []
+    /// A command is being carried out: the lines after it wait.
+    private(set) var isBusy = false
+    private var held: [String] = []
+
+    init(context: MPDContext, send: @escaping (String) -> Void, close: @escaping () -> Void) {
+        self.context = context
+        self.send = send
+        self.close = close
+    }
+
+    /// Whether every line received has been answered.
+    var isDone: Bool { !isBusy && held.isEmpty }
+
+    /// Whether it waits in `idle` (MPD's timeout does not apply then).
+    var isIdle: Bool { idling != nil }
+
+    /// Subsystems that changed: told now when idle for one of them, else kept for the next `idle`.
+    func changed(_ subsystems: Set<String>) {
+        pending.formUnion(subsystems)
+        if let wanted = idling { answerIdle(wanted) }
+    }
+
+    /// One line from the client.
+    func receive(_ text: String) {
+        if isBusy { return held.append(text) }
+        if let wanted = idling {
+            // Only noidle may come while idle; anything else ends the connection, as with MPD.
+            guard text == "noidle" else { return close() }
+            idling = nil
+            let changes = pending.intersection(wanted.isEmpty ? Set(Self.subsystems) : wanted)
+            pending.subtract(changes)
+            return send(changes.sorted().map { "changed: \($0)\n" }.joined() + "OK\n")
+        }
+        if var receiving = list {
+            if text == "command_list_end" {
+                list = nil
+                return run(receiving.lines, withOK: receiving.withOK)
+            }
+            switch MPDRequestLine.parse(text) {
+            case .failure(let error):
+                list = nil
+                return send(error.line(command: "", index: receiving.lines.count))
+            case .success(let line):
+                guard receiving.lines.count < Self.maximumListLength else {
+                    list = nil
+                    send(MPDError(.argument, "command list too long").line(command: "", index: receiving.lines.count))
+                    return close()
+                }
+                receiving.lines.append(line)
+                list = receiving
+            }
+            return
+        }
+        switch MPDRequestLine.parse(text) {
+        case .failure(let error): send(error.line(command: "", index: 0))
+        case .success(let line):
+            switch line.name {
+            case "command_list_begin", "command_list_ok_begin":
+                list = (line.name == "command_list_ok_begin", [])
+            case "idle":
+                let wanted = Set(line.arguments)
+                if let unknown = wanted.first(where: { !Self.subsystems.contains($0) }) {
+                    return send(
+                        MPDError(.argument, "Unrecognized idle event: \(unknown)").line(command: "idle", index: 0))
+                }
+                idling = wanted
+                answerIdle(wanted)
+            case "noidle":
+                return  // not idle: nothing to end, and MPD says nothing
+            case "close":
+                close()
+            default:
+                run([line], withOK: false)
+            }
+        }
+    }
+
+    private func answerIdle(_ wanted: Set<String>) {
+        let changes = pending.intersection(wanted.isEmpty ? Set(Self.subsystems) : wanted)
+        guard !changes.isEmpty else { return }
+        idling = nil
+        pending.subtract(changes)
+        send(changes.sorted().map { "changed: \($0)\n" }.joined() + "OK\n")
+    }
+
+    /// Runs `lines` in order: each command's lines (and `list_OK` in an OK list), then `OK`;
+    /// the first failure ends the list with its `ACK`.
+    private func run(_ lines: [MPDRequestLine], withOK: Bool, from index: Int = 0, output: String = "") {
+        guard index < lines.count else {
+            send(output + "OK\n")
+            return resumeHeld()
+        }
+        let line = lines[index]
+        isBusy = true
+        execute(line) { [weak self] result in
+            guard let self else { return }
+            isBusy = false
+            switch result {
+            case .failure(let error):
+                // An unknown command's name is in the message; the braces stay empty, as MPD's do.
+                let known = MPDCommands.byName[line.name] != nil || Self.ownCommands.contains(line.name)
+                send(output + error.line(command: known ? line.name : "", index: index))
+                resumeHeld()
+            case .success(let replyLines):
+                let text = replyLines.map { $0 + "\n" }.joined() + (withOK ? "list_OK\n" : "")
+                run(lines, withOK: withOK, from: index + 1, output: output + text)
+            }
+        }
+    }
+
+    private func resumeHeld() {
+        while !isBusy, !held.isEmpty { receive(held.removeFirst()) }
+    }
+
+    private func execute(_ line: MPDRequestLine, _ reply: @escaping MPDReply) {
+        switch line.name {
+        case "commands":
+            return reply(.success((MPDCommands.all.map(\.name) + Self.ownCommands).sorted().map { "command: \($0)" }))
+        case "notcommands":
+            return reply(.success([]))
+        case "tagtypes":
+            return reply(tagTypes(line.arguments))
+        case "idle", "noidle", "close", "command_list_begin", "command_list_ok_begin", "command_list_end":
+            return reply(.failure(MPDError(.argument, "\(line.name) is not allowed in a command list")))
+        default:
+            break
+        }
+        guard let command = MPDCommands.byName[line.name] else {
+            return reply(.failure(MPDError(.unknown, "unknown command \"\(line.name)\"")))
+        }
+        guard command.arguments.contains(line.arguments.count) else {
+            let few = line.arguments.count < command.arguments.lowerBound
+            return reply(.failure(MPDError(.argument, "too \(few ? "few" : "many") arguments for \"\(line.name)\"")))
+        }
+        command.run(context, line.arguments, reply)
+    }
+
+    /// `tagtypes`: the tags this connection gets, and `clear`, `all`, `enable` and `disable`.
+    private func tagTypes(_ arguments: [String]) -> Result<[String], MPDError> {
+        guard let verb = arguments.first else {
+            return .success(MPDTag.allCases.filter { context.tags.contains($0) }.map { "tagtype: \($0.rawValue)" })
+        }
+        let named = arguments.dropFirst()
+        var tags: [MPDTag] = []
+        for name in named {
+            guard Self.knownTagTypes.contains(name.lowercased()) else {
+                return .failure(MPDError(.argument, "Unknown tag type: \(name)"))
+            }
+            if let tag = MPDTag.named(name) { tags.append(tag) }
+        }
+        switch verb {
+        case "clear": context.tags = []
+        case "all": context.tags = Set(MPDTag.allCases)
+        case "enable" where !named.isEmpty: context.tags.formUnion(tags)
+        case "disable" where !named.isEmpty: context.tags.subtract(tags)
+        default: return .failure(MPDError(.argument, "Unknown sub command"))
+        }
+        return .success([])
+    }
+}

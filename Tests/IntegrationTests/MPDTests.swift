@@ -1,0 +1,182 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// MPD's protocol (docs/mpd.md), driven by the real `mpc` and by a line client for what mpc
+    /// does not send, on the generated library; every change is checked on the daemon's own
+    /// socket, and every reply against what MPD writes.
+    @Suite struct MPD {
+        /// The library world with MPD's protocol on a socket of its own and on a TCP port the
+        /// kernel chooses; paced by a sound server of its own, so that items play in real time.
+        struct World {
+            let library: LibraryWorld
+            let socket: String
+
+            init() throws {
+                let socket = TestEnvironment.makeTemporaryDirectory() + "/mpd.sock"
+                library = try LibraryWorld(
+                    device: "pulse", pulse: true, arguments: ["--mpd-listen", socket, "--mpd-listen", "127.0.0.1:0"])
+                self.socket = socket
+            }
+
+            var daemon: DaemonProcess { library.daemon }
+
+            func mpc(_ arguments: [String], host: [String]? = nil) throws -> CommandLineRun {
+                try CommandLineRun.run(executable: "/usr/bin/mpc", (host ?? ["--host", socket]) + arguments)
+            }
+
+            /// mpc's output, which must succeed.
+            func mpcOutput(_ arguments: String...) throws -> String {
+                let run = try mpc(arguments)
+                guard run.status == 0 else { throw TestFailure("mpc \(arguments): \(run.stderr)\n\(daemon.worldLogs)") }
+                return run.stdout
+            }
+
+            func nowPlaying() throws -> JSONValue {
+                try #require(try daemon.call("nowPlaying")["nowPlaying"])
+            }
+        }
+
+        @Test(
+            "mpc: add, playlist, play, pause, toggle, next, prev, seek, volume, repeat, random, del, move, insert, current, idle"
+        )
+        func mpcDrivesThePlayer() throws {
+            let world = try World()
+            #expect(try world.mpcOutput("clear").contains("volume:"))
+            _ = try world.mpcOutput("add", "Pink Floyd/The Wall")
+            #expect(
+                try world.mpcOutput("-f", "%position% %title% (%album%)", "playlist") == """
+                    1 In the Flesh? (The Wall)
+                    2 The Thin Ice (The Wall)
+                    3 Hey You (The Wall)
+
+                    """)
+            // Repeat first, so that the 1 s items keep playing while the test looks.
+            _ = try world.mpcOutput("repeat", "on")
+            #expect(try world.nowPlaying()["repeatMode"]?.stringValue == "all")
+            #expect(try world.mpcOutput("play").contains("[playing] #1/3"))
+            #expect(try world.nowPlaying()["state"]?.stringValue == "playing")
+            _ = try world.mpcOutput("pause")
+            #expect(try world.nowPlaying()["state"]?.stringValue == "paused")
+            _ = try world.mpcOutput("toggle")
+            #expect(try world.nowPlaying()["state"]?.stringValue == "playing")
+            _ = try world.mpcOutput("pause")
+            _ = try world.mpcOutput("next")
+            #expect(try world.nowPlaying()["queueIndex"]?.numberValue == 1)
+            #expect(try world.mpcOutput("current", "-f", "%artist% - %title%") == "Pink Floyd - The Thin Ice\n")
+            _ = try world.mpcOutput("prev")
+            #expect(try world.nowPlaying()["queueIndex"]?.numberValue == 0)
+            // mpc seeks in whole seconds: from 0.6 s into the 1 s item back to its start.
+            _ = try world.daemon.call("changePlaybackPosition", [("position", .number(0.6))])
+            _ = try world.mpcOutput("seek", "0")
+            let landed = try world.nowPlaying()
+            #expect((landed["elapsed"]?.numberValue ?? -1) < 0.05, "\(landed.serialized)")
+            _ = try world.mpcOutput("volume", "40")
+            #expect(try world.nowPlaying()["volume"]?.numberValue == 40)
+            #expect(try world.mpcOutput("volume").contains("40%"))
+            _ = try world.mpcOutput("random", "on")
+            #expect(try world.nowPlaying()["shuffleMode"]?.stringValue == "items")
+            #expect(try world.mpcOutput("status").contains("random: on"))
+            _ = try world.mpcOutput("random", "off")
+            _ = try world.mpcOutput("del", "3")
+            _ = try world.mpcOutput("move", "2", "1")
+            #expect(try world.mpcOutput("-f", "%title%", "playlist") == "The Thin Ice\nIn the Flesh?\n")
+            // insert: after the current item (mpc adds, then moves the range it added).
+            _ = try world.mpcOutput("insert", "Beyoncé/Lemonade/02 Hold Up.mp3")
+            let titles = try world.mpcOutput("-f", "%title%", "playlist").split(separator: "\n")
+            let current = Int(try #require(try world.nowPlaying()["queueIndex"]?.numberValue))
+            #expect(titles.count == 3 && titles[current + 1] == "Hold Up", "\(titles), current \(current)")
+            // A wrong position is MPD's error, and nothing changes.
+            let wrong = try world.mpc(["play", "99"])
+            #expect(wrong.status != 0 && wrong.stderr.contains("Bad song index"), "\(wrong.stderr)")
+            #expect(try world.nowPlaying()["queueCount"]?.numberValue == 3)
+        }
+
+        @Test("idle reports a change made on the native socket; TCP on a port the kernel chose")
+        func idleAndTCP() throws {
+            let world = try World()
+            let idle = Process()
+            idle.executableURL = URL(fileURLWithPath: "/usr/bin/mpc")
+            idle.arguments = ["--host", world.socket, "idle"]
+            let output = Pipe()
+            idle.standardOutput = output
+            try idle.run()
+            // mpc may not have sent its idle yet: enqueue until it has seen a change (each
+            // enqueue changes the queue).
+            let file = world.library.root + "/Loose/untagged tune.mp3"
+            try waitUntil(state: { "mpc idle is still waiting" }) {
+                _ = try world.daemon.call("enqueue", [("items", .array([.string(file)]))])
+                Thread.sleep(forTimeInterval: 0.05)  // polling: how often the change is made
+                return !idle.isRunning
+            }
+            // The queue changed, and (its first item becoming the current one) the player too.
+            let changes = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(changes.split(separator: "\n").contains("playlist"), "\(changes)")
+            let bound = try #require(
+                world.daemon.stderrText.split(separator: "\n").first { $0.contains("MPD's protocol on 127.0.0.1:") })
+            let port = String(try #require(bound.split(separator: ":").last))
+            let run = try world.mpc(["-f", "%title%", "playlist"], host: ["--host", "127.0.0.1", "--port", port])
+            #expect(run.status == 0 && run.stdout.hasPrefix("untagged tune\n"), "\(run.stderr)")
+        }
+
+        @Test("the protocol itself: greeting, command lists, ACK codes, quoting, idle and noidle, tagtypes, close")
+        func protocolLines() throws {
+            let world = try World()
+            let client = try MPDLineClient(path: world.socket)
+            #expect(client.greeting == "OK MPD 0.21.0")
+            #expect(try client.call("ping") == ["OK"])
+            // An unknown command is named in the message, not between the braces (as MPD does).
+            #expect(try client.call("dance") == [#"ACK [5@0] {} unknown command "dance""#])
+            #expect(try client.call("play x") == ["ACK [2@0] {play} Integer expected: x"])
+            #expect(try client.call("seek 1") == [#"ACK [2@0] {seek} too few arguments for "seek""#])
+            #expect(try client.call("add \"Pink Floyd/The Wall") == [#"ACK [2@0] {} Missing closing '"'"#])
+            #expect(try client.call("add \"Pink Floyd/The Wall\"").last == "OK")
+            #expect(try client.call("playlistinfo 5") == ["ACK [2@0] {playlistinfo} Bad song index"])
+            // A command list stops at its first error, which names its index.
+            client.send("command_list_ok_begin\nping\nstatus\nnext\nnosuch\nping\ncommand_list_end\n")
+            let list = try #require(try client.reply())
+            #expect(list.first == "list_OK")
+            #expect(list.filter { $0 == "list_OK" }.count == 3)
+            #expect(list.last == #"ACK [5@3] {} unknown command "nosuch""#, "\(list)")
+            client.send("command_list_begin\nrepeat 1\nrandom 1\ncommand_list_end\n")
+            #expect(try client.reply() == ["OK"])
+            let status = try client.call("status")
+            #expect(
+                status.contains("repeat: 1") && status.contains("random: 1") && status.contains("playlistlength: 3"))
+            #expect(try world.nowPlaying()["shuffleMode"]?.stringValue == "items")
+            #expect(try client.call("play") == ["OK"])
+            #expect(try client.call("pause 1") == ["OK"])
+            #expect(try client.call("seekcur 0.25") == ["OK"])
+            let elapsed = try client.call("status").first { $0.hasPrefix("elapsed: ") }
+            #expect(elapsed == "elapsed: 0.250", "\(elapsed ?? "no elapsed")")
+            // The tags of each song follow tagtypes.
+            #expect(try client.call("tagtypes clear") == ["OK"])
+            #expect(try client.call("tagtypes enable Title Name") == ["OK"])
+            let songs = try client.call("playlistinfo 0")
+            #expect(songs.contains { $0.hasPrefix("Title: ") } && !songs.contains { $0.hasPrefix("Artist: ") })
+            #expect(songs.contains { $0.hasPrefix("file: Pink Floyd/The Wall/") } && songs.contains("Pos: 0"))
+            // idle: the changes since the last idle are told at once (this connection has seen
+            // the queue and the modes change); then only the subsystems asked for.
+            let since = try client.call("idle")
+            #expect(since.contains("changed: playlist") && since.contains("changed: options"), "\(since)")
+            _ = try world.daemon.call("changeVolume", [("volume", .number(55))])
+            #expect(try client.call("idle mixer") == ["changed: mixer", "OK"])
+            client.send("idle player\n")
+            #expect(try client.call("noidle") == ["OK"])
+            client.send("idle playlist\n")
+            _ = try world.daemon.call("clear")
+            #expect(try client.reply() == ["changed: playlist", "OK"])
+            client.send("close\n")
+            #expect(try client.reply() == nil)
+            // Clients that leave before their replies (the device opens meanwhile) leave the
+            // daemon answering.
+            for line in ["play", "pause", "status", "command_list_begin\nplay\nstop\ncommand_list_end"] {
+                let leaving = try MPDLineClient(path: world.socket)
+                leaving.send(line + "\n")
+            }
+            #expect(try MPDLineClient(path: world.socket).call("ping") == ["OK"])
+            #expect(try world.daemon.call("nowPlaying")["status"]?.stringValue == "success")
+        }
+    }
+}
