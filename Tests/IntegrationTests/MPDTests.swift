@@ -116,8 +116,8 @@ extension IntegrationSuite {
             let bound = try #require(
                 world.daemon.stderrText.split(separator: "\n").first { $0.contains("MPD's protocol on 127.0.0.1:") })
             let port = String(try #require(bound.split(separator: ":").last))
-            let run = try world.mpc(["-f", "%title%", "playlist"], host: ["--host", "127.0.0.1", "--port", port])
-            #expect(run.status == 0 && run.stdout.hasPrefix("untagged tune\n"), "\(run.stderr)")
+            let run = try world.mpc(["-f", "%file%", "playlist"], host: ["--host", "127.0.0.1", "--port", port])
+            #expect(run.status == 0 && run.stdout.hasPrefix("Loose/untagged tune.mp3\n"), "\(run.stderr)")
         }
 
         @Test("the protocol itself: greeting, command lists, ACK codes, quoting, idle and noidle, tagtypes, close")
@@ -178,5 +178,162 @@ extension IntegrationSuite {
             #expect(try MPDLineClient(path: world.socket).call("ping") == ["OK"])
             #expect(try world.daemon.call("nowPlaying")["status"]?.stringValue == "success")
         }
+    }
+}
+
+extension IntegrationSuite.MPD {
+    /// The same requests to Debian's MPD and to playbackd, on copies of one generated library:
+    /// their replies compared line by line, but for the differences `ConformanceReply` lists.
+    @Test("conformance: the replies of MPD itself to the same requests, on the same library")
+    func conformance() throws {
+        let world = try World()
+        let reference = try ReferenceMPD(root: world.library.root)
+        defer { reference.stop() }
+        let ours = try MPDLineClient(path: world.socket)
+        let theirs = try MPDLineClient(path: reference.socket)
+        var compared = 0
+        for request in Self.transcript {
+            let mine = ConformanceReply(try ours.call(request)).lines
+            let expected = ConformanceReply(try theirs.call(request)).lines
+            if request == "tagtypes" {
+                // The tags playbackd reads, of those MPD knows.
+                #expect(Set(mine).isSubset(of: Set(expected)) && mine.count > 5, "\(mine)")
+                continue
+            }
+            #expect(mine == expected, "\(request)\nplaybackd: \(mine)\nMPD:       \(expected)")
+            compared += expected.count
+        }
+        #expect(compared > 150, "the transcript compares \(compared) lines")
+    }
+
+    @Test("mpc: ls, listall, search, find, findadd, list with group, update --wait: as against MPD")
+    func mpcBrowsesAsWithMPD() throws {
+        let world = try World()
+        let reference = try ReferenceMPD(root: world.library.root)
+        defer { reference.stop() }
+        let commands: [[String]] = [
+            ["ls"], ["ls", "Pink Floyd"], ["listall", "Pink Floyd"], ["search", "title", "thin"],
+            ["find", "artist", "Pink Floyd"], ["list", "album", "group", "albumartist"], ["list", "artist"],
+            ["-f", "%title%", "search", "album", "wall"], ["-f", "[%artist% - ]%title%", "find", "genre", "Rock"],
+            ["clear"], ["findadd", "album", "The Wall"], ["-f", "%position% %title%", "playlist"],
+            ["update", "--wait"],
+        ]
+        for command in commands {
+            let mine = try world.mpc(command)
+            let theirs = try world.mpc(command, host: ["--host", reference.socket])
+            #expect(mine.status == 0 && theirs.status == 0, "\(command): \(mine.stderr) / \(theirs.stderr)")
+            // mpc prints the status after some commands: the volume differs (MPD's null output
+            // has no mixer).
+            let shown = { (run: CommandLineRun) in run.stdout.split(separator: "\n").filter { !$0.hasPrefix("volume:") }
+            }
+            // MPD lists a folder's subfolders in the order it found them.
+            let ordered = { (run: CommandLineRun) in command[0] == "ls" ? shown(run).sorted() : shown(run) }
+            #expect(
+                ordered(mine) == ordered(theirs), "mpc \(command)\nplaybackd: \(mine.stdout)\nMPD: \(theirs.stdout)")
+        }
+    }
+
+    /// Browsing, searching, the queue and errors; no playback (MPD's null output paces itself,
+    /// playbackd's does not).
+    static let transcript = [
+        "ping", "tagtypes", "lsinfo", #"lsinfo "Pink Floyd""#, #"lsinfo "Pink Floyd/The Wall""#, #"lsinfo "Nowhere""#,
+        #"listall "Pink Floyd""#, #"listallinfo "Sigur Rós""#, "listall", #"find artist "Pink Floyd""#,
+        #"find album "The Wall" sort title"#, #"find album "The Wall" window 1:2"#, #"find "(album == 'The Wall')""#,
+        #"find "((artist == 'Pink Floyd') AND (title == 'Hey You'))""#, #"find title "Nothing Here""#,
+        #"search title "thin""#, #"search album "wall""#, #"search any "wall""#, #"count artist "Pink Floyd""#,
+        #"count genre "Rock""#, "list artist", "list albumartist", "list album", "list album group albumartist",
+        #"list album "Pink Floyd""#, "list genre", "list date", #"list album artist "Queen""#,
+        #"list title album "Lemonade""#, "clear", #"add "Pink Floyd/The Wall""#, "playlistinfo", "playlistinfo 1",
+        "playlistinfo 1:3", "playlistinfo 9", "delete 0", "playlistinfo", "move 0 1", "playlistinfo",
+        #"findadd artist "Beyoncé""#, "playlistinfo", "plchangesposid 0", "delete 1:3", "playlistinfo", "clear",
+        "playlistinfo", #"add "Loose/untagged tune.mp3""#, #"addid "Loose/untagged tune.mp3" 0"#, "playlistinfo",
+        "play 99", "seek 0 abc", "delete 5", "dance", #"add "nothing/here.mp3""#, "setvol 101", "repeat 2",
+        "random x", "playlistinfo x", "move 0", "tagtypes disable Artist Album", #"find album "The Wall""#,
+        "tagtypes all", "command_list_begin\nping\nping\nplay 99\ncommand_list_end",
+        "command_list_ok_begin\nping\nlist genre\ncommand_list_end", "clear",
+    ]
+}
+
+/// A reply with what may differ between MPD and playbackd taken out, each for its reason:
+/// - `Last-Modified`, `Format`, `Time` and `duration`: MPD reports an MP3's length with the
+///   encoder's padding and the decoder's own sample format; playbackd the gapless length of
+///   what it plays, in the file's format; the index keeps no modification time per song.
+/// - `Id` and the queue's versions: each numbers its own way.
+/// - The order of a song's tags (MPD's is the file's), and of a folder's subfolders (MPD's is
+///   the order it found them in): sorted.
+/// - An error's text: the code, the index in a command list and the command are compared.
+/// - A folder that holds no song (only a file that cannot be read): MPD's `listall` names it,
+///   playbackd's lists the folders of its songs.
+/// - `tagtypes`: MPD lists every tag it knows, playbackd the ones it reads (a subset).
+struct ConformanceReply {
+    static let ignoredKeys: Set<String> = ["Last-Modified", "Format", "Time", "duration", "Id", "playlist"]
+    let lines: [String]
+
+    init(_ reply: [String]) {
+        var lines: [String] = []
+        var block: [String] = []
+        func flush() {
+            lines += block.sorted()
+            block = []
+        }
+        for line in reply {
+            if line.hasPrefix("ACK ") {
+                flush()
+                lines.append(String(line.prefix { $0 != "}" }) + "}")
+                continue
+            }
+            let key = String(line.prefix { $0 != ":" })
+            if Self.ignoredKeys.contains(key) || line == "directory: Broken" { continue }
+            // A song's lines, or a run of folders, are compared as sets.
+            if key == "file" || (key == "directory" && block.first?.hasPrefix("file:") == true) { flush() }
+            if key == "directory" || key == "file" || !block.isEmpty && line != "OK" && line != "list_OK" {
+                block.append(line)
+            } else {
+                flush()
+                lines.append(line)
+            }
+        }
+        flush()
+        self.lines = lines
+    }
+}
+
+/// Debian's MPD, on a socket of its own, with its database made from `root`.
+struct ReferenceMPD {
+    let socket: String
+    private let process: Process
+
+    init(root: String) throws {
+        let directory = TestEnvironment.makeTemporaryDirectory()
+        socket = directory + "/mpd.sock"
+        let configuration = """
+            music_directory "\(root)"
+            db_file "\(directory)/mpd.db"
+            bind_to_address "\(socket)"
+            zeroconf_enabled "no"
+            audio_output {
+                type "null"
+                name "null"
+            }
+
+            """
+        try configuration.write(toFile: directory + "/mpd.conf", atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mpd")
+        process.arguments = ["--no-daemon", directory + "/mpd.conf"]
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let socket = socket
+        try waitUntil(timeout: 30, state: { "MPD's socket \(socket) does not answer" }) {
+            (try? MPDLineClient(path: socket)) != nil
+        }
+        let update = try CommandLineRun.run(executable: "/usr/bin/mpc", ["--host", socket, "--wait", "update"])
+        guard update.status == 0 else { throw TestFailure("mpc update against MPD: \(update.stderr)") }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
     }
 }

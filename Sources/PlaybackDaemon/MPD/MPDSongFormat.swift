@@ -41,27 +41,32 @@ enum MPDTag: String, CaseIterable {
 /// How queue items and the player's state read in MPD's protocol: `key: value` lines as MPD
 /// writes them (src/SongPrint.cxx, src/command/PlayerCommands.cxx).
 enum MPDSongFormat {
-    /// `file:` and the rest of a song; `position` adds `Pos:` and `Id:` (a queue entry).
+    /// `file:` and the rest of a queue entry, with its `Pos:` and `Id:`.
+    static func lines(_ item: QueueItem, position: Int?, roots: [String], tags: Set<MPDTag>) -> [String] {
+        var lines = lines(path: item.path, item.metadata, modified: item.file?.modified, roots: roots, tags: tags)
+        if let position { lines += ["Pos: \(position)", "Id: \(item.id)"] }
+        return lines
+    }
+
+    /// `file:` and the rest of a song (`modified` in milliseconds since the epoch).
     static func lines(
-        _ item: QueueItem, position: Int?, roots: [String], tags: Set<MPDTag> = Set(MPDTag.allCases)
+        path: String, _ metadata: TrackMetadata, modified: Int64? = nil, roots: [String], tags: Set<MPDTag>
     ) -> [String] {
-        var lines = ["file: \(uri(item.path, roots: roots))"]
-        if let modified = item.file?.modified { lines.append("Last-Modified: \(iso8601(milliseconds: modified))") }
-        let metadata = item.metadata
+        var lines = ["file: \(uri(path, roots: roots))"]
+        if let modified { lines.append("Last-Modified: \(iso8601(milliseconds: modified))") }
         if metadata.sampleRate > 0 {
             lines.append(
                 "Format: \(metadata.sampleRate):\(metadata.bitsPerSample.map(String.init) ?? "f"):\(metadata.channels)")
         }
-        for tag in MPDTag.allCases where tags.contains(tag) {
+        // A file without a title tag is titled by its name here; MPD's clients show the name
+        // themselves when there is no Title.
+        let untitled = metadata.title == FileName.stem(path)
+        for tag in MPDTag.allCases where tags.contains(tag) && !(tag == .title && untitled) {
             for value in tag.values(metadata) { lines.append("\(tag.rawValue): \(oneLine(value))") }
         }
         if metadata.duration > 0 {
             lines.append("Time: \(Int(metadata.duration.rounded()))")
             lines.append("duration: \(decimal(metadata.duration))")
-        }
-        if let position {
-            lines.append("Pos: \(position)")
-            lines.append("Id: \(item.id)")
         }
         return lines
     }

@@ -1,0 +1,215 @@
+import PlaybackModel
+
+/// A search of MPD's protocol as a library query: the old `TYPE VALUE` pairs or a filter
+/// expression (`((artist == 'X') AND (album contains 'Y'))`), then `sort TYPE` and
+/// `window START:END`. Text folds case and accents as the library does, for `find` too.
+struct MPDLibraryQuery {
+    var query = LibraryQuery(entity: .songs)
+    var window: Range<Int>?
+    /// What `group` named (`list` and `count`).
+    var group: MPDTag?
+
+    /// The songs' tag a type names, as the library's field.
+    static let fields: [String: String] = [
+        "artist": "artist", "album": "album", "albumartist": "albumArtist", "title": "title", "genre": "genre",
+        "composer": "composer", "date": "year", "track": "trackNumber", "disc": "discNumber",
+    ]
+
+    /// Reads `arguments`; `exact` for `find` (equal values), else `search` (values contained).
+    static func parse(_ arguments: [String], exact: Bool, roots: [String]) -> Result<MPDLibraryQuery, MPDError> {
+        var result = MPDLibraryQuery()
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word.hasPrefix("(") {
+                var parser = MPDFilterExpression(text: word, roots: roots)
+                switch parser.parse() {
+                case .failure(let error): return .failure(error)
+                case .success(let (filters, text)):
+                    result.query.filters += filters
+                    if let text {
+                        result.query.text = [result.query.text, text].compactMap { $0 }.joined(separator: " ")
+                    }
+                }
+                index += 1
+                continue
+            }
+            guard index + 1 < arguments.count else {
+                return .failure(MPDError(.argument, "Not enough arguments"))
+            }
+            let value = arguments[index + 1]
+            index += 2
+            switch word.lowercased() {
+            case "sort":
+                let descending = value.hasPrefix("-")
+                guard let field = fields[String(value.drop { $0 == "-" }).lowercased()] else {
+                    return .failure(MPDError(.argument, "Unknown sort tag: \(value)"))
+                }
+                result.query.sort.append(LibraryQuery.SortKey(field, descending: descending))
+            case "window":
+                switch MPDArgument.range(value, count: Int.max) {
+                case .failure(let error): return .failure(error)
+                case .success(let range): result.window = range
+                }
+            case "group":
+                guard let tag = MPDTag.named(value) else {
+                    return .failure(MPDError(.argument, "Unknown tag type: \(value)"))
+                }
+                result.group = tag
+            default:
+                switch filter(type: word, value: value, comparison: exact ? .equalTo : .contains, roots: roots) {
+                case .failure(let error): return .failure(error)
+                case .success(.filter(let filter)): result.query.filters.append(filter)
+                case .success(.text(let text)):
+                    result.query.text = [result.query.text, text].compactMap { $0 }.joined(separator: " ")
+                }
+            }
+        }
+        return .success(result)
+    }
+
+    enum Condition {
+        case filter(LibraryQuery.Filter)
+        /// `any`: words that begin a word of any text tag (the library's search).
+        case text(String)
+    }
+
+    /// One condition: a tag, `file` (one file), `base` (a folder), or `any`.
+    static func filter(
+        type: String, value: String, comparison: LibraryQuery.Comparison, roots: [String]
+    ) -> Result<Condition, MPDError> {
+        let type = type.lowercased()
+        switch type {
+        case "any":
+            return .success(.text(value))
+        case "file", "base":
+            guard let path = MPDSongFormat.path(ofURI: value, roots: roots) else {
+                return .failure(MPDError(.noExist, "No such directory"))
+            }
+            let field = LibraryField.named("path")!
+            return .success(
+                .filter(type == "file" ? .init(field, .equalTo, path) : .init(field, .startsWith, path + "/")))
+        default:
+            guard let name = fields[type], let field = LibraryField.named(name) else {
+                return .failure(MPDError(.argument, "Unknown filter type: \(type)"))
+            }
+            // Numbers compare whole: `date` is its year.
+            if name == "year" || name == "trackNumber" || name == "discNumber" {
+                let digits = String(value.prefix { $0.isNumber })
+                guard !digits.isEmpty else { return .failure(MPDError(.argument, "Integer expected: \(value)")) }
+                return .success(.filter(.init(field, .equalTo, digits)))
+            }
+            return .success(.filter(.init(field, comparison, value)))
+        }
+    }
+}
+
+/// MPD's filter expressions (protocol 0.21): `(TAG == 'VALUE')`, `(TAG contains 'VALUE')`,
+/// `(TAG starts_with 'VALUE')`, `(base 'FOLDER')`, `(file == 'FILE')` and `((A) AND (B))`.
+/// Negation and regular expressions are refused: the library has no such queries.
+struct MPDFilterExpression {
+    private var characters: [Character]
+    private var position = 0
+    private let roots: [String]
+
+    init(text: String, roots: [String]) {
+        characters = Array(text)
+        self.roots = roots
+    }
+
+    mutating func parse() -> Result<([LibraryQuery.Filter], String?), MPDError> {
+        var filters: [LibraryQuery.Filter] = []
+        var words: [String] = []
+        let result = expression(&filters, &words)
+        skipSpaces()
+        if case .failure(let error) = result { return .failure(error) }
+        guard position == characters.count else {
+            return .failure(MPDError(.argument, "Unparsed garbage after expression"))
+        }
+        return .success((filters, words.isEmpty ? nil : words.joined(separator: " ")))
+    }
+
+    private mutating func expression(_ filters: inout [LibraryQuery.Filter], _ words: inout [String]) -> Result<
+        Void, MPDError
+    > {
+        skipSpaces()
+        guard take("(") else { return .failure(MPDError(.argument, "'(' expected")) }
+        skipSpaces()
+        if peek == "(" {
+            while true {
+                if case .failure(let error) = expression(&filters, &words) { return .failure(error) }
+                skipSpaces()
+                if take(")") { return .success(()) }
+                guard word() == "AND" else { return .failure(MPDError(.argument, "'AND' expected")) }
+            }
+        }
+        if peek == "!" { return .failure(MPDError(.argument, "negated filters are not supported")) }
+        let tag = word()
+        skipSpaces()
+        let comparison: LibraryQuery.Comparison
+        if tag.lowercased() == "base" {
+            comparison = .startsWith
+        } else {
+            switch word() {
+            case "==": comparison = .equalTo
+            case "contains": comparison = .contains
+            case "starts_with": comparison = .startsWith
+            case let other: return .failure(MPDError(.argument, "unsupported filter operator: \(other)"))
+            }
+        }
+        skipSpaces()
+        guard let value = quoted() else { return .failure(MPDError(.argument, "quoted string expected")) }
+        skipSpaces()
+        guard take(")") else { return .failure(MPDError(.argument, "')' expected")) }
+        switch MPDLibraryQuery.filter(type: tag, value: value, comparison: comparison, roots: roots) {
+        case .failure(let error): return .failure(error)
+        case .success(.filter(let filter)): filters.append(filter)
+        case .success(.text(let text)): words.append(text)
+        }
+        return .success(())
+    }
+
+    private var peek: Character? { position < characters.count ? characters[position] : nil }
+
+    private mutating func take(_ character: Character) -> Bool {
+        guard peek == character else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func skipSpaces() {
+        while peek == " " { position += 1 }
+    }
+
+    /// Characters up to a space, a parenthesis or a quote.
+    private mutating func word() -> String {
+        skipSpaces()
+        var word = ""
+        while let character = peek, character != " ", character != "(", character != ")", character != "'",
+            character != "\""
+        {
+            word.append(character)
+            position += 1
+        }
+        return word
+    }
+
+    /// A value in single or double quotes, `\` escaping the next character.
+    private mutating func quoted() -> String? {
+        guard let quote = peek, quote == "'" || quote == "\"" else { return nil }
+        position += 1
+        var value = ""
+        while let character = peek {
+            position += 1
+            if character == quote { return value }
+            if character == "\\" {
+                guard let escaped = peek else { return nil }
+                value.append(escaped)
+                position += 1
+            } else {
+                value.append(character)
+            }
+        }
+        return nil
+    }
+}
