@@ -22,7 +22,7 @@ import Testing
         #expect(
             SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == [
                 "device", "snapcast", "socket", "stream-stall-timeout", "tls-ca-file", "library-directories",
-                "realtime",
+                "mpd-listen", "realtime",
                 "resume",
             ])
     }
