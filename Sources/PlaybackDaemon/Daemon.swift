@@ -110,7 +110,9 @@ public final class Daemon {
         let mpd = MPDFrontEnd(
             addresses: settings.mpdListen.compactMap { try? MPDListenAddress.parse($0).get() },
             roots: LibraryLocations.roots(configured: settings.libraryDirectories, environment: .process),
-            device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device, loop: loop,
+            device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device,
+            playlists: StoredPlaylists.defaultDirectory(environment: .process).map(StoredPlaylists.init),
+            settings: settings, loop: loop,
             log: DaemonLog(label: "playbackd.mpd", output: logOutput), perform: handle,
             current: { [unowned self] in
                 var view = service.view()

@@ -17,6 +17,13 @@ struct MPDContext {
     let startedAt: Double
     /// The tags this connection asked for (`tagtypes`).
     var tags = Set(MPDTag.allCases)
+    /// The stored playlists; nil without a folder for them.
+    let playlists: StoredPlaylists?
+    /// The ReplayGain mode in the settings.
+    let replayGainMode: () -> ReplayGainMode
+    /// Tells every connection's `idle` of a change this front end made itself (a stored
+    /// playlist: the player publishes nothing for it).
+    let changed: (Set<String>) -> Void
 
     /// Carries out `command`; the reply is empty lines or the failure as MPD reports it.
     func run(_ command: Command, _ reply: @escaping MPDReply) {

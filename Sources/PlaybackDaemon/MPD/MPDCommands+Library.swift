@@ -185,6 +185,15 @@ extension MPDCommands {
         }
         let (folders, files) = MPDFolder.entries(of: folder)
         var lines = folders.map { "directory: \(MPDSongFormat.uri(folder + "/" + $0, roots: context.roots))" }
+        // The root lists the stored playlists too, as MPD's does (mpc lsplaylists reads them there).
+        if folder == context.roots.first {
+            for playlist in context.playlists?.all() ?? [] {
+                lines += [
+                    "playlist: \(playlist.name)",
+                    "Last-Modified: \(MPDSongFormat.iso8601(milliseconds: playlist.modified))",
+                ]
+            }
+        }
         var remaining = files.map { folder + "/" + $0 }
         func next() {
             guard !remaining.isEmpty else { return reply(.success(lines)) }

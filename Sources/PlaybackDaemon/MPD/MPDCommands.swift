@@ -7,7 +7,7 @@ import SystemSupport
 /// daemon's own commands or a reading of its view. What MPD has and playbackd does not is not
 /// here: `commands` does not list it and it is answered `unknown command`, never a silent OK.
 enum MPDCommands {
-    static let all: [MPDCommand] = playback + modes + queue + information + library
+    static let all: [MPDCommand] = playback + modes + queue + information + library + storedPlaylists
     static let byName: [String: MPDCommand] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     // MARK: Playback
@@ -305,6 +305,9 @@ enum MPDCommands {
                     }))
         },
         MPDCommand("ping", 0...0) { _, _, reply in reply(.success([])) },
+        MPDCommand("replay_gain_status", 0...0) { context, _, reply in
+            reply(.success(["replay_gain_mode: \(context.replayGainMode().rawValue)"]))
+        },
     ]
 
     private static func update(_ context: MPDContext, _ arguments: [String], full: Bool, _ reply: @escaping MPDReply) {

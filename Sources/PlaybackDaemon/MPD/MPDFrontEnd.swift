@@ -27,18 +27,33 @@ final class MPDFrontEnd: Subsystem {
     private var updateJob = 0
     private var wasScanning = false
 
+    /// The ReplayGain mode of the settings (SIGHUP may change it).
+    private var replayGainMode: ReplayGainMode
+
     init(
-        addresses: [MPDListenAddress], roots: [String], device: String, loop: EventLoop, log: DaemonLog,
+        addresses: [MPDListenAddress], roots: [String], device: String, playlists: StoredPlaylists?,
+        settings: DaemonSettings, loop: EventLoop, log: DaemonLog,
         perform: @escaping (Command, @escaping (CommandResult) -> Void) -> Void,
         current: @escaping () -> PlayerView
     ) {
         self.addresses = addresses
         self.loop = loop
         self.log = log
+        replayGainMode = settings.replayGain.mode
         context = MPDContext(
             view: current, perform: perform, roots: roots, device: device,
             playlistVersion: { [unowned self] in playlistVersion },
-            updatingJob: { [unowned self] in wasScanning ? updateJob : nil }, startedAt: WallClock.now())
+            updatingJob: { [unowned self] in wasScanning ? updateJob : nil }, startedAt: WallClock.now(),
+            playlists: playlists, replayGainMode: { [unowned self] in replayGainMode },
+            changed: { [unowned self] subsystems in
+                for (_, connection) in connections { connection.session.changed(subsystems) }
+            })
+    }
+
+    func reload(_ settings: DaemonSettings) {
+        guard settings.replayGain.mode != replayGainMode else { return }
+        replayGainMode = settings.replayGain.mode
+        for (_, connection) in connections { connection.session.changed(["options"]) }
     }
 
     deinit { receiveBuffer.deallocate() }

@@ -6,6 +6,7 @@ import Foundation
 final class LineFollower {
     private let process = Process()
     private let log = LineLog()
+    private let input = Pipe()
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let output = Pipe()
@@ -13,6 +14,7 @@ final class LineFollower {
         process.arguments = Array(arguments.dropFirst())
         process.environment = TestEnvironment.marked(ProcessInfo.processInfo.environment.merging(environment) { $1 })
         process.standardOutput = output
+        process.standardInput = input
         process.standardError = FileHandle.nullDevice
         try process.run()
         let handle = output.fileHandleForReading
@@ -34,6 +36,14 @@ final class LineFollower {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
+
+    /// Writes `line` and a newline to the process's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Every line so far, in order.
+    var allLines: [String] { log.lines(starting: "").map(\.text) }
 
     /// The rest of each line that starts with `prefix`, in order.
     func lines(starting prefix: String) -> [String] { log.lines(starting: prefix).map(\.text) }

@@ -1,0 +1,165 @@
+import ControlProtocol
+import PlaybackModel
+
+/// MPD's stored playlists, kept by `StoredPlaylists` as M3U8 files of absolute paths and URLs.
+extension MPDCommands {
+    static let storedPlaylists: [MPDCommand] = [
+        MPDCommand("listplaylists", 0...0) { context, _, reply in
+            reply(
+                .success(
+                    (context.playlists?.all() ?? []).flatMap {
+                        ["playlist: \($0.name)", "Last-Modified: \(MPDSongFormat.iso8601(milliseconds: $0.modified))"]
+                    }))
+        },
+        MPDCommand("listplaylist", 1...1) { context, arguments, reply in
+            reply(
+                entries(context, arguments[0]).map { paths in
+                    paths.map { "file: \(MPDSongFormat.uri($0, roots: context.roots))" }
+                })
+        },
+        MPDCommand("listplaylistinfo", 1...1) { context, arguments, reply in
+            switch entries(context, arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let paths): songs(context, paths, lines: [], reply)
+            }
+        },
+        MPDCommand("load", 1...3) { context, arguments, reply in
+            switch entries(context, arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let paths):
+                var chosen = paths[...]
+                if arguments.count > 1 {
+                    switch MPDArgument.range(arguments[1], count: paths.count) {
+                    case .failure(let error): return reply(.failure(error))
+                    case .success(let range): chosen = paths[range]
+                    }
+                }
+                var placement = EnqueuePlacement.end
+                if arguments.count > 2 {
+                    guard let index = Int(arguments[2]), index >= 0 else {
+                        return reply(.failure(MPDError(.argument, "Integer expected: \(arguments[2])")))
+                    }
+                    placement = .index(index)
+                }
+                guard !chosen.isEmpty else { return reply(.success([])) }
+                context.perform(.enqueue(paths: Array(chosen), placement: placement, replace: false, play: false)) {
+                    result in
+                    switch result {
+                    case .success: reply(.success([]))
+                    case .failure(let failure): reply(.failure(MPDError(.playlistLoad, failure.message)))
+                    }
+                }
+            }
+        },
+        MPDCommand("save", 1...2) { context, arguments, reply in
+            let mode = arguments.count > 1 ? arguments[1] : "create"
+            guard ["create", "replace", "append"].contains(mode) else {
+                return reply(.failure(MPDError(.argument, "Unrecognized save mode: \(mode)")))
+            }
+            let queue = context.view().resume.items.map(\.path)
+            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+                switch mode {
+                case "append":
+                    let existing = (try? playlists.entries(arguments[0])) ?? []
+                    try playlists.write(arguments[0], existing + queue)
+                default: try playlists.write(arguments[0], queue, replacing: mode == "replace")
+                }
+            }
+        },
+        MPDCommand("rm", 1...1) { context, arguments, reply in
+            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+                try playlists.remove(arguments[0])
+            }
+        },
+        MPDCommand("rename", 2...2) { context, arguments, reply in
+            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+                try playlists.rename(arguments[0], to: arguments[1])
+            }
+        },
+        MPDCommand("playlistclear", 1...1) { context, arguments, reply in
+            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+                _ = try playlists.entries(arguments[0])  // it must be there
+                try playlists.write(arguments[0], [])
+            }
+        },
+        MPDCommand("playlistadd", 2...3) { context, arguments, reply in
+            guard let path = MPDSongFormat.path(ofURI: arguments[1], roots: context.roots) else {
+                return reply(.failure(MPDError(.noExist, "No such directory")))
+            }
+            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+                var entries: [String] = []
+                do throws(StoredPlaylistError) {
+                    entries = try playlists.entries(arguments[0])
+                } catch .missing {
+                    // playlistadd makes the playlist.
+                }
+                let at = arguments.count > 2 ? Int(arguments[2]) ?? -1 : entries.count
+                guard (0...entries.count).contains(at) else { throw .failed("Bad song index") }
+                entries.insert(path, at: at)
+                try playlists.write(arguments[0], entries)
+            }
+        },
+        MPDCommand("playlistdelete", 2...2) { context, arguments, reply in
+            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+                var entries = try playlists.entries(arguments[0])
+                guard let index = Int(arguments[1]), entries.indices.contains(index) else {
+                    throw .failed("Bad song index")
+                }
+                entries.remove(at: index)
+                try playlists.write(arguments[0], entries)
+            }
+        },
+    ]
+
+    private static func entries(_ context: MPDContext, _ name: String) -> Result<[String], MPDError> {
+        guard let playlists = context.playlists else { return .failure(MPDError(.noExist, "No such playlist")) }
+        do {
+            return .success(try playlists.entries(name))
+        } catch {
+            return .failure(error.mpd)
+        }
+    }
+
+    /// Changes the playlist `name`, then tells `idle` (`stored_playlist`).
+    private static func change(
+        _ context: MPDContext, _ name: String, _ reply: MPDReply,
+        _ body: (StoredPlaylists) throws(StoredPlaylistError) -> Void
+    ) {
+        guard let playlists = context.playlists else {
+            return reply(.failure(MPDError(.system, "no folder for stored playlists (no XDG_CONFIG_HOME or HOME)")))
+        }
+        do {
+            try body(playlists)
+            context.changed(["stored_playlist"])
+            reply(.success([]))
+        } catch {
+            reply(.failure(error.mpd))
+        }
+    }
+
+    /// Each entry's song lines from the library, or its `file:` line alone.
+    private static func songs(_ context: MPDContext, _ paths: [String], lines: [String], _ reply: @escaping MPDReply) {
+        guard let path = paths.first else { return reply(.success(lines)) }
+        let query = LibraryQuery(filters: [.init(LibraryField.named("path")!, .equalTo, path)], limit: 1)
+        context.perform(.libraryQuery(query)) { result in
+            var found = ["file: \(MPDSongFormat.uri(path, roots: context.roots))"]
+            if case .success(.library(let page)) = result, case .songs(let songs) = page.items, let song = songs.first {
+                found = MPDSongFormat.lines(path: song.path, song.metadata, roots: context.roots, tags: context.tags)
+            }
+            songs(context, Array(paths.dropFirst()), lines: lines + found, reply)
+        }
+    }
+}
+
+extension StoredPlaylistError {
+    /// The error as MPD reports it.
+    var mpd: MPDError {
+        switch self {
+        case .badName: MPDError(.argument, "Bad playlist name")
+        case .missing: MPDError(.noExist, "No such playlist")
+        case .exists: MPDError(.exist, "Playlist already exists")
+        case .failed(let message) where message == "Bad song index": MPDError(.argument, message)
+        case .failed(let message): MPDError(.system, message)
+        }
+    }
+}
