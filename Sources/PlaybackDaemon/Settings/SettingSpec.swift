@@ -158,12 +158,7 @@ enum SettingsCatalog {
             defaultText: "the XDG music directory (user-dirs.dirs), else ~/Music",
             keepOnReload: SettingSpec.atRestart(\.libraryDirectories)
         ) { input, settings throws(SettingValueError) in
-            let folders: [String]
-            switch input {
-            case .word(let folder): folders = (settings.libraryDirectories ?? []) + [folder]
-            case .strings(let list): folders = list
-            default: throw SettingValueError("expected an array of folders, found \(input.typeName)")
-            }
+            let folders = try list(input, adding: settings.libraryDirectories ?? [], of: "folders")
             if let relative = folders.first(where: { !$0.hasPrefix("/") }) {
                 throw SettingValueError("'\(relative)' is not an absolute path")
             }
@@ -175,12 +170,7 @@ enum SettingsCatalog {
                 "Where MPD's protocol is served, for MPD's clients: `host:port` (port 0: any free one) or an absolute socket path (flag: repeatable; file: an array) (docs/mpd.md)",
             defaultText: "nowhere", keepOnReload: SettingSpec.atRestart(\.mpdListen)
         ) { input, settings throws(SettingValueError) in
-            let addresses: [String]
-            switch input {
-            case .word(let address): addresses = settings.mpdListen + [address]
-            case .strings(let list): addresses = list
-            default: throw SettingValueError("expected an array of addresses, found \(input.typeName)")
-            }
+            let addresses = try list(input, adding: settings.mpdListen, of: "addresses")
             for address in addresses {
                 if case .failure(let problem) = MPDListenAddress.parse(address) {
                     throw SettingValueError(problem.message)
@@ -392,6 +382,17 @@ enum SettingsCatalog {
             guard let number = Double(word) else { throw SettingValueError("'\(word)' is not \(what)") }
             return number
         default: throw SettingValueError("expected \(what), found \(input.typeName)")
+        }
+    }
+
+    /// A repeatable setting's values: a flag's word added to `values`, or the file's array.
+    private static func list(_ input: SettingInput, adding values: [String], of what: String) throws(SettingValueError)
+        -> [String]
+    {
+        switch input {
+        case .word(let value): return values + [value]
+        case .strings(let list): return list
+        default: throw SettingValueError("expected an array of \(what), found \(input.typeName)")
         }
     }
 
