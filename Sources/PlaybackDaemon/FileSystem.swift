@@ -39,6 +39,12 @@ enum FileSystem {
             modified: Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000)
     }
 
+    /// Whether `path` is a folder (following links).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// The file's bytes; at most `maximumBytes`. Only a regular file is read: a FIFO would block
     /// the reader until some writer appeared, and a device (`/dev/zero`) never ends.
     static func readAll(_ path: String, maximumBytes: Int) throws(ReadError) -> [UInt8] {

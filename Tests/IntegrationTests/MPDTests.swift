@@ -240,6 +240,37 @@ extension IntegrationSuite.MPD {
         }
     }
 
+    @Test("albumart: mpc albumart gets the folder's cover, byte for byte, in chunks of the binary limit, as from MPD")
+    func albumArt() throws {
+        let world = try World()
+        let reference = try ReferenceMPD(root: world.library.root)
+        defer { reference.stop() }
+        let cover = try Data(contentsOf: URL(fileURLWithPath: world.library.root + "/Pink Floyd/The Wall/cover.jpg"))
+        let directory = TestEnvironment.makeTemporaryDirectory()
+        for (name, socket) in [("playbackd", world.socket), ("mpd", reference.socket)] {
+            let run = try CommandLineRun.run(
+                executable: "/bin/sh",
+                [
+                    "-c", #"mpc --host "$1" albumart "Pink Floyd/The Wall/1-01 In the Flesh.flac" > "$2""#, "sh",
+                    socket,
+                    directory + "/" + name,
+                ])
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)) == cover, "\(name)")
+        }
+        // The protocol itself: the size, one chunk of at most the limit, and errors as MPD's.
+        let client = try MPDLineClient(path: world.socket)
+        #expect(try client.call("binarylimit 64") == ["OK"])
+        client.send("albumart \"Pink Floyd/The Wall/2-01 Hey You.flac\" 100\n")
+        #expect(try client.readLine() == "size: \(cover.count)")
+        #expect(try client.readLine() == "binary: 64")
+        let chunk = try client.readBytes(65)
+        #expect(Data(chunk.prefix(64)) == cover.subdata(in: 100..<164) && chunk.last == 0x0A)
+        #expect(try client.readLine() == "OK")
+        #expect(try client.call("albumart \"Loose/untagged tune.mp3\" 0") == ["ACK [50@0] {albumart} No file exists"])
+        #expect(try client.call("binarylimit 10") == ["ACK [2@0] {binarylimit} Value too small"])
+    }
+
     @Test("python-mpd2: idle sees player after a native toggle, playlist after an enqueue, database after a new file")
     func pythonClientIdles() throws {
         let world = try World()

@@ -119,9 +119,9 @@ final class MPDFrontEnd: Subsystem {
                 context: context,
                 // A reply can come after its client left (the device opened meanwhile): the
                 // client may be gone, and the descriptor's number another client's.
-                send: { [weak self, weak client] text in
+                write: { [weak self, weak client] bytes in
                     guard let self, let client else { return }
-                    write(text, to: client)
+                    write(bytes, to: client)
                 },
                 close: { [weak self, weak client] in
                     guard let self, let client, connections[fd]?.client === client else { return }
@@ -129,7 +129,7 @@ final class MPDFrontEnd: Subsystem {
                 })
             connections[fd] = (client, session)
             loop.watch(fd) { [unowned self] events in service(fd, events) }
-            write(MPDSession.greeting, to: client)
+            write(Array(MPDSession.greeting.utf8), to: client)
         }
     }
 
@@ -147,11 +147,11 @@ final class MPDFrontEnd: Subsystem {
                     guard connections[fd] != nil else { return }
                     switch line {
                     case .tooLong:
-                        write(MPDError(.argument, "line too long").line(command: "", index: 0), to: client)
+                        write(Array(MPDError(.argument, "line too long").line(command: "", index: 0).utf8), to: client)
                         return drop(fd)
                     case .request(let bytes):
                         guard let text = String(validating: bytes, as: UTF8.self) else {
-                            write(MPDError(.argument, "not UTF-8").line(command: "", index: 0), to: client)
+                            write(Array(MPDError(.argument, "not UTF-8").line(command: "", index: 0).utf8), to: client)
                             continue
                         }
                         session.receive(text)
@@ -169,10 +169,9 @@ final class MPDFrontEnd: Subsystem {
         }
     }
 
-    private func write(_ text: String, to client: ClientConnection) {
+    private func write(_ bytes: [UInt8], to client: ClientConnection) {
         guard connections[client.fd]?.client === client else { return }
-        // A reply always fits; changes pushed to a client that never reads end it.
-        guard client.enqueue(Array(text.utf8), isReply: true) else { return drop(client.fd) }
+        guard client.enqueue(bytes, isReply: true) else { return drop(client.fd) }
         flush(client)
     }
 

@@ -24,12 +24,14 @@ final class MPDSession {
     ]
     /// Commands the session answers itself (the rest are `MPDCommands`).
     static let ownCommands = [
-        "close", "command_list_begin", "command_list_ok_begin", "command_list_end", "commands", "idle", "noidle",
-        "notcommands", "tagtypes",
+        "albumart", "binarylimit", "close", "command_list_begin", "command_list_ok_begin", "command_list_end",
+        "commands", "idle", "noidle", "notcommands", "tagtypes",
     ]
 
     private var context: MPDContext
-    private let send: (String) -> Void
+    private let write: ([UInt8]) -> Void
+    /// The largest binary chunk a reply carries (`binarylimit`; MPD's default).
+    private var binaryLimit = 8192
     private let close: () -> Void
     /// A command list being received: whether each command's end is reported, and its lines.
     private var list: (withOK: Bool, lines: [MPDRequestLine])?
@@ -41,9 +43,9 @@ final class MPDSession {
     private(set) var isBusy = false
     private var held: [String] = []
 
-    init(context: MPDContext, send: @escaping (String) -> Void, close: @escaping () -> Void) {
+    init(context: MPDContext, write: @escaping ([UInt8]) -> Void, close: @escaping () -> Void) {
         self.context = context
-        self.send = send
+        self.write = write
         self.close = close
     }
 
@@ -108,10 +110,35 @@ final class MPDSession {
                 return  // not idle: nothing to end, and MPD says nothing
             case "close":
                 close()
+            case "albumart":
+                // Outside the command lists: its reply is binary.
+                albumArt(line.arguments)
             default:
                 run([line], withOK: false)
             }
         }
+    }
+
+    private func send(_ text: String) { write(Array(text.utf8)) }
+
+    /// `albumart URI OFFSET`: a chunk of the cover file in the song's folder (MPD looks for
+    /// the same files), `size:` the whole file's bytes.
+    private func albumArt(_ arguments: [String]) {
+        guard arguments.count == 2 else {
+            return send(
+                MPDError(.argument, "wrong number of arguments for \"albumart\"").line(command: "albumart", index: 0))
+        }
+        guard let offset = Int(arguments[1]), offset >= 0 else {
+            return send(MPDError(.argument, "Integer expected: \(arguments[1])").line(command: "albumart", index: 0))
+        }
+        guard let cover = MPDCover.bytes(forURI: arguments[0], roots: context.roots) else {
+            return send(MPDError(.noExist, "No file exists").line(command: "albumart", index: 0))
+        }
+        guard offset <= cover.count else {
+            return send(MPDError(.argument, "Bad file offset").line(command: "albumart", index: 0))
+        }
+        let chunk = cover[offset..<min(cover.count, offset + binaryLimit)]
+        write(Array("size: \(cover.count)\nbinary: \(chunk.count)\n".utf8) + chunk + Array("\nOK\n".utf8))
     }
 
     private func answerIdle(_ wanted: Set<String>) {
@@ -159,6 +186,14 @@ final class MPDSession {
             return reply(.success([]))
         case "tagtypes":
             return reply(tagTypes(line.arguments))
+        case "binarylimit":
+            guard line.arguments.count == 1, let limit = Int(line.arguments[0]), limit >= 64 else {
+                return reply(.failure(MPDError(.argument, "Value too small")))
+            }
+            binaryLimit = min(limit, 1 << 20)
+            return reply(.success([]))
+        case "albumart":
+            return reply(.failure(MPDError(.argument, "albumart is not allowed in a command list")))
         case "idle", "noidle", "close", "command_list_begin", "command_list_ok_begin", "command_list_end":
             return reply(.failure(MPDError(.argument, "\(line.name) is not allowed in a command list")))
         default:

@@ -57,6 +57,18 @@ final class MPDLineClient {
         return lines
     }
 
+    /// The next `count` bytes as they come (a binary chunk).
+    func readBytes(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let read = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard read > 0 else { throw TestFailure("the stream ended within a binary chunk") }
+            buffer += chunk[..<read]
+        }
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[..<count])
+    }
+
     /// The next line, without its newline; nil at the end of the stream.
     func readLine() throws -> String? {
         while true {
