@@ -86,4 +86,7 @@ final class ClientConnection {
     }
 
     var hasPendingOutput: Bool { sent < output.count }
+
+    /// Bytes queued and not written yet.
+    var pendingOutputBytes: Int { output.count - sent }
 }

@@ -181,6 +181,15 @@ extension IntegrationSuite {
             }
             #expect(try MPDLineClient(path: world.socket).call("ping") == ["OK"])
             #expect(try world.daemon.call("nowPlaying")["status"]?.stringValue == "success")
+            // A client that asks and never reads is closed once 8 MiB of replies wait for it
+            // (MPD's max_output_buffer_size), and nobody else notices.
+            let greedy = try MPDLineClient(path: world.socket)
+            _ = try greedy.call(#"add """#)
+            greedy.send(String(repeating: "playlistinfo\n", count: 4000))
+            try waitUntil(state: { world.daemon.stderrText.suffix(500).description }) {
+                world.daemon.stderrText.contains("replies unread: closed")
+            }
+            #expect(try MPDLineClient(path: world.socket).call("ping") == ["OK"])
         }
     }
 }

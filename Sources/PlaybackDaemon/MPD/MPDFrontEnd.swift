@@ -19,7 +19,11 @@ final class MPDFrontEnd: Subsystem {
     private let log: DaemonLog
     private var context: MPDContext!
     private var listeners: [(fd: Int32, address: MPDListenAddress)] = []
-    private var connections: [Int32: (client: ClientConnection, session: MPDSession)] = [:]
+    private var connections: [Int32: (client: ClientConnection, session: MPDSession, timeout: OneShotTimer)] = [:]
+    /// MPD's limits: a client quiet this long (and not in `idle`) is closed, and so is one
+    /// that lets this much of its replies pile up unread.
+    static let timeoutSeconds = 60.0
+    static let maximumOutputBytes = 8 << 20
     private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
     /// The queue's version as MPD counts it (`playlist:` in `status`): one more at each change.
     private var playlistVersion: UInt64 = 1
@@ -127,20 +131,22 @@ final class MPDFrontEnd: Subsystem {
                     guard let self, let client, connections[fd]?.client === client else { return }
                     drop(fd)
                 })
-            connections[fd] = (client, session)
+            connections[fd] = (client, session, OneShotTimer(loop: loop, accuracy: 1))
             loop.watch(fd) { [unowned self] events in service(fd, events) }
             write(Array(MPDSession.greeting.utf8), to: client)
+            refreshTimeout(fd)
         }
     }
 
     private func service(_ fd: Int32, _ events: Int16) {
-        guard let (client, _) = connections[fd] else { return }
+        guard let client = connections[fd]?.client else { return }
         if events & Int16(POLLOUT) != 0 { flush(client) }
         if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !client.readClosed { read(fd) }
     }
 
     private func read(_ fd: Int32) {
-        while let (client, session) = connections[fd] {
+        defer { refreshTimeout(fd) }
+        while let (client, session, _) = connections[fd] {
             let count = recv(fd, receiveBuffer.baseAddress, receiveBuffer.count, 0)
             if count > 0 {
                 for line in client.receive(UnsafeRawBufferPointer(rebasing: receiveBuffer[..<count])) {
@@ -171,8 +177,26 @@ final class MPDFrontEnd: Subsystem {
 
     private func write(_ bytes: [UInt8], to client: ClientConnection) {
         guard connections[client.fd]?.client === client else { return }
-        guard client.enqueue(bytes, isReply: true) else { return drop(client.fd) }
+        _ = client.enqueue(bytes, isReply: true)
+        guard client.pendingOutputBytes <= Self.maximumOutputBytes else {
+            log.warning("MPD: a client left more than \(Self.maximumOutputBytes >> 20) MiB of replies unread: closed")
+            return drop(client.fd)
+        }
         flush(client)
+        refreshTimeout(client.fd)
+    }
+
+    /// Arms the connection's timeout, or cancels it while the client waits in `idle`.
+    private func refreshTimeout(_ fd: Int32) {
+        guard let (_, session, timeout) = connections[fd] else { return }
+        if session.isIdle {
+            timeout.cancel()
+        } else {
+            timeout.arm(after: Self.timeoutSeconds) { [unowned self] in
+                guard let session = connections[fd]?.session, session.isDone else { return refreshTimeout(fd) }
+                drop(fd)
+            }
+        }
     }
 
     private func flush(_ client: ClientConnection) {
