@@ -57,6 +57,9 @@ enum FuzzTarget: String, CaseIterable {
     /// their ranges, each later byte is one window's level (half-dB steps from -120 dBFS), up
     /// to 2,048 windows (20 s: room for every rule, with phrases of at most 2 - 30 s).
     case phrases
+    /// A line of MPD's protocol: its words (quotes and escapes), then its search (the old
+    /// pairs, filter expressions); the words written back quoted must read the same.
+    case mpdLine = "mpd-line"
 
     func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         switch self {
@@ -146,6 +149,9 @@ enum FuzzTarget: String, CaseIterable {
             }
             // Each metadata block costs at least its length byte, and blocks of up to 4080.
             check(audio <= bytes.count - 1 && audio + titles <= bytes.count - 1, "more out than went in")
+        case .mpdLine:
+            guard let text = String(validating: bytes, as: UTF8.self) else { return }
+            check(MPDLineReading.readsBack(text) != false, "an MPD line does not read back its words")
         case .phrases:
             guard bytes.count > 5 else { return }
             func within(_ range: ClosedRange<Double>, _ byte: UInt8) -> Double {

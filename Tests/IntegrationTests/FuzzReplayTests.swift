@@ -9,7 +9,7 @@ extension IntegrationSuite {
             "every seed and every minimised crash replays through its fuzz target",
             arguments: [
                 "request", "now-playing", "state", "eq-text", "id3", "flac", "ogg", "mp4", "id3v22-pictures",
-                "id3-chapters", "m3u", "icy", "config", "phrases",
+                "id3-chapters", "m3u", "icy", "config", "phrases", "mpd-line",
             ])
         func replay(_ target: String) throws {
             let directory = TestEnvironment.packageRoot + "/Tests/Fuzz/" + target

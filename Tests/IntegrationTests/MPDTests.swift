@@ -137,6 +137,10 @@ extension IntegrationSuite {
             #expect(try client.call("add \"Pink Floyd/The Wall") == [#"ACK [2@0] {} Missing closing '"'"#])
             #expect(try client.call("add \"Pink Floyd/The Wall\"").last == "OK")
             #expect(try client.call("playlistinfo 5") == ["ACK [2@0] {playlistinfo} Bad song index"])
+            // A filter nested 30,000 deep (the fuzzer's stack overflow) is refused.
+            let deep = String(repeating: "(", count: 30_000) + "artist == 'x'" + String(repeating: ")", count: 30_000)
+            #expect(try client.call("find \"\(deep)\"") == ["ACK [2@0] {find} expression nested too deeply"])
+            #expect(try client.call("\"play\"") == ["ACK [5@0] {} Invalid command name"])
             // A command list stops at its first error, which names its index.
             client.send("command_list_ok_begin\nping\nstatus\nnext\nnosuch\nping\ncommand_list_end\n")
             let list = try #require(try client.reply())

@@ -17,7 +17,9 @@ import Testing
         #expect(try MPDRequestLine.parse(text).get() == MPDRequestLine(name: name, arguments: arguments))
     }
 
-    @Test("malformed lines are argument errors", arguments: ["add \"open", "add \"a\"b", "", "   ", "add \"a\\"])
+    @Test(
+        "malformed lines are argument errors; a command's name is a plain word",
+        arguments: ["add \"open", "add \"a\"b", "", "   ", "add \"a\\", "\"play\"", "pl\"ay\" 1", "play(1)"])
     func malformed(_ text: String) {
         guard case .failure(let error) = MPDRequestLine.parse(text) else {
             Issue.record("'\(text)' was read")

@@ -129,15 +129,19 @@ struct MPDFilterExpression {
         return .success((filters, words.isEmpty ? nil : words.joined(separator: " ")))
     }
 
-    private mutating func expression(_ filters: inout [LibraryQuery.Filter], _ words: inout [String]) -> Result<
-        Void, MPDError
-    > {
+    /// Deepest nesting read: each level is a call, and a line may hold 32,000 parentheses.
+    static let maximumDepth = 16
+
+    private mutating func expression(
+        _ filters: inout [LibraryQuery.Filter], _ words: inout [String], depth: Int = 0
+    ) -> Result<Void, MPDError> {
+        guard depth < Self.maximumDepth else { return .failure(MPDError(.argument, "expression nested too deeply")) }
         skipSpaces()
         guard take("(") else { return .failure(MPDError(.argument, "'(' expected")) }
         skipSpaces()
         if peek == "(" {
             while true {
-                if case .failure(let error) = expression(&filters, &words) { return .failure(error) }
+                if case .failure(let error) = expression(&filters, &words, depth: depth + 1) { return .failure(error) }
                 skipSpaces()
                 if take(")") { return .success(()) }
                 guard word() == "AND" else { return .failure(MPDError(.argument, "'AND' expected")) }

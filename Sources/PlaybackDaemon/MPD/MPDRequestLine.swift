@@ -44,6 +44,10 @@ struct MPDRequestLine: Equatable {
         if quoted { return .failure(MPDError(.argument, "Missing closing '\"'")) }
         if let word = current { words.append(String(word)) }
         guard let name = words.first else { return .failure(MPDError(.unknown, "No command given")) }
+        // A command's name is a plain word, as MPD's tokenizer reads it (never quoted).
+        guard !line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("\""),
+            name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
+        else { return .failure(MPDError(.unknown, "Invalid command name")) }
         return .success(MPDRequestLine(name: name, arguments: Array(words.dropFirst())))
     }
 }
