@@ -284,6 +284,36 @@ extension IntegrationSuite.MPD {
         #expect(try client.call("binarylimit 10") == ["ACK [2@0] {binarylimit} Value too small"])
     }
 
+    @Test("passwords: anonymous clients may read; a password allows what it names; commands lists only that")
+    func passwords() throws {
+        let socket = TestEnvironment.makeTemporaryDirectory() + "/mpd.sock"
+        let world = try LibraryWorld(
+            arguments: [
+                "--mpd-listen", socket, "--mpd-password", "s3cret@read,add,control", "--mpd-password", "look@read",
+            ])
+        let client = try MPDLineClient(path: socket)
+        #expect(try client.call("status").last == "OK")
+        #expect(try client.call("setvol 50") == [#"ACK [4@0] {setvol} you don't have permission for "setvol""#])
+        #expect(try client.call(#"add "Loose""#) == [#"ACK [4@0] {add} you don't have permission for "add""#])
+        let commands = try client.call("commands")
+        #expect(commands.contains("command: status") && !commands.contains("command: setvol"), "\(commands)")
+        #expect(try client.call("notcommands").contains("command: setvol"))
+        #expect(try client.call("password wrong") == ["ACK [3@0] {password} incorrect password"])
+        #expect(try client.call("password look") == ["OK"])
+        #expect(try client.call("setvol 50").first?.hasPrefix("ACK [4@0]") == true)
+        #expect(try client.call("password s3cret") == ["OK"])
+        #expect(try client.call(#"add "Loose""#) == ["OK"])
+        #expect(try client.call("setvol 50") == ["OK"])
+        #expect(try world.daemon.call("nowPlaying")["nowPlaying"]?["volume"]?.numberValue == 50)
+        // mpc sends the password given as PASSWORD@HOST.
+        let refused = try CommandLineRun.run(executable: "/usr/bin/mpc", ["--host", socket, "volume", "30"])
+        #expect(refused.status != 0 && refused.stderr.contains("permission"), "\(refused.stderr)")
+        let allowed = try CommandLineRun.run(
+            executable: "/usr/bin/mpc", ["--host", "s3cret@" + socket, "volume", "30"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try world.daemon.call("nowPlaying")["nowPlaying"]?["volume"]?.numberValue == 30)
+    }
+
     @Test("python-mpd2: idle sees player after a native toggle, playlist after an enqueue, database after a new file")
     func pythonClientIdles() throws {
         let world = try World()

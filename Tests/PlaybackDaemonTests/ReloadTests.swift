@@ -22,7 +22,7 @@ import Testing
         #expect(
             SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == [
                 "device", "snapcast", "socket", "stream-stall-timeout", "tls-ca-file", "library-directories",
-                "mpd-listen", "realtime",
+                "mpd-listen", "mpd-password", "mpd-default-permissions", "realtime",
                 "resume",
             ])
     }

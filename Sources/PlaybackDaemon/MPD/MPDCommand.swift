@@ -17,6 +17,8 @@ struct MPDContext {
     let startedAt: Double
     /// The tags this connection asked for (`tagtypes`).
     var tags = Set(MPDTag.allCases)
+    /// The passwords and the levels before one.
+    let access: MPDAccess
     /// The stored playlists; nil without a folder for them.
     let playlists: StoredPlaylists?
     /// The ReplayGain mode in the settings.
@@ -58,15 +60,35 @@ struct MPDCommand: Sendable {
     let name: String
     /// How many arguments it takes.
     let arguments: ClosedRange<Int>
+    /// What a client must be allowed to run it (MPD's levels).
+    let permission: MPDPermission
     let run: @Sendable (MPDContext, [String], @escaping MPDReply) -> Void
 
     init(
-        _ name: String, _ arguments: ClosedRange<Int>,
+        _ name: String, _ arguments: ClosedRange<Int>, _ permission: MPDPermission,
         _ run: @escaping @Sendable (MPDContext, [String], @escaping MPDReply) -> Void
     ) {
         self.name = name
         self.arguments = arguments
+        self.permission = permission
         self.run = run
+    }
+}
+
+/// MPD's permission levels: what a client may do, anonymously or after `password`.
+enum MPDPermission: String, CaseIterable, Sendable {
+    /// Commands anyone may send (`ping`, `close`, `password`).
+    case none
+    case read, add, control, admin
+
+    /// Levels from `mpd-password`'s and `mpd-default-permissions`' words (`read,add,control`).
+    static func parse(_ text: String) -> Set<MPDPermission>? {
+        var levels: Set<MPDPermission> = [.none]
+        for word in text.split(separator: ",") {
+            guard let level = MPDPermission(rawValue: String(word)), level != .none else { return nil }
+            levels.insert(level)
+        }
+        return levels
     }
 }
 
@@ -122,5 +144,28 @@ enum MPDArgument {
         }
         guard start < count || (start == 0 && count == 0) else { return .failure(MPDError(.argument, "Bad range")) }
         return .success(start..<max(start, end))
+    }
+}
+
+/// Who may do what on MPD's protocol: the passwords and the levels before one is sent.
+struct MPDAccess: Sendable {
+    var passwords: [String: Set<MPDPermission>] = [:]
+    var anonymous = Set(MPDPermission.allCases)
+
+    init(passwords: [String] = [], defaultPermissions: String? = nil) {
+        for entry in passwords {
+            if let (password, levels) = Self.parse(password: entry) { self.passwords[password] = levels }
+        }
+        anonymous =
+            defaultPermissions.flatMap(MPDPermission.parse)
+            ?? (self.passwords.isEmpty ? Set(MPDPermission.allCases) : [.none, .read])
+    }
+
+    /// `PASSWORD@LEVELS`: the password (up to the last `@`) and its levels.
+    static func parse(password entry: String) -> (String, Set<MPDPermission>)? {
+        guard let at = entry.lastIndex(of: "@"), at != entry.startIndex,
+            let levels = MPDPermission.parse(String(entry[entry.index(after: at)...]))
+        else { return nil }
+        return (String(entry[..<at]), levels)
     }
 }

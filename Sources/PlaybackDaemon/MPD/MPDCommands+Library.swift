@@ -10,27 +10,31 @@ import PlaybackModel
 /// MPD's URIs are paths under the library's first folder.
 extension MPDCommands {
     static let library: [MPDCommand] = [
-        MPDCommand("find", 1...64) { context, arguments, reply in
+        MPDCommand("find", 1...64, .read) { context, arguments, reply in
             songs(context, arguments, exact: true, reply) { found in found.flatMap { songLines($0, context) } }
         },
-        MPDCommand("search", 1...64) { context, arguments, reply in
+        MPDCommand("search", 1...64, .read) { context, arguments, reply in
             songs(context, arguments, exact: false, reply) { found in found.flatMap { songLines($0, context) } }
         },
-        MPDCommand("findadd", 1...64) { context, arguments, reply in add(context, arguments, exact: true, reply) },
-        MPDCommand("searchadd", 1...64) { context, arguments, reply in add(context, arguments, exact: false, reply) },
-        MPDCommand("count", 1...64) { context, arguments, reply in
+        MPDCommand("findadd", 1...64, .add) { context, arguments, reply in add(context, arguments, exact: true, reply)
+        },
+        MPDCommand("searchadd", 1...64, .add) { context, arguments, reply in
+            add(context, arguments, exact: false, reply)
+        },
+        MPDCommand("count", 1...64, .read) { context, arguments, reply in
             songs(context, arguments, exact: true, reply) { found in
                 ["songs: \(found.count)", "playtime: \(Int(found.reduce(0) { $0 + $1.metadata.duration }.rounded()))"]
             }
         },
-        MPDCommand("list", 1...64) { context, arguments, reply in list(context, arguments, reply) },
-        MPDCommand("lsinfo", 0...1) { context, arguments, reply in lsinfo(context, arguments.first ?? "", reply) },
-        MPDCommand("listall", 0...1) { context, arguments, reply in
+        MPDCommand("list", 1...64, .read) { context, arguments, reply in list(context, arguments, reply) },
+        MPDCommand("lsinfo", 0...1, .read) { context, arguments, reply in lsinfo(context, arguments.first ?? "", reply)
+        },
+        MPDCommand("listall", 0...1, .read) { context, arguments, reply in
             subtree(context, arguments.first ?? "", reply) { song in
                 ["file: \(MPDSongFormat.uri(song.path, roots: context.roots))"]
             }
         },
-        MPDCommand("listallinfo", 0...1) { context, arguments, reply in
+        MPDCommand("listallinfo", 0...1, .read) { context, arguments, reply in
             subtree(context, arguments.first ?? "", reply) { songLines($0, context) }
         },
     ]

@@ -4,26 +4,26 @@ import PlaybackModel
 /// MPD's stored playlists, kept by `StoredPlaylists` as M3U8 files of absolute paths and URLs.
 extension MPDCommands {
     static let storedPlaylists: [MPDCommand] = [
-        MPDCommand("listplaylists", 0...0) { context, _, reply in
+        MPDCommand("listplaylists", 0...0, .read) { context, _, reply in
             reply(
                 .success(
                     (context.playlists?.all() ?? []).flatMap {
                         ["playlist: \($0.name)", "Last-Modified: \(MPDSongFormat.iso8601(milliseconds: $0.modified))"]
                     }))
         },
-        MPDCommand("listplaylist", 1...1) { context, arguments, reply in
+        MPDCommand("listplaylist", 1...1, .read) { context, arguments, reply in
             reply(
                 entries(context, arguments[0]).map { paths in
                     paths.map { "file: \(MPDSongFormat.uri($0, roots: context.roots))" }
                 })
         },
-        MPDCommand("listplaylistinfo", 1...1) { context, arguments, reply in
+        MPDCommand("listplaylistinfo", 1...1, .read) { context, arguments, reply in
             switch entries(context, arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let paths): songs(context, paths, lines: [], reply)
             }
         },
-        MPDCommand("load", 1...3) { context, arguments, reply in
+        MPDCommand("load", 1...3, .add) { context, arguments, reply in
             switch entries(context, arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let paths):
@@ -51,7 +51,7 @@ extension MPDCommands {
                 }
             }
         },
-        MPDCommand("save", 1...2) { context, arguments, reply in
+        MPDCommand("save", 1...2, .control) { context, arguments, reply in
             let mode = arguments.count > 1 ? arguments[1] : "create"
             guard ["create", "replace", "append"].contains(mode) else {
                 return reply(.failure(MPDError(.argument, "Unrecognized save mode: \(mode)")))
@@ -66,23 +66,23 @@ extension MPDCommands {
                 }
             }
         },
-        MPDCommand("rm", 1...1) { context, arguments, reply in
+        MPDCommand("rm", 1...1, .control) { context, arguments, reply in
             change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
                 try playlists.remove(arguments[0])
             }
         },
-        MPDCommand("rename", 2...2) { context, arguments, reply in
+        MPDCommand("rename", 2...2, .control) { context, arguments, reply in
             change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
                 try playlists.rename(arguments[0], to: arguments[1])
             }
         },
-        MPDCommand("playlistclear", 1...1) { context, arguments, reply in
+        MPDCommand("playlistclear", 1...1, .control) { context, arguments, reply in
             change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
                 _ = try playlists.entries(arguments[0])  // it must be there
                 try playlists.write(arguments[0], [])
             }
         },
-        MPDCommand("playlistadd", 2...3) { context, arguments, reply in
+        MPDCommand("playlistadd", 2...3, .add) { context, arguments, reply in
             guard let path = MPDSongFormat.path(ofURI: arguments[1], roots: context.roots) else {
                 return reply(.failure(MPDError(.noExist, "No such directory")))
             }
@@ -99,7 +99,7 @@ extension MPDCommands {
                 try playlists.write(arguments[0], entries)
             }
         },
-        MPDCommand("playlistdelete", 2...2) { context, arguments, reply in
+        MPDCommand("playlistdelete", 2...2, .control) { context, arguments, reply in
             change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
                 var entries = try playlists.entries(arguments[0])
                 guard let index = Int(arguments[1]), entries.indices.contains(index) else {

@@ -13,7 +13,7 @@ enum MPDCommands {
     // MARK: Playback
 
     static let playback: [MPDCommand] = [
-        MPDCommand("play", 0...1) { context, arguments, reply in
+        MPDCommand("play", 0...1, .control) { context, arguments, reply in
             guard let position = arguments.first else { return context.run(.play, reply) }
             switch MPDArgument.integer(position) {
             case .failure(let error): reply(.failure(error))
@@ -24,37 +24,37 @@ enum MPDCommands {
                 context.run([.jump(index: index), .play], reply)
             }
         },
-        MPDCommand("playid", 0...1) { context, arguments, reply in
+        MPDCommand("playid", 0...1, .control) { context, arguments, reply in
             guard let id = arguments.first else { return context.run(.play, reply) }
             switch context.index(ofID: id) {
             case .failure(let error): reply(.failure(error))
             case .success(let index): context.run([.jump(index: index), .play], reply)
             }
         },
-        MPDCommand("pause", 0...1) { context, arguments, reply in
+        MPDCommand("pause", 0...1, .control) { context, arguments, reply in
             guard let state = arguments.first else { return context.run(.togglePlayPause, reply) }
             switch MPDArgument.boolean(state) {
             case .failure(let error): reply(.failure(error))
             case .success(let pause): context.run(pause ? .pause : .play, reply)
             }
         },
-        MPDCommand("stop", 0...0) { context, _, reply in context.run(.stop, reply) },
-        MPDCommand("next", 0...0) { context, _, reply in context.run(.nextTrack, reply) },
-        MPDCommand("previous", 0...0) { context, _, reply in context.run(.previousTrack, reply) },
-        MPDCommand("seek", 2...2) { context, arguments, reply in
+        MPDCommand("stop", 0...0, .control) { context, _, reply in context.run(.stop, reply) },
+        MPDCommand("next", 0...0, .control) { context, _, reply in context.run(.nextTrack, reply) },
+        MPDCommand("previous", 0...0, .control) { context, _, reply in context.run(.previousTrack, reply) },
+        MPDCommand("seek", 2...2, .control) { context, arguments, reply in
             switch (MPDArgument.integer(arguments[0]), MPDArgument.seconds(arguments[1])) {
             case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
             case (.success(let index), .success(let seconds)):
                 seek(context, index: index, to: seconds, reply)
             }
         },
-        MPDCommand("seekid", 2...2) { context, arguments, reply in
+        MPDCommand("seekid", 2...2, .control) { context, arguments, reply in
             switch (context.index(ofID: arguments[0]), MPDArgument.seconds(arguments[1])) {
             case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
             case (.success(let index), .success(let seconds)): seek(context, index: index, to: seconds, reply)
             }
         },
-        MPDCommand("seekcur", 1...1) { context, arguments, reply in
+        MPDCommand("seekcur", 1...1, .control) { context, arguments, reply in
             let text = arguments[0]
             switch MPDArgument.seconds(text) {
             case .failure(let error): reply(.failure(error))
@@ -86,7 +86,7 @@ enum MPDCommands {
     // MARK: Volume and modes
 
     static let modes: [MPDCommand] = [
-        MPDCommand("setvol", 1...1) { context, arguments, reply in
+        MPDCommand("setvol", 1...1, .control) { context, arguments, reply in
             switch MPDArgument.integer(arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let volume):
@@ -96,7 +96,7 @@ enum MPDCommands {
                 context.run(.changeVolume(.to(Double(volume))), reply)
             }
         },
-        MPDCommand("volume", 1...1) { context, arguments, reply in
+        MPDCommand("volume", 1...1, .control) { context, arguments, reply in
             switch MPDArgument.integer(arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let change):
@@ -106,12 +106,12 @@ enum MPDCommands {
                 context.run(.changeVolume(.by(Double(change))), reply)
             }
         },
-        MPDCommand("getvol", 0...0) { context, _, reply in
+        MPDCommand("getvol", 0...0, .read) { context, _, reply in
             reply(.success(["volume: \(Int(context.view().nowPlaying.volume.rounded()))"]))
         },
         // MPD's repeat and single are one repeat mode here: repeat alone is the queue, repeat
         // with single is the item.
-        MPDCommand("repeat", 1...1) { context, arguments, reply in
+        MPDCommand("repeat", 1...1, .control) { context, arguments, reply in
             switch MPDArgument.boolean(arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let on):
@@ -119,7 +119,7 @@ enum MPDCommands {
                 context.run(.changeRepeatMode(on ? (single ? .one : .all) : .off), reply)
             }
         },
-        MPDCommand("single", 1...1) { context, arguments, reply in
+        MPDCommand("single", 1...1, .control) { context, arguments, reply in
             guard arguments[0] != "oneshot" else {
                 return reply(.failure(MPDError(.argument, "single oneshot is not supported")))
             }
@@ -135,13 +135,13 @@ enum MPDCommands {
                 context.run(.changeRepeatMode(on ? .one : (repeating ? .all : .off)), reply)
             }
         },
-        MPDCommand("random", 1...1) { context, arguments, reply in
+        MPDCommand("random", 1...1, .control) { context, arguments, reply in
             switch MPDArgument.boolean(arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let on): context.run(.changeShuffleMode(on ? .items : .off), reply)
             }
         },
-        MPDCommand("consume", 1...1) { _, arguments, reply in
+        MPDCommand("consume", 1...1, .control) { _, arguments, reply in
             switch MPDArgument.boolean(arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let on):
@@ -153,13 +153,13 @@ enum MPDCommands {
     // MARK: The queue
 
     static let queue: [MPDCommand] = [
-        MPDCommand("add", 1...2) { context, arguments, reply in
+        MPDCommand("add", 1...2, .add) { context, arguments, reply in
             add(context, arguments, reply) { _ in [] }
         },
-        MPDCommand("addid", 1...2) { context, arguments, reply in
+        MPDCommand("addid", 1...2, .add) { context, arguments, reply in
             add(context, arguments, reply) { added in added.first.map { ["Id: \($0)"] } ?? [] }
         },
-        MPDCommand("delete", 1...1) { context, arguments, reply in
+        MPDCommand("delete", 1...1, .control) { context, arguments, reply in
             switch MPDArgument.range(arguments[0], count: context.view().resume.items.count) {
             case .failure(let error): reply(.failure(error))
             case .success(let range):
@@ -167,13 +167,13 @@ enum MPDCommands {
                 context.run(.remove(index: range.lowerBound, count: range.count), reply)
             }
         },
-        MPDCommand("deleteid", 1...1) { context, arguments, reply in
+        MPDCommand("deleteid", 1...1, .control) { context, arguments, reply in
             switch context.index(ofID: arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let index): context.run(.remove(index: index, count: 1), reply)
             }
         },
-        MPDCommand("move", 2...2) { context, arguments, reply in
+        MPDCommand("move", 2...2, .control) { context, arguments, reply in
             let count = context.view().resume.items.count
             switch (MPDArgument.range(arguments[0], count: count), MPDArgument.integer(arguments[1])) {
             case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
@@ -190,7 +190,7 @@ enum MPDCommands {
                 context.run(moves, reply)
             }
         },
-        MPDCommand("moveid", 2...2) { context, arguments, reply in
+        MPDCommand("moveid", 2...2, .control) { context, arguments, reply in
             let count = context.view().resume.items.count
             switch (context.index(ofID: arguments[0]), MPDArgument.integer(arguments[1])) {
             case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
@@ -199,15 +199,15 @@ enum MPDCommands {
                 context.run(.move(from: from, to: to), reply)
             }
         },
-        MPDCommand("clear", 0...0) { context, _, reply in context.run(.clear, reply) },
-        MPDCommand("playlistinfo", 0...1) { context, arguments, reply in
+        MPDCommand("clear", 0...0, .control) { context, _, reply in context.run(.clear, reply) },
+        MPDCommand("playlistinfo", 0...1, .read) { context, arguments, reply in
             let items = context.view().resume.items
             switch arguments.first.map({ MPDArgument.range($0, count: items.count) }) ?? .success(0..<items.count) {
             case .failure(let error): reply(.failure(error))
             case .success(let range): reply(.success(songs(items, range, context)))
             }
         },
-        MPDCommand("playlistid", 0...1) { context, arguments, reply in
+        MPDCommand("playlistid", 0...1, .read) { context, arguments, reply in
             let items = context.view().resume.items
             guard let id = arguments.first else { return reply(.success(songs(items, 0..<items.count, context))) }
             switch context.index(ofID: id) {
@@ -217,12 +217,12 @@ enum MPDCommands {
         },
         // The queue's changes since VERSION: every entry when it differs (playbackd keeps no
         // history of versions), none when it is the same.
-        MPDCommand("plchanges", 1...2) { context, arguments, reply in
+        MPDCommand("plchanges", 1...2, .read) { context, arguments, reply in
             let items = context.view().resume.items
             let unchanged = UInt64(arguments[0]) == context.playlistVersion()
             reply(.success(unchanged ? [] : songs(items, 0..<items.count, context)))
         },
-        MPDCommand("plchangesposid", 1...2) { context, arguments, reply in
+        MPDCommand("plchangesposid", 1...2, .read) { context, arguments, reply in
             let items = context.view().resume.items
             let unchanged = UInt64(arguments[0]) == context.playlistVersion()
             reply(
@@ -267,21 +267,21 @@ enum MPDCommands {
     // MARK: Status and information
 
     static let information: [MPDCommand] = [
-        MPDCommand("status", 0...0) { context, _, reply in
+        MPDCommand("status", 0...0, .read) { context, _, reply in
             reply(
                 .success(
                     MPDSongFormat.status(
                         context.view(), playlistVersion: context.playlistVersion(), updatingJob: context.updatingJob(),
                         now: WallClock.now())))
         },
-        MPDCommand("currentsong", 0...0) { context, _, reply in
+        MPDCommand("currentsong", 0...0, .read) { context, _, reply in
             let playing = context.view().nowPlaying
             guard let item = playing.item else { return reply(.success([])) }
             reply(
                 .success(
                     MPDSongFormat.lines(item, position: playing.queueIndex, roots: context.roots, tags: context.tags)))
         },
-        MPDCommand("stats", 0...0) { context, _, reply in
+        MPDCommand("stats", 0...0, .read) { context, _, reply in
             let library = context.view().library
             var lines = [
                 "artists: \(library?.artists ?? 0)", "albums: \(library?.albums ?? 0)", "songs: \(library?.songs ?? 0)",
@@ -290,13 +290,19 @@ enum MPDCommands {
             if let updated = library?.updatedAt { lines.append("db_update: \(Int(updated))") }
             reply(.success(lines))
         },
-        MPDCommand("update", 0...1) { context, arguments, reply in update(context, arguments, full: false, reply) },
-        MPDCommand("rescan", 0...1) { context, arguments, reply in update(context, arguments, full: true, reply) },
-        MPDCommand("outputs", 0...0) { context, _, reply in
+        MPDCommand("update", 0...1, .control) { context, arguments, reply in
+            update(context, arguments, full: false, reply)
+        },
+        MPDCommand("rescan", 0...1, .control) { context, arguments, reply in
+            update(context, arguments, full: true, reply)
+        },
+        MPDCommand("outputs", 0...0, .read) { context, _, reply in
             reply(.success(["outputid: 0", "outputname: \(context.device)", "plugin: playbackd", "outputenabled: 1"]))
         },
-        MPDCommand("urlhandlers", 0...0) { _, _, reply in reply(.success(["handler: http://", "handler: https://"])) },
-        MPDCommand("decoders", 0...0) { _, _, reply in
+        MPDCommand("urlhandlers", 0...0, .read) { _, _, reply in
+            reply(.success(["handler: http://", "handler: https://"]))
+        },
+        MPDCommand("decoders", 0...0, .read) { _, _, reply in
             reply(
                 .success(
                     AudioFileFormat.all.flatMap { format in
@@ -304,8 +310,8 @@ enum MPDCommands {
                             + format.mimeTypes.map { "mime_type: \($0)" }
                     }))
         },
-        MPDCommand("ping", 0...0) { _, _, reply in reply(.success([])) },
-        MPDCommand("replay_gain_status", 0...0) { context, _, reply in
+        MPDCommand("ping", 0...0, .none) { _, _, reply in reply(.success([])) },
+        MPDCommand("replay_gain_status", 0...0, .read) { context, _, reply in
             reply(.success(["replay_gain_mode: \(context.replayGainMode().rawValue)"]))
         },
     ]

@@ -48,6 +48,7 @@ final class MPDFrontEnd: Subsystem {
             view: current, perform: perform, roots: roots, device: device,
             playlistVersion: { [unowned self] in playlistVersion },
             updatingJob: { [unowned self] in wasScanning ? updateJob : nil }, startedAt: WallClock.now(),
+            access: MPDAccess(passwords: settings.mpdPasswords, defaultPermissions: settings.mpdDefaultPermissions),
             playlists: playlists, replayGainMode: { [unowned self] in replayGainMode },
             changed: { [unowned self] subsystems in
                 for (_, connection) in connections { connection.session.changed(subsystems) }

@@ -23,9 +23,10 @@ final class MPDSession {
         "sticker", "subscription", "message", "neighbor", "mount",
     ]
     /// Commands the session answers itself (the rest are `MPDCommands`).
-    static let ownCommands = [
-        "albumart", "binarylimit", "close", "command_list_begin", "command_list_ok_begin", "command_list_end",
-        "commands", "idle", "noidle", "notcommands", "tagtypes",
+    static let ownCommands: [String: MPDPermission] = [
+        "albumart": .read, "binarylimit": .none, "close": .none, "command_list_begin": .none,
+        "command_list_ok_begin": .none, "command_list_end": .none, "commands": .none, "idle": .read, "noidle": .read,
+        "notcommands": .none, "password": .none, "tagtypes": .read,
     ]
 
     private var context: MPDContext
@@ -43,8 +44,12 @@ final class MPDSession {
     private(set) var isBusy = false
     private var held: [String] = []
 
+    /// What this connection may do: the anonymous levels, or a password's.
+    private var allowed: Set<MPDPermission>
+
     init(context: MPDContext, write: @escaping ([UInt8]) -> Void, close: @escaping () -> Void) {
         self.context = context
+        allowed = context.access.anonymous
         self.write = write
         self.close = close
     }
@@ -95,6 +100,11 @@ final class MPDSession {
         switch MPDRequestLine.parse(text) {
         case .failure(let error): send(error.line(command: "", index: 0))
         case .success(let line):
+            if let level = Self.ownCommands[line.name], !allowed.contains(level) {
+                return send(
+                    MPDError(.permission, "you don't have permission for \"\(line.name)\"")
+                        .line(command: line.name, index: 0))
+            }
             switch line.name {
             case "command_list_begin", "command_list_ok_begin":
                 list = (line.name == "command_list_ok_begin", [])
@@ -164,7 +174,7 @@ final class MPDSession {
             switch result {
             case .failure(let error):
                 // An unknown command's name is in the message; the braces stay empty, as MPD's do.
-                let known = MPDCommands.byName[line.name] != nil || Self.ownCommands.contains(line.name)
+                let known = MPDCommands.byName[line.name] != nil || Self.ownCommands[line.name] != nil
                 send(output + error.line(command: known ? line.name : "", index: index))
                 resumeHeld()
             case .success(let replyLines):
@@ -179,10 +189,20 @@ final class MPDSession {
     }
 
     private func execute(_ line: MPDRequestLine, _ reply: @escaping MPDReply) {
+        if let level = Self.ownCommands[line.name], !allowed.contains(level) {
+            return reply(.failure(MPDError(.permission, "you don't have permission for \"\(line.name)\"")))
+        }
         switch line.name {
-        case "commands":
-            return reply(.success((MPDCommands.all.map(\.name) + Self.ownCommands).sorted().map { "command: \($0)" }))
-        case "notcommands":
+        case "commands", "notcommands":
+            // What this connection may run, or what it may not (never what is not implemented).
+            let names = (MPDCommands.all.map { ($0.name, $0.permission) } + Self.ownCommands.map { ($0.key, $0.value) })
+                .filter { allowed.contains($0.1) == (line.name == "commands") }.map(\.0)
+            return reply(.success(names.sorted().map { "command: \($0)" }))
+        case "password":
+            guard line.arguments.count == 1, let levels = context.access.passwords[line.arguments[0]] else {
+                return reply(.failure(MPDError(.password, "incorrect password")))
+            }
+            allowed = levels
             return reply(.success([]))
         case "tagtypes":
             return reply(tagTypes(line.arguments))
@@ -201,6 +221,9 @@ final class MPDSession {
         }
         guard let command = MPDCommands.byName[line.name] else {
             return reply(.failure(MPDError(.unknown, "unknown command \"\(line.name)\"")))
+        }
+        guard allowed.contains(command.permission) else {
+            return reply(.failure(MPDError(.permission, "you don't have permission for \"\(line.name)\"")))
         }
         guard command.arguments.contains(line.arguments.count) else {
             let few = line.arguments.count < command.arguments.lowerBound

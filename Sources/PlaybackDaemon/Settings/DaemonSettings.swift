@@ -42,6 +42,11 @@ public struct DaemonSettings: Sendable, Equatable {
     public var libraryDirectories: [String]?
     /// Where MPD's protocol is served (`host:port` and socket paths); empty: nowhere.
     public var mpdListen: [String] = []
+    /// MPD's passwords, each `PASSWORD@LEVELS` (`secret@read,add,control,admin`).
+    public var mpdPasswords: [String] = []
+    /// What an MPD client may do before a password; nil: everything without passwords, `read`
+    /// with them.
+    public var mpdDefaultPermissions: String?
     /// The sleep timer's fade, in seconds.
     public var sleepFadeSeconds = 10.0
     /// How items are cut into phrases (phrase mode).

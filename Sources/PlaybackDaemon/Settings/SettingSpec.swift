@@ -69,7 +69,7 @@ struct SettingSpec: Sendable {
 
     /// `--disable`, `--library-directories` and `--mpd-listen` may be given more than once on the command
     /// line; each adds one value.
-    var isRepeatableFlag: Bool { ["disable", "library-directories", "mpd-listen"].contains(name) }
+    var isRepeatableFlag: Bool { ["disable", "library-directories", "mpd-listen", "mpd-password"].contains(name) }
 }
 
 /// Why a value does not fit its setting (the caller adds where it came from).
@@ -177,6 +177,30 @@ enum SettingsCatalog {
                 }
             }
             settings.mpdListen = addresses
+        },
+        SettingSpec(
+            name: "mpd-password", placeholder: "PASSWORD@LEVELS",
+            summary:
+                "An MPD client's password and what it allows: read, add, control and admin, with commas (flag: repeatable; file: an array) (docs/mpd.md)",
+            defaultText: "none", keepOnReload: SettingSpec.atRestart(\.mpdPasswords)
+        ) { input, settings throws(SettingValueError) in
+            let passwords = try list(input, adding: settings.mpdPasswords, of: "passwords")
+            for entry in passwords where MPDAccess.parse(password: entry) == nil {
+                throw SettingValueError("'\(entry)' is not PASSWORD@LEVELS (levels: read, add, control, admin)")
+            }
+            settings.mpdPasswords = passwords
+        },
+        SettingSpec(
+            name: "mpd-default-permissions", placeholder: "LEVELS",
+            summary: "What an MPD client may do before sending a password: read, add, control, admin, with commas",
+            defaultText: "all without passwords, read with them",
+            keepOnReload: SettingSpec.atRestart(\.mpdDefaultPermissions)
+        ) { input, settings throws(SettingValueError) in
+            let levels = try text(input, nonEmpty: true)
+            guard MPDPermission.parse(levels) != nil else {
+                throw SettingValueError("'\(levels)' is not a list of read, add, control, admin")
+            }
+            settings.mpdDefaultPermissions = levels
         },
         SettingSpec(
             name: "log-level", placeholder: "LEVEL", summary: "error, warning, notice, info or debug",
