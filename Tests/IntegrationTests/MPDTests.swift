@@ -314,6 +314,28 @@ extension IntegrationSuite.MPD {
         #expect(try world.daemon.call("nowPlaying")["nowPlaying"]?["volume"]?.numberValue == 30)
     }
 
+    @Test("stickers: the library's rating (0 - 10) set and read, its statistics read, found under a folder")
+    func stickers() throws {
+        let world = try World()
+        let client = try MPDLineClient(path: world.socket)
+        let song = #""Pink Floyd/The Wall/2-01 Hey You.flac""#
+        #expect(try client.call("sticker set song \(song) rating 8") == ["OK"])
+        let rated = try world.library.query(LibraryWorld.only("title", "hey you"))["items"]?.arrayValue?.first
+        #expect(rated?["rating"]?.numberValue == 4, "\(rated?.serialized ?? "")")
+        #expect(try client.call("sticker get song \(song) rating") == ["sticker: rating=8", "OK"])
+        let list = try client.call("sticker list song \(song)")
+        #expect(list.contains("sticker: playCount=0") && list.contains("sticker: rating=8"), "\(list)")
+        #expect(
+            try client.call(#"sticker find song "Pink Floyd" rating"#) == [
+                "file: Pink Floyd/The Wall/2-01 Hey You.flac", "sticker: rating=8", "OK",
+            ])
+        #expect(try client.call("sticker get song \(song) mood") == ["ACK [50@0] {sticker} no such sticker"])
+        #expect(try client.call("sticker set song \(song) playCount 3").first?.hasPrefix("ACK [2@0] {sticker}") == true)
+        #expect(try client.call(#"sticker get song "nothing.mp3" rating"#) == ["ACK [50@0] {sticker} No such song"])
+        #expect(try client.call("sticker delete song \(song) rating") == ["OK"])
+        #expect(try client.call("sticker get song \(song) rating") == ["ACK [50@0] {sticker} no such sticker"])
+    }
+
     @Test("python-mpd2: idle sees player after a native toggle, playlist after an enqueue, database after a new file")
     func pythonClientIdles() throws {
         let world = try World()

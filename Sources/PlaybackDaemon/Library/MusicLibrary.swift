@@ -145,29 +145,32 @@ final class MusicLibrary {
         }
     }
 
-    /// Rates the song `id` (empty: the song at `currentPath`).
-    func setRating(_ rating: Int, id: String, currentPath: String?) -> CommandResult {
+    /// Rates the song `id` (empty: the song at `currentPath`); `reply` is told once it is written.
+    func setRating(_ rating: Int, id: String, currentPath: String?, reply: @escaping (CommandResult) -> Void) {
         let found: Result<Int64?, SQLiteError> = withReader { reader throws(SQLiteError) in
             if let number = Int64(id) { return try reader.hasSong(number) ? number : nil }
             guard id.isEmpty, let currentPath else { return nil }
             return try reader.songID(at: currentPath)
         }
         switch found {
-        case .failure(let error): return .failure(Self.failure(error))
+        case .failure(let error): return reply(.failure(Self.failure(error)))
         case .success(nil):
             let what =
                 id.isEmpty
                 ? (currentPath == nil ? "nothing is playing" : "the item playing is not in the library")
                 : "no song has id \(id)"
-            return .failure(CommandFailure(.noSuchContent, what))
+            return reply(.failure(CommandFailure(.noSuchContent, what)))
         case .success(let song?):
+            // Answered once written, so that a query after the reply reads the new rating (a
+            // scan writing meanwhile delays it until its transaction ends).
             worker.submit { [unowned self] in
-                do throws(SQLiteError) { try writer?.setRating(rating, id: song) } catch {
-                    log.error("library: cannot save the rating: \(error)")
+                do throws(SQLiteError) {
+                    try writer?.setRating(rating, id: song)
+                    return { reply(.success(.done)) }
+                } catch {
+                    return { reply(.failure(CommandFailure(.commandFailed, "the rating cannot be saved: \(error)"))) }
                 }
-                return {}
             }
-            return .success(.done)
         }
     }
 

@@ -7,7 +7,7 @@ import SystemSupport
 /// daemon's own commands or a reading of its view. What MPD has and playbackd does not is not
 /// here: `commands` does not list it and it is answered `unknown command`, never a silent OK.
 enum MPDCommands {
-    static let all: [MPDCommand] = playback + modes + queue + information + library + storedPlaylists
+    static let all: [MPDCommand] = playback + modes + queue + information + library + storedPlaylists + stickers
     static let byName: [String: MPDCommand] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     // MARK: Playback

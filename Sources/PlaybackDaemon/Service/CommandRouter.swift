@@ -23,7 +23,7 @@ struct CommandRouter {
                 reply(service.enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
             }
         case .setRating(let id, let rating):
-            reply(library.setRating(rating, id: id, currentPath: service.state.queue.current?.path))
+            library.setRating(rating, id: id, currentPath: service.state.queue.current?.path, reply: reply)
         default:
             reply(library.handle(command) ?? .failure(CommandFailure(.commandFailed, "not a library command")))
         }
