@@ -15,8 +15,8 @@ struct MPDContext {
     let updatingJob: () -> Int?
     /// When the daemon started (seconds since the epoch), for `stats`.
     let startedAt: Double
-    /// The tags this connection asked for (`tagtypes`).
-    var tags = Set(MPDTag.allCases)
+    /// The tags this connection asked for (`tagtypes`), in `MPDTag`'s order.
+    var tags = MPDTag.allCases
     /// The passwords and the levels before one.
     let access: MPDAccess
     /// The stored playlists; nil without a folder for them.

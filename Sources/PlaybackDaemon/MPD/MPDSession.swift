@@ -178,8 +178,15 @@ final class MPDSession {
                 send(output + error.line(command: known ? line.name : "", index: index))
                 resumeHeld()
             case .success(let replyLines):
-                let text = replyLines.map { $0 + "\n" }.joined() + (withOK ? "list_OK\n" : "")
-                run(lines, withOK: withOK, from: index + 1, output: output + text)
+                // One string grown in place: a queue of 10,000 songs is 60,000 lines.
+                var text = output
+                text.reserveCapacity(output.utf8.count + replyLines.reduce(16) { $0 + $1.utf8.count + 1 })
+                for replyLine in replyLines {
+                    text += replyLine
+                    text += "\n"
+                }
+                if withOK { text += "list_OK\n" }
+                run(lines, withOK: withOK, from: index + 1, output: text)
             }
         }
     }
@@ -235,7 +242,7 @@ final class MPDSession {
     /// `tagtypes`: the tags this connection gets, and `clear`, `all`, `enable` and `disable`.
     private func tagTypes(_ arguments: [String]) -> Result<[String], MPDError> {
         guard let verb = arguments.first else {
-            return .success(MPDTag.allCases.filter { context.tags.contains($0) }.map { "tagtype: \($0.rawValue)" })
+            return .success(context.tags.map { "tagtype: \($0.rawValue)" })
         }
         let named = arguments.dropFirst()
         var tags: [MPDTag] = []
@@ -247,9 +254,10 @@ final class MPDSession {
         }
         switch verb {
         case "clear": context.tags = []
-        case "all": context.tags = Set(MPDTag.allCases)
-        case "enable" where !named.isEmpty: context.tags.formUnion(tags)
-        case "disable" where !named.isEmpty: context.tags.subtract(tags)
+        case "all": context.tags = MPDTag.allCases
+        case "enable" where !named.isEmpty:
+            context.tags = MPDTag.allCases.filter { context.tags.contains($0) || tags.contains($0) }
+        case "disable" where !named.isEmpty: context.tags.removeAll { tags.contains($0) }
         default: return .failure(MPDError(.argument, "Unknown sub command"))
         }
         return .success([])

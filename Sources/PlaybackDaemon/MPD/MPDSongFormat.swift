@@ -42,7 +42,7 @@ enum MPDTag: String, CaseIterable {
 /// writes them (src/SongPrint.cxx, src/command/PlayerCommands.cxx).
 enum MPDSongFormat {
     /// `file:` and the rest of a queue entry, with its `Pos:` and `Id:`.
-    static func lines(_ item: QueueItem, position: Int?, roots: [String], tags: Set<MPDTag>) -> [String] {
+    static func lines(_ item: QueueItem, position: Int?, roots: [String], tags: [MPDTag]) -> [String] {
         var lines = lines(path: item.path, item.metadata, modified: item.file?.modified, roots: roots, tags: tags)
         if let position { lines += ["Pos: \(position)", "Id: \(item.id)"] }
         return lines
@@ -50,7 +50,7 @@ enum MPDSongFormat {
 
     /// `file:` and the rest of a song (`modified` in milliseconds since the epoch).
     static func lines(
-        path: String, _ metadata: TrackMetadata, modified: Int64? = nil, roots: [String], tags: Set<MPDTag>
+        path: String, _ metadata: TrackMetadata, modified: Int64? = nil, roots: [String], tags: [MPDTag]
     ) -> [String] {
         var lines = ["file: \(uri(path, roots: roots))"]
         if let modified { lines.append("Last-Modified: \(iso8601(milliseconds: modified))") }
@@ -61,7 +61,7 @@ enum MPDSongFormat {
         // A file without a title tag is titled by its name here; MPD's clients show the name
         // themselves when there is no Title.
         let untitled = metadata.title == FileName.stem(path)
-        for tag in MPDTag.allCases where tags.contains(tag) && !(tag == .title && untitled) {
+        for tag in tags where !(tag == .title && untitled) {
             for value in tag.values(metadata) { lines.append("\(tag.rawValue): \(oneLine(value))") }
         }
         if metadata.duration > 0 {
