@@ -117,8 +117,12 @@ final class SQLiteDatabase {
         }
     }
 
-    /// Gives back the page cache's memory (`sqlite3_db_release_memory`).
-    func releaseMemory() { sqlite3_db_release_memory(handle) }
+    /// Gives back the page cache's memory (`sqlite3_db_release_memory`) and finalizes the
+    /// statements kept, which are prepared again when next used.
+    func releaseMemory() {
+        statements.removeAll()
+        sqlite3_db_release_memory(handle)
+    }
 
     /// The rowid of the last row inserted.
     var lastInsertedID: Int64 { sqlite3_last_insert_rowid(handle) }
