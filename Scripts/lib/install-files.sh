@@ -42,7 +42,7 @@ install -m 0644 docs/*.md "$doc_dir/docs/"
 
 unit_dir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
 install -d "$unit_dir"
-for unit in playbackd.service playbackd.socket; do
+for unit in playbackd.service playbackd.socket playbackd-mpd.socket; do
     sed -e "s|@BINDIR@|$prefix/bin|g" -e "s|@DOCDIR@|$doc_dir|g" "systemd/$unit" > "$unit_dir/$unit"
 done
-echo "Installed $unit_dir/playbackd.service and playbackd.socket"
+echo "Installed $unit_dir/playbackd.service, playbackd.socket and playbackd-mpd.socket (not enabled: docs/mpd.md)"

@@ -22,19 +22,14 @@ struct UnixListener {
     /// The name `playbackd.socket` gives its socket (`FileDescriptorName=`, default the unit's).
     static let socketNames: Set<String> = ["control", "playbackd.socket"]
 
-    /// Uses the socket systemd passed (`LISTEN_FDS`; the one named `control` when there are
-    /// several, `LISTEN_FDNAMES`), else binds `path`.
+    /// Uses the socket systemd passed (`PassedSockets`: the one named `control`, or the only
+    /// one when the unit named none), else binds `path`.
     static func open(path: String) throws(ListenerError) -> UnixListener {
-        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
-        let count = sd_listen_fds_with_names(1, &names)
-        if count >= 1 {
-            var chosen = SD_LISTEN_FDS_START
-            for index in 0..<Int(count) {
-                let name = names?[index].map { String(cString: $0) } ?? ""
-                if socketNames.contains(name) { chosen = SD_LISTEN_FDS_START + Int32(index) }
-                free(names?[index])
-            }
-            free(names)
+        let passed = PassedSockets.all
+        let chosen =
+            PassedSockets.named(socketNames).first
+            ?? (passed.count == 1 && passed[0].name == "unknown" ? passed[0].fd : nil)
+        if let chosen {
             guard sd_is_socket_unix(chosen, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0 else {
                 throw ListenerError(description: "the socket systemd passed is not a listening Unix stream socket")
             }

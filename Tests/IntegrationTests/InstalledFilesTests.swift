@@ -39,6 +39,8 @@ extension IntegrationSuite {
                 contentsOfFile: installed.prefix + "/config/systemd/user/playbackd.service", encoding: .utf8)
             #expect(unit.contains("ExecStart=\(installed.prefix)/bin/playbackd"))
             #expect(FileManager.default.fileExists(atPath: installed.prefix + "/config/systemd/user/playbackd.socket"))
+            #expect(
+                FileManager.default.fileExists(atPath: installed.prefix + "/config/systemd/user/playbackd-mpd.socket"))
         }
 
         @Test("the desktop entry MPRIS names is installed, hidden from menus, under the name DesktopEntry gives")

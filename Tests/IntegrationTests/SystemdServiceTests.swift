@@ -37,6 +37,40 @@ extension IntegrationSuite {
         }
 
         @Test(
+            "socket activation by MPD's socket alone: an MPD client starts the daemon, which binds its control socket itself"
+        )
+        func mpdSocketActivation() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let mpdSocket = directory + "/mpd.sock"
+            let control = directory + "/own/control.sock"
+            let activator = try SpawnedProcess(
+                [
+                    "/usr/bin/systemd-socket-activate", "-l", mpdSocket, "--fdname=mpd", "-E", "ALSA_CONFIG_PATH",
+                    "-E", "XDG_CONFIG_HOME", "-E", "XDG_STATE_HOME", "-E", "XDG_CACHE_HOME",
+                    TestEnvironment.binDirectory + "/playbackd", "--device", "playbackd_capture", "--socket", control,
+                    "--library-directories", directory + "/none",
+                ],
+                environment: [
+                    "ALSA_CONFIG_PATH=" + TestEnvironment.alsaConfigPath, "XDG_CONFIG_HOME=" + directory,
+                    "XDG_STATE_HOME=" + directory + "/state", "XDG_CACHE_HOME=" + directory + "/cache",
+                    "PATH=/usr/bin:/bin",
+                ])
+            defer { activator.kill() }
+            try waitUntil { FileManager.default.fileExists(atPath: mpdSocket) }
+            #expect(!FileManager.default.fileExists(atPath: control), "nothing runs before the first connection")
+            let client = try MPDLineClient(path: mpdSocket)
+            #expect(client.greeting.hasPrefix("OK MPD "))
+            #expect(try client.call("ping") == ["OK"])
+            #expect(
+                try client.call("add \"\(TestEnvironment.fixture("one.mp3"))\"") == ["OK"],
+                "an absolute path, as MPD allows a local client")
+            // The control socket was not passed: the daemon bound it, and sees the same queue.
+            let status = try CommandLineRun.run("playbackctl", ["--socket", control, "status"])
+            #expect(status.stdout.contains("One"), "\(status.stdout) \(status.stderr)")
+        }
+
+        @Test(
             "SIGTERM while playing: the device plays out, a 50 ms fade ends at silence, exit 0 well before TimeoutStopSec"
         )
         func gracefulStop() throws {

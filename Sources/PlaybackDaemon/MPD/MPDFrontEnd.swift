@@ -18,7 +18,8 @@ final class MPDFrontEnd: Subsystem {
     private let loop: EventLoop
     private let log: DaemonLog
     private var context: MPDContext!
-    private var listeners: [(fd: Int32, address: MPDListenAddress)] = []
+    /// Each listening socket, with the address it was bound to (nil: systemd's).
+    private var listeners: [(fd: Int32, address: MPDListenAddress?)] = []
     private var connections: [Int32: (client: ClientConnection, session: MPDSession, timeout: OneShotTimer)] = [:]
     /// MPD's limits: a client quiet this long (and not in `idle`) is closed, and so is one
     /// that lets this much of its replies pile up unread.
@@ -64,6 +65,13 @@ final class MPDFrontEnd: Subsystem {
     deinit { receiveBuffer.deallocate() }
 
     func start() throws(SubsystemError) {
+        // Sockets systemd passed for MPD (playbackd-mpd.socket) serve as the configured ones do.
+        for fd in PassedSockets.named(["mpd"]) {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            listeners.append((fd, nil))
+            loop.watch(fd) { [unowned self] _ in accept(fd) }
+            log.notice("MPD's protocol on the socket systemd passed", event: "mpd-listening")
+        }
         for address in addresses {
             switch address.listen() {
             case .failure(let problem): throw SubsystemError("mpd-listen: \(problem.message)")
@@ -103,7 +111,7 @@ final class MPDFrontEnd: Subsystem {
         for listener in listeners {
             loop.unwatch(listener.fd)
             Glibc.close(listener.fd)
-            if case .unix(let path) = listener.address { unlink(path) }
+            if case .unix(let path)? = listener.address { unlink(path) }
         }
         listeners = []
     }
