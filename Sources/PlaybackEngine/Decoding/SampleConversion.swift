@@ -10,12 +10,19 @@ import CDecoderLibraries
 /// (`lrintf(x * 32768)` for 16 bits, clipped), so that `ffmpeg -f s16le` (or `s32le`) is the
 /// reference.
 enum SampleConversion {
-    /// Replaces `out` with frames `frames` of `frame` (packed or planar), interleaved.
+    /// Replaces `out` with frames `frames` of `frame` (packed or planar), interleaved. A frame
+    /// whose channels are not the stream's (a file that changes its layout part-way), or that
+    /// lacks a plane, is silence: reading it with the stream's layout would read past its data.
     static func interleave<Out: PCMSample>(_ frame: AVFrame, frames: Range<Int>, channels: Int, into out: inout [Out]) {
         let count = frames.count * channels
         if out.count != count { out = [Out](repeating: 0, count: count) }
-        let planes = frame.extended_data!
         let planar = playbackd_sample_format_is_planar(frame.format) != 0
+        guard let planes = frame.extended_data, Int(frame.ch_layout.nb_channels) == channels,
+            frames.upperBound <= Int(frame.nb_samples),
+            (0..<(planar ? channels : 1)).allSatisfy({ planes[$0] != nil })
+        else {
+            return out.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        }
         let wide = Out.bitWidth == 32
         out.withUnsafeMutableBufferPointer { destination in
             let target = destination.baseAddress!
