@@ -162,7 +162,12 @@ extension IntegrationSuite {
             #expect(try world.titles(World.only("path", copy)).isEmpty)
             try FileManager.default.removeItem(atPath: renamed)
             try waitUntil(timeout: 30) { try world.titles(World.only("path", renamed)).isEmpty }
-            // An album copied in file by file, as a slow copy does: scanned once, whole.
+            // An album copied in file by file, as a slow copy does: scanned once, whole. The
+            // status's counts follow a scan's end (counted on the library's thread after the
+            // index is written), so they are taken once they agree with the index.
+            try waitUntil(timeout: 30) {
+                try world.status()["songs"]?.numberValue == world.query([("limit", .number(1))])["total"]?.numberValue
+            }
             let songsBefore = try #require(try world.status()["songs"]?.numberValue)
             let events = try world.daemon.connect()
             _ = try events.subscribe()
