@@ -118,6 +118,7 @@ extension NowPlaying {
                     ])
                 ))
         }
+        if let deviceError { members.append(("deviceError", .string(deviceError))) }
     }
 
     /// Reads the `routeChange` member, when there is one.
@@ -138,12 +139,14 @@ extension NowPlaying {
         let volume = try reader.optionalNumber("volume") ?? 100
         let defaultRate = try reader.optionalNumber("defaultRate") ?? 1
         let routeChange = try Self.routeChange(in: json)
+        let deviceError = try reader.optionalString("deviceError")
         // Cleared now-playing carries none of the item's members; one of them alone is an error.
         guard json["title"] != nil || json["assetURL"] != nil || json["itemID"] != nil else {
             self.init(
                 state: state, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
                 repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume, defaultRate: defaultRate,
                 routeChange: routeChange)
+            self.deviceError = deviceError
             return
         }
         let item = QueueItem(
@@ -159,6 +162,7 @@ extension NowPlaying {
             timestamp: try reader.number("timestamp"), queueIndex: try reader.optionalWholeNumber("queueIndex"),
             queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
             volume: volume, defaultRate: defaultRate, replayGain: replayGain, routeChange: routeChange)
+        self.deviceError = deviceError
         chapter = try Self.chapter(in: json)
         sleepTimer = try Self.sleepTimer(in: json)
         if let loop = json["loopRange"] {

@@ -41,6 +41,12 @@ public struct WireReader {
         return try wholeNumber(key)
     }
 
+    /// A string, or nil when absent or null.
+    public func optionalString(_ key: String) throws(WireDecodingError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        return try string(key)
+    }
+
     public func string(_ key: String) throws(WireDecodingError) -> String {
         guard let value = object[key]?.stringValue else { throw invalid(key, "a string") }
         return value

@@ -124,7 +124,7 @@ public final class Daemon {
             onChange: { [unowned service] change in service.routeChanged(change) })
         service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
         return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + [
-            EngineDevice(driver: service.driver), route,
+            EngineDevice(driver: service.driver, log: log), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
                 restore: { [unowned service, mode = settings.resume] saved in
@@ -230,9 +230,16 @@ public final class Daemon {
     }
 }
 
-/// The output device as a subsystem: released at the end, after the last save.
+/// The output device as a subsystem: released at the end, after the last save, and closed
+/// before the process ends (a device still opening is given 2 s).
 private final class EngineDevice: Subsystem {
     private let driver: EngineDriver
-    init(driver: EngineDriver) { self.driver = driver }
-    func stop(_ last: PlayerView) { driver.releaseAll() }
+    private let log: DaemonLog
+    init(driver: EngineDriver, log: DaemonLog) {
+        self.driver = driver
+        self.log = log
+    }
+    func stop(_ last: PlayerView) {
+        if !driver.releaseAll(waiting: 2) { log.warning("the audio device did not close within 2 s") }
+    }
 }

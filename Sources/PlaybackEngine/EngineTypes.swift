@@ -1,16 +1,14 @@
 import PlaybackModel
 
-/// Why the engine could not start playing.
+/// Why the engine could not start playing. (A device that cannot be opened is told later,
+/// by `EngineEvent.deviceFailed`: it is opened off the event loop.)
 public enum EngineError: Error, Equatable, CustomStringConvertible {
     /// The item's file could not be opened or decoded.
     case content(DecoderError)
-    /// The output device could not be opened or configured.
-    case device(SinkError)
 
     public var description: String {
         switch self {
         case .content(let error): error.description
-        case .device(let error): error.description
         }
     }
 }
@@ -51,8 +49,12 @@ public enum EngineEvent: Sendable, Equatable {
     /// Everything was played out; `last` is where it ended. `next` is the item that needs a
     /// new pipeline because its format differs, or nil at the end of the queue.
     case finished(last: EnginePosition?, next: UInt64?)
-    /// The device failed; playback stopped at `position`.
-    case deviceFailed(SinkError, position: EnginePosition?)
+    /// The pipeline's output thread opened the device: what it is can be asked now
+    /// (`PlaybackEngine.isServerStream`, `hardwareDevice`).
+    case deviceOpened
+    /// The device failed; playback stopped at `position`. `opening`: it could not be opened
+    /// (nothing was played).
+    case deviceFailed(SinkError, position: EnginePosition?, opening: Bool)
     /// The decoder passed over `count` upcoming items it could not open (deleted, broken).
     case itemsSkipped(count: Int)
     /// Decoding failed part-way through `count` items; each played as far as it decoded.

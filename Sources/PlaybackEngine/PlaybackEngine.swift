@@ -5,9 +5,12 @@ import SystemSupport
 /// the exact played frame, opens and releases the device, and turns the pipeline's signals
 /// into `EngineEvent`s.
 ///
-/// Every method is called from the event loop only. Nothing here blocks for long: `halt`
-/// joins threads that stop promptly (they wait in `poll` with a wake-up descriptor), except
-/// while the last item's tail is being drained.
+/// Every method is called from the event loop only. Nothing here waits for the device to open
+/// or close: a pipeline's output thread opens it, and a thread of its own closes it
+/// (`DeviceWork`), so a reply never waits for a sound server, a snapserver or a FIFO nobody
+/// reads; a device that cannot be opened ends the pipeline (`deviceFailed` with `opening`).
+/// `halt` joins threads that stop promptly (they wait in `poll` with a wake-up descriptor),
+/// except while the last item's tail is being drained.
 public final class PlaybackEngine {
     /// Readable when the engine has something to report; add it to the event loop's poll set
     /// and call `takeEvents()`.
@@ -18,6 +21,15 @@ public final class PlaybackEngine {
     /// The titles live streams announced since the last `takeEvents`, by URL.
     private let titles = Locked<[String: StreamTitle]>([:])
     private var pipeline: Pipeline?
+    /// The format the device is open with, or will be once the running pipeline's output
+    /// thread has opened it; nil when it is closed or closing.
+    private var deviceFormat: AudioFormat?
+    /// The device's work still going on (a closing, an abandoned open), which its next user
+    /// waits for; nil when there is none (then `deviceFormat` may be set).
+    private var deviceWork: DeviceWork?
+    /// What the open device turned out to be, as the output thread that opened it left it;
+    /// nil until it said so.
+    private var openedDevice: OpenedDevice?
     /// The last pipeline's decoder, reused when the same item starts again.
     private var parked: (itemID: UInt64, decoder: any AudioDecoder)?
     /// The sink's xrun count when it was last reported (`takeEvents`); the sink restarts its
@@ -53,20 +65,24 @@ public final class PlaybackEngine {
         SoundChain.warmUp()
     }
 
-    deinit { releaseAll() }
+    deinit {
+        releaseAll()
+        waitForDevice(timeout: 2)
+    }
 
     public var isRunning: Bool { pipeline != nil }
     /// Counts the pipelines started: a sleep fade (`fadeForSleep`) belongs to one of them.
     public private(set) var pipelineGeneration = 0
-    public var isDeviceOpen: Bool { sink.openFormat != nil }
+    /// Whether the device is open, or being opened for the running pipeline.
+    public var isDeviceOpen: Bool { deviceFormat != nil }
     public var deviceName: String { sink.deviceName }
     /// Whether the open device is a sound server's stream, not worth holding while paused
-    /// (`AudioSink.isServerStream`).
-    public var isServerStream: Bool { sink.isServerStream }
+    /// (`AudioSink.isServerStream`); false until it is open.
+    public var isServerStream: Bool { openedDevice?.isServerStream ?? false }
     /// Whether the device can come back by itself after a failure (`AudioSink.reconnects`).
     public var deviceReconnects: Bool { sink.reconnects }
     /// The card behind the open device, when it is a card's own (`AudioSink.hardwareDevice`).
-    public var hardwareDevice: HardwareDevice? { sink.hardwareDevice }
+    public var hardwareDevice: HardwareDevice? { openedDevice?.hardware }
     /// Whether the device has started playing what the current pipeline wrote.
     public var isAudible: Bool { pipeline?.state.isAudible.load(ordering: .acquiring) ?? false }
     /// The running pipeline's rate (1 when nothing runs, or when its stretcher could not be made).
@@ -75,7 +91,8 @@ public final class PlaybackEngine {
     public var isRealtime: Bool { pipeline?.isRealtime ?? false }
 
     /// Starts playing `item` from `frame` (clamped to the item), followed by `upcoming`.
-    /// Returns the frame decoding starts at. Opens (or reopens, on a format change) the device.
+    /// Returns the frame decoding starts at. The pipeline's output thread opens (or reopens, on
+    /// a format change) the device; `deviceOpened` or `deviceFailed` says how that went.
     /// With `fadingIn`, the first 5 ms rise from silence: for a restart in mid-sound that is
     /// not a seek (a new rate), which would otherwise begin with a step. Without it, the
     /// samples are the decoder's, bit for bit.
@@ -99,8 +116,10 @@ public final class PlaybackEngine {
         // A parked decoder is wherever it stopped: it seeks even to frame 0.
         let seeks = frame > 0 || reused != nil
         let target = seeks ? max(0, min(frame, decoder.frameCount ?? frame)) : 0
-        if sink.openFormat != decoder.format {
-            do { try sink.open(decoder.format) } catch { throw .device(error) }
+        var opening: DeviceOpening?
+        if deviceFormat != decoder.format {
+            opening = DeviceOpening(format: decoder.format, after: deviceWork)
+            (deviceFormat, deviceWork, openedDevice) = (decoder.format, nil, nil)
             reportedXruns = 0
         }
         events.reset()
@@ -114,7 +133,7 @@ public final class PlaybackEngine {
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
             sink: sink, openItem: openItem, events: events, realtime: realtime, sound: sound,
-            rate: playbackRate, fadesIn: fadingIn)
+            rate: playbackRate, fadesIn: fadingIn, opening: opening)
         return target
     }
 
@@ -160,7 +179,7 @@ public final class PlaybackEngine {
     private func publishSound(_ settings: SoundSettings) {
         soundSettings = settings
         sound.set(settings)
-        if sink.canRewrite { pipeline?.wakeOutput() }
+        if openedDevice?.canRewrite == true { pipeline?.wakeOutput() }
     }
 
     /// Stops playback, dropping what the device buffered, and returns the exact position heard
@@ -176,7 +195,7 @@ public final class PlaybackEngine {
     /// plain `halt` on other devices. Returns the frame after the fade.
     @discardableResult
     public func splice() -> EnginePosition? {
-        guard sink.canRewrite else { return halt() }
+        guard openedDevice?.canRewrite == true else { return halt() }
         return end { $0.splice() }
     }
 
@@ -195,19 +214,51 @@ public final class PlaybackEngine {
     /// either side of it by a few milliseconds (a sound server's delay is that noisy). An item
     /// `currentPosition` already placed playback in is kept, from its start: a pause just after
     /// the new item was announced must not bring back the one before.
-    private func end(_ stop: (Pipeline) -> Void) -> EnginePosition? {
+    /// A pipeline still opening the device is left to end by itself (it closes the device):
+    /// the device's next user waits for it.
+    private func end(_ stop: (Pipeline) -> DeviceWork?) -> EnginePosition? {
         guard let pipeline else { return nil }
-        stop(pipeline)
+        if let abandoned = stop(pipeline) {
+            (deviceFormat, deviceWork, openedDevice) = (nil, abandoned, nil)
+        } else {
+            noteDeviceOpen(by: pipeline)
+        }
         self.pipeline = nil
         parked = pipeline.parking.take()
         return position(in: pipeline, extrapolate: false, notBeforeSegment: reportedSegment)
     }
 
-    /// Halts and closes the device, so other programs can use it. The parked decoder stays,
-    /// so `play` resumes without opening and rescanning the file.
+    /// Halts and closes the device (on a thread of its own), so other programs can use it.
+    /// The parked decoder stays, so `play` resumes without opening and rescanning the file.
     public func releaseDevice() {
         halt()
-        sink.close()
+        closeDevice()
+    }
+
+    /// Closes the device on a thread of its own, after its work before.
+    private func closeDevice() {
+        guard deviceFormat != nil else { return }
+        (deviceWork, deviceFormat, openedDevice) = (DeviceWork.closing(sink, after: deviceWork), nil, nil)
+    }
+
+    /// Waits, at most `timeout` seconds, until the device's work (a closing, an abandoned
+    /// open) has ended: at the exit, after `releaseAll`, so that the device is closed before
+    /// the process ends (a sound server's stream, a capture file). Whether it did.
+    @discardableResult
+    public func waitForDevice(timeout: Double) -> Bool {
+        guard let work = deviceWork else { return true }
+        deviceWork = nil
+        return work.wait(timeout: timeout)
+    }
+
+    /// Takes in what the device the pipeline's output thread opened turned out to be, once
+    /// it said it is open.
+    private func noteDeviceOpen(by pipeline: Pipeline) {
+        guard openedDevice == nil, deviceFormat != nil, pipeline.state.deviceReady.load(ordering: .acquiring) else {
+            return
+        }
+        openedDevice = OpenedDevice(
+            isServerStream: sink.isServerStream, hardware: sink.hardwareDevice, canRewrite: sink.canRewrite)
     }
 
     /// Waits, at most `timeout` seconds, until the threads of the streams' HTTP transfers that
@@ -273,6 +324,10 @@ public final class PlaybackEngine {
             return titles.sorted { $0.key < $1.key }.map { EngineEvent.streamTitle(url: $0.key, $0.value) }
         }
         guard let pipeline else { return result }
+        if pipeline.state.deviceOpened.exchange(false, ordering: .acquiringAndReleasing) {
+            noteDeviceOpen(by: pipeline)
+            result.append(.deviceOpened)
+        }
         let skipped = pipeline.state.skippedItems.exchange(0, ordering: .relaxed)
         if skipped > 0 { result.append(.itemsSkipped(count: skipped)) }
         let cutShort = pipeline.state.itemsCutShort.exchange(0, ordering: .relaxed)
@@ -280,9 +335,11 @@ public final class PlaybackEngine {
             let reason = pipeline.state.cutShortReason.withLock { $0 }
             result.append(.itemsCutShort(count: cutShort, reason: reason))
         }
-        let xruns = sink.recoveredXruns
-        if xruns > reportedXruns { result.append(.xrunsRecovered(count: xruns - reportedXruns)) }
-        reportedXruns = xruns
+        if pipeline.state.deviceReady.load(ordering: .acquiring) {
+            let xruns = sink.recoveredXruns
+            if xruns > reportedXruns { result.append(.xrunsRecovered(count: xruns - reportedXruns)) }
+            reportedXruns = xruns
+        }
         if pipeline.state.becameAudible.exchange(false, ordering: .acquiringAndReleasing) {
             result.append(.audible)
         }
@@ -299,15 +356,19 @@ public final class PlaybackEngine {
             let next =
                 pipeline.state.decoderEndValue == .formatChange
                 ? pipeline.state.formatChangeItem.load(ordering: .acquiring) : nil
-            if next == nil { sink.close() }
+            if next == nil { closeDevice() }
             result.append(.finished(last: position(in: pipeline, extrapolate: false), next: next))
         case .failed:
             pipeline.join()
             self.pipeline = nil
             parked = pipeline.parking.take()
             let position = position(in: pipeline, extrapolate: false)
-            sink.close()
-            result.append(.deviceFailed(pipeline.state.failure!, position: position))
+            // The output thread closed the device.
+            (deviceFormat, openedDevice) = (nil, nil)
+            result.append(
+                .deviceFailed(
+                    pipeline.state.failure!, position: position,
+                    opening: pipeline.state.failedOpening.load(ordering: .relaxed)))
         }
         return result
     }
@@ -349,4 +410,11 @@ public final class PlaybackEngine {
         }
         return max(0, playedFrames) * channels
     }
+}
+
+/// What the open device turned out to be, read once its output thread said it is open.
+private struct OpenedDevice {
+    var isServerStream: Bool
+    var hardware: HardwareDevice?
+    var canRewrite: Bool
 }

@@ -32,8 +32,9 @@ public enum CommandStatus: String, Sendable, CaseIterable, Equatable {
         case .success: "The command was carried out."
         case .noSuchContent: "The content named does not exist or cannot be played."
         case .noActionableNowPlayingItem: "There is no current item for the command to act on."
-        case .deviceNotFound: "The audio output device could not be opened or went away."
-        case .commandFailed: "The command was valid but failed (e.g. the device cannot play the format)."
+        case .deviceNotFound:
+            "Apple's status, not answered: no reply waits for the device; one that cannot be opened or goes away shows as the state `interrupted` with `deviceError`."
+        case .commandFailed: "The command was valid but failed (e.g. a preset that cannot be written)."
         case .commandDisabled: "The command is disabled."
         case .badRequest: "The request was malformed: bad JSON, unknown command, wrong argument."
         }

@@ -25,6 +25,9 @@ public struct NowPlaying: Sendable, Equatable {
     public var replayGain: AppliedReplayGain?
     /// The latest change of the audio route since the daemon started; nil before any.
     public var routeChange: RouteChange?
+    /// Why playback is `interrupted`: the device's error (it could not be opened, or failed
+    /// while playing); nil in every other state.
+    public var deviceError: String?
     /// The chapter playing at `timestamp`; nil when the item has none.
     public var chapter: CurrentChapter?
     /// When the sleep timer pauses playback; nil when none is set.

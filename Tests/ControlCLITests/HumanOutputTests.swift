@@ -98,6 +98,11 @@ import Testing
         routed.item = nil
         #expect(HumanOutput.status(routed, now: 1000) == "[paused]\nroute: Headphones went away\n")
         #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("route"))
+        var interrupted = Snapshots.nowPlaying()
+        interrupted.state = .interrupted
+        interrupted.deviceError = "cannot open audio device 'hw:1': snd_pcm_open: No such file or directory"
+        #expect(HumanOutput.status(interrupted, now: 1000).hasSuffix("\n\(interrupted.deviceError!)\n"))
+        #expect(try NowPlaying(json: interrupted.json) == interrupted, "deviceError crosses the wire")
         func item(_ title: String) -> JSONValue {
             let metadata = TrackMetadata(title: title, artist: "A", duration: 61, sampleRate: 44_100, channels: 2)
             return QueueItem(id: 1, path: "/\(title).mp3", metadata: metadata).json

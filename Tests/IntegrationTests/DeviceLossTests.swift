@@ -25,15 +25,20 @@ extension IntegrationSuite {
             #expect(interrupted["title"]?.stringValue == "Long")
             #expect(daemon.isRunning)
 
-            let retry = try daemon.call("play")
-            #expect(retry["status"]?.stringValue == "deviceNotFound")
-            #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == kept, "a failed retry keeps the position")
+            #expect(
+                try daemon.call("play")["status"]?.stringValue == "success", "the reply does not wait for the device")
+            let failed = try #require(try events.waitForState("interrupted", timeout: 10)["nowPlaying"])
+            #expect(failed["deviceError"]?.stringValue?.contains("cannot open audio device") == true)
+            #expect(failed["elapsed"]?.numberValue == kept, "a failed retry keeps the position")
 
             try server.start()
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
             let resumed = try daemon.nowPlaying()
             #expect(resumed["state"]?.stringValue == "playing")
             #expect(abs((resumed["elapsed"]?.numberValue ?? -1) - kept) < 0.1)
+            try events.waitForEvent {
+                $0["nowPlaying"]?["state"]?.stringValue == "playing" && $0["nowPlaying"]?["rate"]?.numberValue == 1
+            }
         }
 
         @Test(

@@ -210,8 +210,12 @@ extension IntegrationSuite {
                 environment: [
                     "LD_PRELOAD": library, "MALLOC_COUNT_FILE": counts, "MALLOC_COUNT_TRACE": directory + "/stacks",
                 ])
+            let events = try daemon.connect()
+            _ = try events.subscribe()
             _ = try daemon.enqueue(["long.mp3"], play: true)
-            _ = try daemon.waitForState("playing")
+            // The changes begin once the device plays (a change before the first sample would
+            // start the chain's filters on it, a transient that is not a discontinuity).
+            try events.waitForEvent { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
             let client = try daemon.connect()
             for change in 0..<1000 {
                 let request: JSONValue =

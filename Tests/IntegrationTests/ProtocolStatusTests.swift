@@ -162,28 +162,38 @@ extension IntegrationSuite {
             #expect(try daemon.call("queue")["items"]?.arrayValue?.count == 1, "the queue is kept")
         }
 
-        @Test("deviceNotFound for a missing device: state interrupted, queue and position kept")
+        @Test(
+            "a missing device: play answers at once, then interrupted is pushed with the device's error; queue and position kept"
+        )
         func deviceNotFound() throws {
             let daemon = try DaemonProcess(device: "no_such_device")
             _ = try daemon.enqueue(["long.mp3"])
             _ = try daemon.call("changePlaybackPosition", [("position", .number(5))])
-            let reply = try daemon.call("play")
-            #expect(reply["status"]?.stringValue == "deviceNotFound")
-            #expect(reply["message"]?.stringValue?.contains("no_such_device") == true)
-            let snapshot = try daemon.nowPlaying()
-            #expect(snapshot["state"]?.stringValue == "interrupted")
-            #expect(snapshot["elapsed"]?.numberValue == 5)
-            #expect(snapshot["queueCount"]?.numberValue == 1)
-            #expect(try daemon.call("play")["status"]?.stringValue == "deviceNotFound", "play retries the device")
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            #expect(
+                try daemon.call("play")["status"]?.stringValue == "success", "the reply does not wait for the device")
+            let snapshot = try events.waitForState("interrupted")["nowPlaying"]
+            #expect(
+                snapshot?["deviceError"]?.stringValue?.contains("cannot open audio device 'no_such_device'") == true)
+            #expect(snapshot?["elapsed"]?.numberValue == 5)
+            #expect(snapshot?["queueCount"]?.numberValue == 1)
+            #expect(try daemon.call("play")["status"]?.stringValue == "success", "play retries the device")
+            let again = try events.waitForState("interrupted")["nowPlaying"]
+            #expect(again?["elapsed"]?.numberValue == 5, "the position is kept")
+            #expect(try daemon.call("pause")["status"]?.stringValue == "success")
+            #expect(try daemon.nowPlaying()["deviceError"] == nil, "the reason goes with the interruption")
         }
 
-        @Test("commandFailed when the device exists but cannot play the format")
+        @Test("a device that cannot play the format: interrupted, the reason says so")
         func commandFailed() throws {
             let daemon = try DaemonProcess(device: "playbackd_mulaw_only")
             _ = try daemon.enqueue(["one.mp3"])
-            let reply = try daemon.call("play")
-            #expect(reply["status"]?.stringValue == "commandFailed")
-            #expect(reply["message"]?.stringValue?.contains("cannot play S16_LE 44100 Hz 2 ch") == true)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            let snapshot = try events.waitForState("interrupted")["nowPlaying"]
+            #expect(snapshot?["deviceError"]?.stringValue?.contains("cannot play S16_LE 44100 Hz 2 ch") == true)
         }
 
         @Test("commandDisabled for a disabled command, by flag or request; re-enabling restores it")

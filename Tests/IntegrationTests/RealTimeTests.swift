@@ -57,7 +57,8 @@ extension MachineSuite {
             let resumed = try daemon.nowPlaying()
             let pausedAt = try #require(paused.number("elapsed"))
             #expect(abs(extrapolated(resumed) - pausedAt) < 0.05)
-            #expect(try daemon.server().openStreams() == 1)
+            // The stream opens on a thread of its own, after the reply.
+            #expect(try daemon.server().waitForStreams(1, timeout: 10))
         }
 
         @Test(
@@ -136,7 +137,7 @@ extension IntegrationSuite {
             #expect(try daemon.server().openStreams() == 1, "held during the hold time")
             #expect(try daemon.server().waitForStreams(0, timeout: 15), "released after the hold time")
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
-            #expect(try daemon.server().openStreams() == 1)
+            #expect(try daemon.server().waitForStreams(1, timeout: 10), "play reopens it")
         }
 
         @Test("skip commands move by their interval, clamped; previous-track restarts after 3 s, else goes back")
@@ -175,10 +176,10 @@ extension IntegrationSuite {
             let events = try daemon.connect()
             _ = try events.subscribe()
             _ = try daemon.enqueue(["three.mp3"], play: true)
-            #expect(try daemon.server().openStreams() == 1)
+            #expect(try daemon.server().waitForStreams(1, timeout: 10))
             let stopped = try events.waitForState("stopped", timeout: 10)
             #expect(stopped["nowPlaying"]?["title"] == nil, "now-playing is cleared at the end")
-            #expect(try daemon.server().openStreams() == 0)
+            #expect(try daemon.server().waitForStreams(0, timeout: 10), "and the device closed")
         }
     }
 }

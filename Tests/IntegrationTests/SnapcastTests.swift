@@ -130,17 +130,19 @@ extension IntegrationSuite {
         }
 
         @Test(
-            "no snapserver at all: play says so, one log line, every request answered, and between the growing tries the daemon sleeps"
+            "no snapserver at all: the state says so, one log line, every request answered, and between the growing tries the daemon sleeps"
         )
         func noSnapserver() throws {
             let nowhere = SnapcastRig.freePort()
             let daemon = try DaemonProcess(arguments: ["--snapcast", "tcp://127.0.0.1:\(nowhere)"])
             _ = try daemon.enqueue(["long.mp3"])
+            let events = try daemon.connect()
+            _ = try events.subscribe()
             let failed = Date()
-            let play = try daemon.call("play")
-            #expect(play["status"]?.stringValue == "deviceNotFound")
-            #expect(play["message"]?.stringValue?.contains("cannot connect to snapserver") == true)
-            #expect(try daemon.nowPlaying()["state"]?.stringValue == "interrupted")
+            #expect(
+                try daemon.call("play")["status"]?.stringValue == "success", "the reply does not wait for the device")
+            let interrupted = try events.waitForState("interrupted")["nowPlaying"]
+            #expect(interrupted?["deviceError"]?.stringValue?.contains("cannot connect to snapserver") == true)
             for _ in 0..<10 {
                 let asked = Date()
                 #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success")

@@ -17,7 +17,8 @@ extension IntegrationSuite {
             #expect(try daemon.openFiles().contains { $0.hasSuffix("/long.mp3") }, "playing holds the file")
             #expect(try daemon.openFiles().contains(daemon.capturePath), "and the device")
             #expect(try daemon.call("stop")["status"]?.stringValue == "success")
-            #expect(try daemon.openAudio() == [])
+            // The device closes on a thread of its own, just after the reply.
+            try waitUntil(state: { "\((try? daemon.openAudio()) ?? [])" }) { try daemon.openAudio() == [] }
             #expect(try daemon.nowPlaying()["queueCount"] == .number(2), "the queue is kept")
         }
 
@@ -28,7 +29,7 @@ extension IntegrationSuite {
             _ = try events.subscribe()
             _ = try daemon.enqueue(["one.mp3", "three.mp3"], play: true)
             try events.waitForState("stopped")
-            #expect(try daemon.openAudio() == [])
+            try waitUntil(state: { "\((try? daemon.openAudio()) ?? [])" }) { try daemon.openAudio() == [] }
         }
 
         @Test(

@@ -111,7 +111,7 @@ import Testing
             try AudioFileFormat.open(Fixtures.path("garbage.flac"))
         }
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID()).flac").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: empty) }
         #expect(throws: DecoderError.notFLAC("empty file")) { try AudioFileFormat.open(empty) }
     }

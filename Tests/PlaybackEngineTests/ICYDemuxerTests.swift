@@ -69,7 +69,8 @@ import Testing
 @Suite struct StreamTitleTests {
     @Test("a station's 'Artist - Title' is the two; a title without ' - ' is all title; only the first ' - ' parts")
     func split() {
-        #expect(StreamTitle("Daft Punk - Around the World") == StreamTitle(artist: "Daft Punk", title: "Around the World"))
+        #expect(
+            StreamTitle("Daft Punk - Around the World") == StreamTitle(artist: "Daft Punk", title: "Around the World"))
         #expect(StreamTitle("News at Nine") == StreamTitle(artist: nil, title: "News at Nine"))
         #expect(StreamTitle("A - B - C") == StreamTitle(artist: "A", title: "B - C"))
         #expect(StreamTitle("Björk-Jóga") == StreamTitle(artist: nil, title: "Björk-Jóga"))

@@ -21,7 +21,8 @@ import Testing
             openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) })
     }
 
-    /// Waits for the engine's events until the pipeline finished.
+    /// Waits for the engine's events until the pipeline finished, and for the device to be
+    /// closed (on a thread of its own: then the capture file is complete).
     private func waitUntilFinished(_ engine: PlaybackEngine) -> [EngineEvent] {
         var seen: [EngineEvent] = []
         while true {
@@ -29,7 +30,10 @@ import Testing
             guard poll(&pfd, 1, 20_000) > 0 else { return seen }
             let events = engine.takeEvents()
             seen += events
-            if events.contains(where: { if case .finished = $0 { true } else { false } }) { return seen }
+            if events.contains(where: { if case .finished = $0 { true } else { false } }) {
+                #expect(engine.waitForDevice(timeout: 20), "the device closed")
+                return seen
+            }
         }
     }
 
@@ -213,15 +217,27 @@ import Testing
         return zip(left, left.dropFirst()).filter { $0.0 < 0 && $0.1 >= 0 }.count
     }
 
-    @Test("a missing device is a typed error, not a crash")
+    @Test(
+        "a missing device is a typed error after the start, not a crash: the start returns at once, the failure follows"
+    )
     func missingDevice() throws {
         let engine = PlaybackEngine(
             sink: ALSASink(deviceName: "no_such_device"),
             openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) })
-        #expect(throws: EngineError.self) {
-            try engine.start(EngineItem(id: 1, path: Fixtures.path("one.mp3")), atFrame: 0, upcoming: [])
+        #expect(try engine.start(EngineItem(id: 1, path: Fixtures.path("one.mp3")), atFrame: 0, upcoming: []) == 0)
+        var failure: EngineEvent?
+        while failure == nil {
+            var pfd = pollfd(fd: engine.events.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 20_000) > 0 else { break }
+            failure = engine.takeEvents().first { if case .deviceFailed = $0 { true } else { false } }
         }
-        #expect(!engine.isRunning)
+        guard case .deviceFailed(let error, let position, let opening) = failure else {
+            Issue.record("no failure reported")
+            return
+        }
+        #expect(opening && error.function == "snd_pcm_open", "\(error)")
+        #expect(position?.frame == 0 && position?.itemID == 1, "nothing played: the position is the start's")
+        #expect(!engine.isRunning && !engine.isDeviceOpen)
     }
 }
 

@@ -26,8 +26,8 @@ public enum HumanOutput {
     public static let columns = 80
 
     /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)` and the
-    /// skip intervals when `commands` is known and a skip is enabled, and the latest route
-    /// change when there was one; each line fits 80 columns.
+    /// skip intervals when `commands` is known and a skip is enabled, why playback is
+    /// interrupted, and the latest route change when there was one; each line fits 80 columns.
     public static func status(
         _ nowPlaying: NowPlaying, commands: CommandAvailability? = nil, now: Double, style: TerminalStyle = .plain
     ) -> String {
@@ -69,6 +69,7 @@ public enum HumanOutput {
             lines.append(line)
         }
         if let sleep = sleepLine(nowPlaying, now: now) { lines.append(sleep) }
+        if let error = nowPlaying.deviceError { lines.append(error) }
         lines = lines.map { DisplayWidth.fit(RenderedPiece.singleLine($0), columns: columns) }
         lines[0] = style.stateTag(state) + String(lines[0].dropFirst(tag.count))
         return lines.concatenated(separator: "\n") + "\n" + route

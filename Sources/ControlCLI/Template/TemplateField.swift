@@ -91,6 +91,9 @@ public struct TemplateField: Sendable, Equatable {
             TemplateField("routeDevice", .text, "the device the latest route change was about") {
                 $0.nowPlaying.routeChange.map { .text($0.device) }
             },
+            TemplateField("deviceError", .text, "why playback is interrupted: the device's error") {
+                $0.nowPlaying.deviceError.map { .text($0) }
+            },
             TemplateField("chapterTitle", .text, "the title of the chapter playing") {
                 $0.nowPlaying.chapter.map { .text($0.title) }
             },

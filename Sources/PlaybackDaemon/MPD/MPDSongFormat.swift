@@ -127,8 +127,8 @@ enum MPDSongFormat {
             }
         }
         if let job = updatingJob { lines.append("updating_db: \(job)") }
-        if playing.state == .interrupted, let change = playing.routeChange {
-            lines.append("error: \(oneLine(change.reason.rawValue))")
+        if playing.state == .interrupted, let error = playing.deviceError ?? playing.routeChange?.reason.rawValue {
+            lines.append("error: \(oneLine(error))")
         }
         return lines
     }

@@ -45,8 +45,8 @@ final class EngineDriver {
     private var pendingBoundaries: [(id: UInt64, segment: Int, due: Double)] = []
     /// Whether the missing real-time priority was logged (it is said once).
     private var hasReportedNoRealtime = false
-    /// Called when a pipeline has started with the device open: what the device turned out to
-    /// be (set by the daemon, which hands it to the route watch).
+    /// Called when a pipeline's output thread has opened the device: what the device turned
+    /// out to be (set by the daemon, which hands it to the route watch).
     var onDeviceOpened: (OpenDevice) -> Void = { _ in }
 
     init(engine: PlaybackEngine, pauseHoldSeconds: Double, log: DaemonLog) {
@@ -74,7 +74,16 @@ final class EngineDriver {
     /// The output thread's last measurement's age: how long the output has not advanced.
     var outputAge: Double? { engine.measuredPosition()?.age }
 
-    func takeEvents() -> [EngineEvent] { engine.takeEvents() }
+    /// What happened in the engine; an opened device is handed to `onDeviceOpened` first.
+    func takeEvents() -> [EngineEvent] {
+        let events = engine.takeEvents()
+        if events.contains(.deviceOpened) {
+            onDeviceOpened(
+                OpenDevice(
+                    name: engine.deviceName, isServerStream: engine.isServerStream, hardware: engine.hardwareDevice))
+        }
+        return events
+    }
 
     // MARK: Reconciling
 
@@ -129,12 +138,6 @@ final class EngineDriver {
             appliedUpcoming = start.upcoming
             appliedFade = nil
             noteRealtimePriority()
-            if engine.isDeviceOpen {
-                onDeviceOpened(
-                    OpenDevice(
-                        name: engine.deviceName, isServerStream: engine.isServerStream,
-                        hardware: engine.hardwareDevice))
-            }
             return .started(epoch: start.epoch, frame: started)
         } catch {
             runningEpoch = nil
@@ -222,8 +225,12 @@ final class EngineDriver {
         return engine.fadeOut()
     }
 
-    /// Closes everything the engine holds (the last thing before the process exits).
-    func releaseAll() { engine.releaseAll() }
+    /// Closes everything the engine holds (the last thing before the process exits), and waits
+    /// at most `timeout` seconds for the device to be closed; whether it was.
+    func releaseAll(waiting timeout: Double) -> Bool {
+        engine.releaseAll()
+        return engine.waitForDevice(timeout: timeout)
+    }
 
     /// Says once if the output thread could not get real-time scheduling; playback goes on.
     private func noteRealtimePriority() {

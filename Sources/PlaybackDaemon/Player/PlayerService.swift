@@ -114,7 +114,6 @@ final class PlayerService {
     private func reconcile() -> CommandFailure? {
         guard !isStopping else { return nil }
         var failure: CommandFailure?
-        let wasRetrying = state.retry.isActive
         for _ in 0..<8 {
             let now = WallClock.now()
             let (plan, planned) = state.plan(shown: published, now: now)
@@ -122,19 +121,12 @@ final class PlayerService {
             guard let report = driver.apply(plan, heard: driver.observe().heard, now: now) else { break }
             switch report {
             case .started(let epoch, let frame):
-                if wasRetrying {
-                    log.notice(
-                        "'\(driver.deviceName)' is back after \(state.retry.attempts) tr\(state.retry.attempts == 1 ? "y" : "ies"): playing again",
-                        event: "device-back")
-                }
                 state.engineStarted(epoch: epoch, at: frame)
             case .halted(let position): note(state.engineHalted(at: position))
             case .upcomingConflicts: state.restartWhereHeard(fadesIn: false)
             case .startFailed(let error):
-                let (failed, changes) = state.startFailed(
-                    error, device: driver.deviceName, reconnects: driver.deviceReconnects, now: now)
+                let (failed, changes) = state.startFailed(error)
                 note(changes)
-                if case .device = error, !wasRetrying { log.error(failed.message) }
                 failure = failure ?? failed
             }
         }
@@ -300,8 +292,17 @@ extension PlayerService {
                 reanchors = !releaseDeferredChanges()
             case .itemStarted(let id, let segment, let audibleIn):
                 driver.scheduleBoundary(id, segment: segment, after: audibleIn, now: WallClock.now())
-            case .deviceFailed(let error, _):
-                log.error("audio device '\(driver.deviceName)' failed: \(error)")
+            case .deviceOpened:
+                if state.retry.isActive {
+                    log.notice(
+                        "'\(driver.deviceName)' is back after \(state.retry.attempts) tr\(state.retry.attempts == 1 ? "y" : "ies"): playing again",
+                        event: "device-back")
+                }
+            case .deviceFailed(let error, _, let opening):
+                // A try of a device that comes back by itself fails quietly.
+                if !state.retry.isActive {
+                    log.error(PlayerState.deviceErrorMessage(error, opening: opening, device: driver.deviceName))
+                }
             case .itemsCutShort(let count, let reason):
                 log.warning(
                     "\(count) item\(count == 1 ? "" : "s") ended early: \(reason.map { "\($0)" } ?? "decoding failed part-way")"
@@ -323,10 +324,13 @@ extension PlayerService {
                 switch event {
                 case .finished(let last, let next):
                     changes.formUnion(state.pipelineFinished(last: last, next: next, now: moment.now))
-                case .deviceFailed(let error, let position):
+                case .deviceOpened:
+                    state.deviceOpened()
+                case .deviceFailed(let error, let position, let opening):
                     changes.formUnion(
-                        state.deviceFailed(error, at: position, device: device, reconnects: reconnects, now: moment.now)
-                    )
+                        state.deviceFailed(
+                            error, at: position, opening: opening, device: device, reconnects: reconnects,
+                            now: moment.now))
                 case .streamTitle(let url, let title):
                     changes.formUnion(state.setStreamTitle(title, for: url))
                 default: break

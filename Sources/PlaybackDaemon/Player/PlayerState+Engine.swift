@@ -31,8 +31,10 @@ extension PlayerState {
         hold(frame)
         changeStart { $0.started(epoch) }
         if let item = queue.current { changeLoop { $0.pipelineStarted(atFrame: frame, in: item) } }
-        changeRetry { $0.reset() }
     }
+
+    /// The running pipeline opened the device: a device tried again is back.
+    mutating func deviceOpened() { changeRetry { $0.reset() } }
 
     /// The running pipeline ended at `position` (a pause's halt, or a restart in place, which
     /// then starts there).
@@ -47,23 +49,14 @@ extension PlayerState {
         return changes
     }
 
-    /// A start failed: an item that cannot be opened pauses; a device that cannot be opened
-    /// interrupts, with the position kept (and, when it comes back by itself, is tried again).
-    /// The failure every front end reports.
-    mutating func startFailed(_ error: EngineError, device: String, reconnects: Bool, now: Double) -> (
-        CommandFailure, ChangeSet
-    ) {
+    /// A start failed: an item that cannot be opened pauses. The failure every front end
+    /// reports. (A device that cannot be opened is `deviceFailed`, after the reply.)
+    mutating func startFailed(_ error: EngineError) -> (CommandFailure, ChangeSet) {
         let path = queue.current?.path ?? "?"
         switch error {
         case .content(let error):
             let changes = transport == .playing ? setTransport(.paused) : []
             return (CommandFailure(.noSuchContent, "\(path): \(error)"), changes)
-        case .device(let error):
-            if let frame = start.frame { hold(frame) }
-            let changes = setTransport(.interrupted)
-            if reconnects { changeRetry { $0.arm(now: now) } }
-            let message = "cannot open audio device '\(device)': \(error)"
-            return (CommandFailure(error.isUnsupportedFormat ? .commandFailed : .deviceNotFound, message), changes)
         }
     }
 
@@ -103,20 +96,28 @@ extension PlayerState {
         return changes.union(moved).union(startPlaying(at: heldFrame))
     }
 
-    /// The device failed while playing, at `position`: interrupted, the position kept; a device
-    /// that vanished (`ENODEV`: a USB card unplugged) is a route change as well.
+    /// The device could not be opened (`opening`) or failed while playing, at `position`:
+    /// interrupted, the position kept, the device's error shown (`deviceError`); a device that
+    /// comes back by itself is tried again; one that vanished while playing (`ENODEV`: a USB
+    /// card unplugged) is a route change as well.
     mutating func deviceFailed(
-        _ error: SinkError, at position: EnginePosition?, device: String, reconnects: Bool, now: Double
+        _ error: SinkError, at position: EnginePosition?, opening: Bool, device: String, reconnects: Bool,
+        now: Double
     ) -> ChangeSet {
         var changes = engineHalted(at: position)
         changeStart { $0.stopped() }
-        changes.formUnion(setTransport(.interrupted))
+        changes.formUnion(interrupt(because: Self.deviceErrorMessage(error, opening: opening, device: device)))
         if reconnects { changeRetry { $0.arm(now: now) } }
-        if error.code == -ENODEV {
+        if error.code == -ENODEV && !opening {
             changes.formUnion(
                 routeChanged(RouteChange(reason: .oldDeviceUnavailable, device: device, timestamp: now)))
         }
         return changes
+    }
+
+    /// What `deviceError` says: the device, and what failed.
+    static func deviceErrorMessage(_ error: SinkError, opening: Bool, device: String) -> String {
+        opening ? "cannot open audio device '\(device)': \(error)" : "audio device '\(device)' failed: \(error)"
     }
 
     /// The next pipeline cannot start (its item cannot be opened): the queue ends.

@@ -15,6 +15,7 @@ extension PlayerState {
             rate: rate, timestamp: timestamp, queueIndex: queue.currentIndex, queueCount: queue.count,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: sound.volume,
             defaultRate: sound.playbackRate, replayGain: currentReplayGain(), routeChange: route.lastChange)
+        snapshot.deviceError = transport == .interrupted ? deviceError : nil
         if let item {
             snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
             snapshot.sleepTimer = sleep.timer

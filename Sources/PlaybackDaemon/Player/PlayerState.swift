@@ -36,6 +36,8 @@ struct PlayerState {
     private(set) var phrases: PhraseState
     private(set) var bookmarks: BookmarkBook
     private(set) var retry = DeviceRetry()
+    /// Why playback is interrupted: the device's error, shown while `transport` is.
+    private(set) var deviceError: String?
     /// Plays and skips, for the library's statistics.
     private(set) var listening = ListeningCounter()
     /// The item and chapter the last published snapshot showed (`published`).
@@ -64,10 +66,19 @@ struct PlayerState {
     mutating func setTransport(_ new: PlaybackState) -> ChangeSet {
         guard new != transport else { return [] }
         transport = new
+        if new != .interrupted { deviceError = nil }
         route.setPausedByLoss(false)
         // A retry's own start (playing) keeps counting until it succeeds.
         if new == .paused || new == .stopped { retry.reset() }
         return .state
+    }
+
+    /// Playback is interrupted because of `reason` (the device's error, `deviceError`).
+    mutating func interrupt(because reason: String) -> ChangeSet {
+        var changes = setTransport(.interrupted)
+        if reason != deviceError { changes.insert(.state) }
+        deviceError = reason
+        return changes
     }
 
     /// Records where playback stands in the current item while no pipeline runs. No change

@@ -11,8 +11,8 @@ import SystemSupport
 ///
 /// The device is opened non-blocking, so the output thread waits in `poll` on ALSA's own
 /// descriptors together with the engine's wake-up descriptor: a pause or seek never waits
-/// for a period to play out. Opened and closed by the event loop; while a pipeline runs,
-/// only its output thread touches the handle.
+/// for a period to play out. Opened and closed off the event loop (`AudioSink`); while a
+/// pipeline runs, only its output thread touches the handle.
 public final class ALSASink: AudioSink, @unchecked Sendable {
     /// Requested buffer and period lengths. A long buffer with long periods keeps wake-ups
     /// rare while playing (on PulseAudio, 1 s / 250 ms costs 0.44x the CPU of 400 ms / 100 ms,

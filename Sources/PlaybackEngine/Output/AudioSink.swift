@@ -1,7 +1,7 @@
 import SystemSupport
 
-/// Why the output device failed. Maps to `deviceNotFound` at the server edge, or to
-/// `commandFailed` when the device exists but cannot play the format.
+/// Why the output device failed: the snapshot's `deviceError` says it while playback is
+/// `interrupted`.
 public struct SinkError: Error, Equatable, CustomStringConvertible {
     public var function: String
     public var code: Int32
@@ -20,9 +20,11 @@ public struct SinkError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(function): \(reason)" }
 }
 
-/// An audio output device. Opened and closed by the event loop while no pipeline runs;
-/// while one runs, only its output thread calls `write`, `waitWritable`, `delay`,
-/// `drain` and `drop`.
+/// An audio output device. Opened by a pipeline's output thread and closed by it or by a
+/// thread of its own (`DeviceWork`), one at a time, never by the event loop, which may wait
+/// for neither. While one runs, only that thread calls `write`, `waitWritable`, `delay`,
+/// `drain` and `drop`; the event loop reads the open device's properties once the output
+/// thread said it is open (`PipelineState.deviceReady`).
 public protocol AudioSink: AnyObject, SendableMetatype {
     /// The format the device is open with; nil when closed.
     var openFormat: AudioFormat? { get }
@@ -59,6 +61,9 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// Whether audio written but not heard yet can be replaced (`rewind`): then a change of
     /// the sound settings is heard at once, not after the buffer.
     var canRewrite: Bool { get }
+    /// Whether the device may be able to replace what it holds once it is open, asked before
+    /// it is: a pipeline keeps room for the history a rewrite needs when it may.
+    var mayRewrite: Bool { get }
     /// The most audio the open device holds, in microseconds: how much played audio a
     /// pipeline keeps to process again after a `rewind`. 0 when the device cannot rewind.
     var rewindableMicroseconds: Int { get }
@@ -82,6 +87,7 @@ public protocol AudioSink: AnyObject, SendableMetatype {
 
 extension AudioSink {
     public var canRewrite: Bool { false }
+    public var mayRewrite: Bool { canRewrite }
     public var rewindableMicroseconds: Int { 0 }
     public func rewritableFrames() -> Int { 0 }
     public func rewind(_ frames: Int) -> Int { 0 }

@@ -46,7 +46,9 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     public var hardwareDevice: HardwareDevice? { current.hardwareDevice }
     public var recoveredXruns: Int { current.recoveredXruns }
     public var canRewrite: Bool { current.canRewrite }
-    public var rewindableMicroseconds: Int { current.rewindableMicroseconds }
+    /// The server's stream can, when a server runs (`open` decides).
+    public var mayRewrite: Bool { Self.serverIsRunning() }
+    public var rewindableMicroseconds: Int { server.rewindableMicroseconds }
     public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int { try current.write(samples) }
     public func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool {
         try current.waitWritable(orWake: wake)

@@ -32,8 +32,11 @@ struct OutputLoop<Sample: PCMSample> {
     /// Frames over which the first samples rise from silence (0: they start as they are).
     let fadeInFrames: Int
     /// The chain before each block written, when the device can replace what it holds
-    /// (`AudioSink.canRewrite`); nil otherwise.
+    /// (`AudioSink.canRewrite`, once it is open); nil otherwise.
     let history: RewriteHistory?
+    /// The device's opening to wait for first (`DeviceWork.opening`); nil when it is open with
+    /// the pipeline's format.
+    let opening: DeviceWork?
     /// How far past what the device has not taken yet (`AudioSink.rewritableFrames`) a rewrite
     /// begins: the time for it to reach the device.
     static var rewriteMarginMilliseconds: Int { 10 }
@@ -42,6 +45,9 @@ struct OutputLoop<Sample: PCMSample> {
     static var startPollMilliseconds: Int32 { 25 }
 
     func run() {
+        guard openDevice() else { return }
+        // A device that turned out unable to replace what it holds is written without one.
+        let history = sink.canRewrite ? history : nil
         var nextSegment = 1
         var start = StartDetector(sampleRate: sampleRate)
         var chain = SoundChain(channels: channels, sampleRate: sampleRate, scratch: soundScratch)
@@ -154,6 +160,24 @@ struct OutputLoop<Sample: PCMSample> {
     }
 
     private var isAudible: Bool { state.isAudible.load(ordering: .relaxed) }
+
+    /// Waits for the device's opening when the pipeline needs one: here, so that the event
+    /// loop never waits for a device. The event loop hears of it (`deviceOpened`). False when
+    /// it could not be opened: the pipeline fails, and the device's error is its reason.
+    private func openDevice() -> Bool {
+        guard let opening else { return true }
+        opening.wait()
+        if opening.failed {
+            state.failure = opening.failure
+            state.failedOpening.store(true, ordering: .relaxed)
+            end(.failed, delay: 0, drop: false)
+            return false
+        }
+        state.deviceOpened.store(true, ordering: .relaxed)
+        state.deviceReady.store(true, ordering: .releasing)
+        events.signal()
+        return true
+    }
 
     /// Takes back what the device holds from the first block that starts at least
     /// `rewriteMarginMilliseconds` after the frame the device has not taken yet (and not
@@ -356,9 +380,12 @@ struct OutputLoop<Sample: PCMSample> {
         noteAudible()
     }
 
+    /// Publishes the last position and the outcome. A device that failed, or that the event
+    /// loop left this thread to close (`closesDevice`), is closed here first.
     private func end(_ outcome: PipelineState.Outcome, delay: Int, drop: Bool) {
         clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
         if drop { sink.drop() }
+        if outcome == .failed || state.closesDevice.load(ordering: .acquiring) { sink.close() }
         state.outcome.store(outcome.rawValue, ordering: .releasing)
         events.signal()
     }

@@ -41,6 +41,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     public var isServerStream: Bool { openFormat != nil }
     public var hardwareDevice: HardwareDevice? { nil }
     public var canRewrite: Bool { openFormat != nil }
+    public var mayRewrite: Bool { true }
     public var rewindableMicroseconds: Int { Self.bufferMicroseconds }
     public var recoveredXruns: Int { underruns.load(ordering: .relaxed) }
 

@@ -17,7 +17,12 @@ final class Pipeline: @unchecked Sendable {
     let parking = ParkedDecoder()
     private let outputWake = EventSignal()
     private let decoderWake = EventSignal()
-    private var threads: [NamedThread] = []
+    private var decoderThread: NamedThread?
+    private var outputThread: NamedThread?
+    /// The device's opening the output thread waits for, held here so that it is released
+    /// with the pipeline, not at the output thread's end (its first release instantiates
+    /// metadata: an allocation there).
+    private var opening: DeviceWork?
     /// Whether the output thread got `SCHED_FIFO`.
     private(set) var isRealtime = false
     /// The ring and the buffers the threads work in (`PipelineBuffers` of the format's sample
@@ -36,9 +41,11 @@ final class Pipeline: @unchecked Sendable {
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
         upcoming: [EngineItem], sink: any AudioSink, openItem: @escaping ItemOpener,
-        events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool
+        events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool,
+        opening: DeviceOpening?
     ) {
         format = decoder.format
+        if opening == nil { state.deviceReady.store(true, ordering: .releasing) }
         // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
         let stretcher =
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
@@ -50,7 +57,8 @@ final class Pipeline: @unchecked Sendable {
                 endFrame: item.endFrame))
         let start = Start(
             item: item, decoder: decoder, startFrame: startFrame, seeks: seeks, sink: sink, openItem: openItem,
-            events: events, realtime: realtime, sound: sound, stretcher: stretcher, fadesIn: fadesIn)
+            events: events, realtime: realtime, sound: sound, stretcher: stretcher, fadesIn: fadesIn,
+            opening: opening)
         switch format.sampleFormat {
         case .s16: run(start, as: Int16.self)
         case .s32: run(start, as: Int32.self)
@@ -70,14 +78,18 @@ final class Pipeline: @unchecked Sendable {
         let sound: SoundControl
         let stretcher: TimeStretcher?
         let fadesIn: Bool
+        let opening: DeviceOpening?
     }
 
     /// Starts the decoder and output threads on a ring of `Sample`s.
     private func run<Sample: PCMSample>(_ start: Start, as _: Sample.Type) {
         let sink = start.sink
         // A device that can replace what it holds gets the ring's last samples kept behind the
-        // read position, to process them again (`RewriteHistory`).
-        let rewrites = sink.canRewrite
+        // read position, to process them again (`RewriteHistory`). One still to be opened is
+        // asked whether it may (the output thread drops the history if it turns out not to).
+        let rewrites = start.opening == nil ? sink.canRewrite : sink.mayRewrite
+        let opening = start.opening.map { DeviceWork.opening(sink, $0.format, after: $0.after) }
+        self.opening = opening
         let buffers = PipelineBuffers<Sample>(
             format: format,
             reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) * format.channels : 0,
@@ -98,19 +110,18 @@ final class Pipeline: @unchecked Sendable {
                 ? RewriteHistory(
                     capacity: Self.rewriteReserveFrames(format.sampleRate, sink) / RewriteHistory.blockFrames + 8,
                     chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
-                : nil)
+                : nil,
+            opening: opening)
         let decoderWork = UncheckedSendable((decoding, start.decoder))
         let outputWork = UncheckedSendable(output)
         let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
         let bounds = DecoderLoop<Sample>.ItemBounds(item: start.item, frame: start.startFrame)
-        threads.append(
-            NamedThread(name: "pbd-decoder") {
-                decoderWork.value.0.run(
-                    first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, bounds: bounds)
-            })
+        decoderThread = NamedThread(name: "pbd-decoder") {
+            decoderWork.value.0.run(first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, bounds: bounds)
+        }
         let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
         isRealtime = start.realtime && outputThread.requestRealtime(priority: 20)
-        threads.append(outputThread)
+        self.outputThread = outputThread
     }
 
     /// How long the fade at the end of `fadeOut()` lasts.
@@ -127,33 +138,46 @@ final class Pipeline: @unchecked Sendable {
     /// Ends without a click: the output thread writes a linear fade of the next
     /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
     /// Blocks until then (at most the device's buffer plus the fade).
-    func fadeOut() { endOutput(on: state.fadeRequested) }
+    func fadeOut() -> DeviceWork? { endOutput(on: state.fadeRequested) }
 
     /// Ends where the next pipeline can take over without a cut, on a device that can replace
     /// what it holds: the output thread takes the device's buffer back to a few milliseconds
     /// ahead of what is heard, writes a 5 ms fade-out there and ends, leaving the device
     /// playing; the next pipeline's audio follows the fade. Its position is the frame after the
     /// fade. Blocks until the output thread has ended (a few milliseconds).
-    func splice() { endOutput(on: state.spliceRequested) }
+    func splice() -> DeviceWork? { endOutput(on: state.spliceRequested) }
 
     /// Raises `request` for the output thread, waits for it to end (it writes its last audio
-    /// itself), then stops the decoder.
-    private func endOutput(on request: borrowing Atomic<Bool>) {
+    /// itself), then stops the decoder. A halt while the device is still opening.
+    private func endOutput(on request: borrowing Atomic<Bool>) -> DeviceWork? {
+        guard state.deviceReady.load(ordering: .acquiring) else { return halt() }
         request.store(true, ordering: .releasing)
         outputWake.signal()
-        if !threads.isEmpty { threads.removeLast().join() }  // the output thread, appended last
-        halt()
+        outputThread?.join()
+        outputThread = nil
+        return halt()
     }
 
     /// Wakes the output thread if it waits for the device, so that it looks at new settings.
     func wakeOutput() { outputWake.signal() }
 
-    /// Stops both threads and waits for them. Idempotent.
-    func halt() {
+    /// Stops both threads and waits for them, except an output thread still opening the
+    /// device: that one is told to close the device when it ends, and returned, to end by
+    /// itself (the device's next user waits for it). Idempotent.
+    func halt() -> DeviceWork? {
+        let abandons = !state.deviceReady.load(ordering: .acquiring)
+        if abandons { state.closesDevice.store(true, ordering: .releasing) }
         state.haltRequested.store(true, ordering: .releasing)
         outputWake.signal()
         decoderWake.signal()
+        guard abandons, let outputThread else {
+            join()
+            return nil
+        }
+        self.outputThread = nil
         join()
+        let state = state
+        return .abandoned(outputThread, keeping: self) { state.outcomeValue != .running }
     }
 
     /// Waits for both threads (after the output thread reported an outcome).
@@ -163,8 +187,9 @@ final class Pipeline: @unchecked Sendable {
             state.haltRequested.store(true, ordering: .releasing)
             decoderWake.signal()
         }
-        for thread in threads { thread.join() }
-        threads.removeAll()
+        decoderThread?.join()
+        outputThread?.join()
+        (decoderThread, outputThread) = (nil, nil)
     }
 
     /// Maps a played sample index to (segment, item, frame within the item): at a rate other

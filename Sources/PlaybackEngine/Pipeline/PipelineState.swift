@@ -48,6 +48,18 @@ final class PipelineState: @unchecked Sendable {
     let itemsCutShort = Atomic<Int>(0)
     /// Why the last of them failed (the decoder thread writes; the engine reports).
     let cutShortReason = Locked<DecoderError?>(nil)
+    /// Set by the output thread once the device is open with the pipeline's format (at once
+    /// when it already was): from then on the event loop may read the sink's properties, and a
+    /// halt waits for the output thread.
+    let deviceReady = Atomic<Bool>(false)
+    /// Set with `deviceReady` when this pipeline's output thread opened the device itself;
+    /// taken by the event loop to announce it.
+    let deviceOpened = Atomic<Bool>(false)
+    /// Whether `failure` happened while opening the device (nothing was written).
+    let failedOpening = Atomic<Bool>(false)
+    /// Set by the event loop when it halts the pipeline while the device is still opening and
+    /// leaves the output thread to end by itself: the thread closes the device when it ends.
+    let closesDevice = Atomic<Bool>(false)
     /// Written once by the output thread before it publishes `.failed` (release).
     nonisolated(unsafe) var failure: SinkError?
 
