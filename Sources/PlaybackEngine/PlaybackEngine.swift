@@ -121,6 +121,9 @@ public final class PlaybackEngine {
             opening = DeviceOpening(format: decoder.format, after: deviceWork)
             (deviceFormat, deviceWork, openedDevice) = (decoder.format, nil, nil)
             reportedXruns = 0
+        } else if let work = deviceWork {
+            // The halted pipeline's output thread may still be dropping the buffer.
+            (opening, deviceWork) = (DeviceOpening(format: nil, after: work), nil)
         }
         events.reset()
         reportedSegment = 0
@@ -216,12 +219,16 @@ public final class PlaybackEngine {
     /// the new item was announced must not bring back the one before.
     /// A pipeline still opening the device is left to end by itself (it closes the device):
     /// the device's next user waits for it.
-    private func end(_ stop: (Pipeline) -> DeviceWork?) -> EnginePosition? {
+    private func end(_ stop: (Pipeline) -> Pipeline.Ending) -> EnginePosition? {
         guard let pipeline else { return nil }
-        if let abandoned = stop(pipeline) {
-            (deviceFormat, deviceWork, openedDevice) = (nil, abandoned, nil)
-        } else {
+        switch stop(pipeline) {
+        case .joined:
             noteDeviceOpen(by: pipeline)
+        case .dropping(let work):
+            noteDeviceOpen(by: pipeline)
+            deviceWork = work
+        case .abandoned(let work):
+            (deviceFormat, deviceWork, openedDevice) = (nil, work, nil)
         }
         self.pipeline = nil
         parked = pipeline.parking.take()

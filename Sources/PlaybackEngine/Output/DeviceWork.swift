@@ -108,9 +108,9 @@ final class DeviceWork: @unchecked Sendable {
     }
 }
 
-/// What a pipeline's output thread waits for before it plays: the device opened with
-/// `format`, once the device's work before it (`after`) is done.
+/// What a pipeline's output thread waits for before it plays: the device's work before it
+/// (`after`), then the device opened with `format` (nil: it is open with the right one).
 struct DeviceOpening {
-    let format: AudioFormat
+    let format: AudioFormat?
     let after: DeviceWork?
 }

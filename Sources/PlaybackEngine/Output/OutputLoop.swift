@@ -34,9 +34,13 @@ struct OutputLoop<Sample: PCMSample> {
     /// The chain before each block written, when the device can replace what it holds
     /// (`AudioSink.canRewrite`, once it is open); nil otherwise.
     let history: RewriteHistory?
-    /// The device's opening to wait for first (`DeviceWork.opening`); nil when it is open with
-    /// the pipeline's format.
+    /// The device's work to wait for first: its opening (`opens`), or the previous pipeline's
+    /// output thread still dropping its buffer; nil when there is none.
     let opening: DeviceWork?
+    /// Whether `opening` opens the device.
+    let opens: Bool
+    /// Signalled with `PipelineState.stopPublished`.
+    let stopped: EventSignal
     /// How far past what the device has not taken yet (`AudioSink.rewritableFrames`) a rewrite
     /// begins: the time for it to reach the device.
     static var rewriteMarginMilliseconds: Int { 10 }
@@ -161,12 +165,14 @@ struct OutputLoop<Sample: PCMSample> {
 
     private var isAudible: Bool { state.isAudible.load(ordering: .relaxed) }
 
-    /// Waits for the device's opening when the pipeline needs one: here, so that the event
-    /// loop never waits for a device. The event loop hears of it (`deviceOpened`). False when
-    /// it could not be opened: the pipeline fails, and the device's error is its reason.
+    /// Waits for the device's opening when the pipeline needs one (or for the output thread
+    /// before it, still dropping its buffer): here, so that the event loop never waits for a
+    /// device. The event loop hears of an opening (`deviceOpened`). False when the device could
+    /// not be opened: the pipeline fails, and the device's error is its reason.
     private func openDevice() -> Bool {
         guard let opening else { return true }
         opening.wait()
+        guard opens else { return true }
         if opening.failed {
             state.failure = opening.failure
             state.failedOpening.store(true, ordering: .relaxed)
@@ -384,6 +390,8 @@ struct OutputLoop<Sample: PCMSample> {
     /// loop left this thread to close (`closesDevice`), is closed here first.
     private func end(_ outcome: PipelineState.Outcome, delay: Int, drop: Bool) {
         clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)
+        state.stopPublished.store(true, ordering: .releasing)
+        stopped.signal()
         if drop { sink.drop() }
         if outcome == .failed || state.closesDevice.load(ordering: .acquiring) { sink.close() }
         state.outcome.store(outcome.rawValue, ordering: .releasing)

@@ -16,6 +16,8 @@ final class Pipeline: @unchecked Sendable {
     /// The decoder in use when the decoder thread stopped (valid after `join`).
     let parking = ParkedDecoder()
     private let outputWake = EventSignal()
+    /// Signalled when the output thread has published where it stopped (`halt` waits for it).
+    private let stopped = EventSignal()
     private let decoderWake = EventSignal()
     private var decoderThread: NamedThread?
     private var outputThread: NamedThread?
@@ -45,7 +47,7 @@ final class Pipeline: @unchecked Sendable {
         opening: DeviceOpening?
     ) {
         format = decoder.format
-        if opening == nil { state.deviceReady.store(true, ordering: .releasing) }
+        if opening?.format == nil { state.deviceReady.store(true, ordering: .releasing) }
         // Without a stretcher (Sonic out of memory) it plays at 1, and says so through `rate`.
         let stretcher =
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
@@ -88,7 +90,9 @@ final class Pipeline: @unchecked Sendable {
         // read position, to process them again (`RewriteHistory`). One still to be opened is
         // asked whether it may (the output thread drops the history if it turns out not to).
         let rewrites = start.opening == nil ? sink.canRewrite : sink.mayRewrite
-        let opening = start.opening.map { DeviceWork.opening(sink, $0.format, after: $0.after) }
+        let opening = start.opening.flatMap { opening in
+            opening.format.map { DeviceWork.opening(sink, $0, after: opening.after) } ?? opening.after
+        }
         self.opening = opening
         let buffers = PipelineBuffers<Sample>(
             format: format,
@@ -111,7 +115,7 @@ final class Pipeline: @unchecked Sendable {
                     capacity: Self.rewriteReserveFrames(format.sampleRate, sink) / RewriteHistory.blockFrames + 8,
                     chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
                 : nil,
-            opening: opening)
+            opening: opening, opens: start.opening?.format != nil, stopped: stopped)
         let decoderWork = UncheckedSendable((decoding, start.decoder))
         let outputWork = UncheckedSendable(output)
         let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
@@ -138,18 +142,18 @@ final class Pipeline: @unchecked Sendable {
     /// Ends without a click: the output thread writes a linear fade of the next
     /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
     /// Blocks until then (at most the device's buffer plus the fade).
-    func fadeOut() -> DeviceWork? { endOutput(on: state.fadeRequested) }
+    func fadeOut() -> Ending { endOutput(on: state.fadeRequested) }
 
     /// Ends where the next pipeline can take over without a cut, on a device that can replace
     /// what it holds: the output thread takes the device's buffer back to a few milliseconds
     /// ahead of what is heard, writes a 5 ms fade-out there and ends, leaving the device
     /// playing; the next pipeline's audio follows the fade. Its position is the frame after the
     /// fade. Blocks until the output thread has ended (a few milliseconds).
-    func splice() -> DeviceWork? { endOutput(on: state.spliceRequested) }
+    func splice() -> Ending { endOutput(on: state.spliceRequested) }
 
     /// Raises `request` for the output thread, waits for it to end (it writes its last audio
     /// itself), then stops the decoder. A halt while the device is still opening.
-    private func endOutput(on request: borrowing Atomic<Bool>) -> DeviceWork? {
+    private func endOutput(on request: borrowing Atomic<Bool>) -> Ending {
         guard state.deviceReady.load(ordering: .acquiring) else { return halt() }
         request.store(true, ordering: .releasing)
         outputWake.signal()
@@ -161,23 +165,38 @@ final class Pipeline: @unchecked Sendable {
     /// Wakes the output thread if it waits for the device, so that it looks at new settings.
     func wakeOutput() { outputWake.signal() }
 
-    /// Stops both threads and waits for them, except an output thread still opening the
-    /// device: that one is told to close the device when it ends, and returned, to end by
-    /// itself (the device's next user waits for it). Idempotent.
-    func halt() -> DeviceWork? {
+    /// How a halt left the output thread.
+    enum Ending {
+        /// Both threads have ended.
+        case joined
+        /// The output thread published where it stopped and drops the device's buffer on its
+        /// own (through a sound server's plugin, a round trip); the device stays open.
+        case dropping(DeviceWork)
+        /// The output thread was still opening the device: it closes it again and ends by itself.
+        case abandoned(DeviceWork)
+    }
+
+    /// Stops both threads. Waits for the decoder thread, and for the output thread only until
+    /// it has published where it stopped: it drops the device's buffer (or, still opening the
+    /// device, closes it again) and ends by itself, and the device's next user waits for it.
+    /// Idempotent.
+    func halt() -> Ending {
         let abandons = !state.deviceReady.load(ordering: .acquiring)
         if abandons { state.closesDevice.store(true, ordering: .releasing) }
         state.haltRequested.store(true, ordering: .releasing)
         outputWake.signal()
         decoderWake.signal()
-        guard abandons, let outputThread else {
+        guard let outputThread else {
             join()
-            return nil
+            return .joined
         }
         self.outputThread = nil
         join()
         let state = state
-        return .abandoned(outputThread, keeping: self) { state.outcomeValue != .running }
+        let work = DeviceWork.abandoned(outputThread, keeping: self) { state.outcomeValue != .running }
+        if abandons { return .abandoned(work) }
+        while !state.stopPublished.load(ordering: .acquiring) { stopped.wait(timeoutMilliseconds: 100) }
+        return .dropping(work)
     }
 
     /// Waits for both threads (after the output thread reported an outcome).

@@ -60,6 +60,9 @@ final class PipelineState: @unchecked Sendable {
     /// Set by the event loop when it halts the pipeline while the device is still opening and
     /// leaves the output thread to end by itself: the thread closes the device when it ends.
     let closesDevice = Atomic<Bool>(false)
+    /// Set by the output thread once it has published where it stopped, before it drops the
+    /// device's buffer or closes it: a halt waits for this, not for the drop.
+    let stopPublished = Atomic<Bool>(false)
     /// Written once by the output thread before it publishes `.failed` (release).
     nonisolated(unsafe) var failure: SinkError?
 
