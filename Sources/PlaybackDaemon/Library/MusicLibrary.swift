@@ -224,9 +224,9 @@ final class MusicLibrary {
         open()
         pendingScans += 1
         scanning = true
-        let (roots, openTags, log, scanned) = (roots, openTags, log, scanned)
+        let (roots, openTags, log, scanned, watch) = (roots, openTags, log, scanned, watch)
         worker.submit { [unowned self] in
-            guard let writer else { return { [unowned self] in scanEnded(nil, counts: nil) } }
+            guard let writer else { return { [unowned self] in scanEnded(nil, counts: nil, unwatched: 0) } }
             scanned.count.store(0, ordering: .relaxed)
             let worker = self.worker
             var report: LibraryScanReport?
@@ -254,13 +254,16 @@ final class MusicLibrary {
             writer.database.releaseMemory()
             ProcessHeap.releaseFree()
             let counts = try? LibraryReader.counts(in: writer.database)
+            // The folders are watched before the scan is said to have ended: a file copied in
+            // right after must not fall between the walk and the watch.
+            let unwatched = report.flatMap { report in watch.map { $0.watch(report.folders) } } ?? 0
             if let report {
                 log.log(
                     report.read + report.removed > 0 ? .info : .debug,
                     "library: scanned \(path ?? "everything"): \(report.read) read, \(report.removed) removed, \(report.failed) failed"
                 )
             }
-            return { [unowned self] in scanEnded(report, counts: counts) }
+            return { [unowned self] in scanEnded(report, counts: counts, unwatched: unwatched) }
         }
         onChange()
     }
@@ -275,26 +278,16 @@ final class MusicLibrary {
         onChange()
     }
 
-    private func scanEnded(_ report: LibraryScanReport?, counts: LibraryReader.Counts?) {
+    private func scanEnded(_ report: LibraryScanReport?, counts: LibraryReader.Counts?, unwatched: Int) {
         pendingScans -= 1
         scanning = pendingScans > 0
         toRead = 0
         if let counts { self.counts = counts }
-        if let report {
-            lastScanned = report.read
-            if let watch, !report.folders.isEmpty {
-                let folders = report.folders
-                worker.submit {
-                    let failed = watch.watch(folders)
-                    return { [unowned self] in
-                        if failed > 0 {
-                            log.warning(
-                                "library: \(failed) folders are not watched (raise fs.inotify.max_user_watches); 'playbackctl library update' finds their changes"
-                            )
-                        }
-                    }
-                }
-            }
+        if let report { lastScanned = report.read }
+        if unwatched > 0 {
+            log.warning(
+                "library: \(unwatched) folders are not watched (raise fs.inotify.max_user_watches); 'playbackctl library update' finds their changes"
+            )
         }
         onChange()
     }

@@ -46,8 +46,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         var handle: OpaquePointer?
         try check(snd_pcm_open(&handle, deviceName, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK), "snd_pcm_open")
         guard let handle else { throw SinkError(function: "snd_pcm_open", code: -ENODEV, reason: "no handle") }
+        let feedsOnlyAFile = Self.feedsOnlyAFile(handle)
         do {
-            try configure(handle, format)
+            try configure(handle, format, shortBuffer: feedsOnlyAFile)
         } catch {
             snd_pcm_close(handle)
             throw SinkError(
@@ -65,12 +66,41 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         var periodSize: snd_pcm_uframes_t = 0
         snd_pcm_get_params(handle, &bufferSize, &periodSize)
         periodFrames = Int(periodSize)
+        writeLimitFrames = feedsOnlyAFile ? periodFrames : .max
         let count = Int(snd_pcm_poll_descriptors_count(handle))
         pollDescriptors = .allocate(capacity: count + 1)
         xruns.store(0, ordering: .relaxed)
     }
 
-    private func configure(_ handle: OpaquePointer, _ format: AudioFormat) throws(SinkError) {
+    /// The most frames one write passes on: a period for a device that only feeds a file (it
+    /// takes all it is given in one call, blocked at the pace of the FIFO's reader, and a halt
+    /// would wait for it), else all.
+    private var writeLimitFrames = Int.max
+
+    /// The buffer and period of a device that only feeds a file (`feedsOnlyAFile`).
+    static let fileBufferMicroseconds: UInt32 = 100_000
+    static let filePeriodMicroseconds: UInt32 = 25_000
+
+    /// Whether the PCM writes into a file with nothing behind it that plays in real time: ALSA's
+    /// file plugin over the null PCM (a FIFO a Snapcast server reads, say). It never fills: a
+    /// write is passed on whole, blocking at the reader's pace, and the plugin holds a whole
+    /// buffer before it writes it, then writes what it holds when dropped. With the usual 1 s
+    /// buffer a seek was heard after 1.8 s (mpg123: 0.5 s); with `fileBufferMicroseconds`, 0.4 s
+    /// (docs/performance.md). ALSA has no call that names a plugin's slave; its dump does.
+    static func feedsOnlyAFile(_ handle: OpaquePointer) -> Bool {
+        guard snd_pcm_type(handle) == SND_PCM_TYPE_FILE else { return false }
+        var output: OpaquePointer?
+        guard snd_output_buffer_open(&output) == 0, let output else { return false }
+        defer { snd_output_close(output) }
+        snd_pcm_dump(handle, output)
+        var text: UnsafeMutablePointer<CChar>?
+        let length = snd_output_buffer_string(output, &text)
+        guard let text, length > 0 else { return false }
+        let dump = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+        return dump.contains(bytes: "\nSlave: Null PCM")
+    }
+
+    private func configure(_ handle: OpaquePointer, _ format: AudioFormat, shortBuffer: Bool) throws(SinkError) {
         var hw: OpaquePointer?
         try check(snd_pcm_hw_params_malloc(&hw), "snd_pcm_hw_params_malloc")
         defer { snd_pcm_hw_params_free(hw) }
@@ -86,8 +116,8 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
                 function: "set_rate_near", code: -EINVAL,
                 reason: "device cannot play \(format.sampleRate) Hz (nearest \(rate))")
         }
-        var buffer = Self.bufferMicroseconds
-        var period = Self.periodMicroseconds
+        var buffer = shortBuffer ? Self.fileBufferMicroseconds : Self.bufferMicroseconds
+        var period = shortBuffer ? Self.filePeriodMicroseconds : Self.periodMicroseconds
         try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw, &buffer, nil), "set_buffer_time_near")
         try check(snd_pcm_hw_params_set_period_time_near(handle, hw, &period, nil), "set_period_time_near")
         try check(snd_pcm_hw_params(handle, hw), "snd_pcm_hw_params")
@@ -97,7 +127,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         guard let pcm, let format = openFormat else {
             throw SinkError(function: "snd_pcm_writei", code: -EBADFD, reason: "device is closed")
         }
-        let frames = samples.count / format.frameBytes
+        let frames = min(samples.count / format.frameBytes, writeLimitFrames)
         for _ in 0...Self.maximumRecoveries {
             let written = snd_pcm_writei(pcm, samples.baseAddress, snd_pcm_uframes_t(frames))
             if written >= 0 { return Int(written) }
