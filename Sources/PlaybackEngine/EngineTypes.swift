@@ -1,18 +1,5 @@
 import PlaybackModel
 
-/// Why the engine could not start playing. (A device that cannot be opened is told later,
-/// by `EngineEvent.deviceFailed`: it is opened off the event loop.)
-public enum EngineError: Error, Equatable, CustomStringConvertible {
-    /// The item's file could not be opened or decoded.
-    case content(DecoderError)
-
-    public var description: String {
-        switch self {
-        case .content(let error): error.description
-        }
-    }
-}
-
 /// Where playback is: which item, which frame of it.
 public struct EnginePosition: Sendable, Equatable {
     public var itemID: UInt64

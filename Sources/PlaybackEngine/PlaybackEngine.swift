@@ -103,7 +103,7 @@ public final class PlaybackEngine {
     /// part-way does (`itemsCutShort`).
     public func start(
         _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false
-    ) throws(EngineError) -> Int {
+    ) throws(DecoderError) -> Int {
         halt()
         let reused = parked.flatMap { $0.itemID == item.id ? $0.decoder : nil }
         parked = nil
@@ -111,7 +111,7 @@ public final class PlaybackEngine {
         if let reused {
             decoder = reused
         } else {
-            do { decoder = try openItem(item) } catch { throw .content(error) }
+            decoder = try openItem(item)
         }
         // A parked decoder is wherever it stopped: it seeks even to frame 0.
         let seeks = frame > 0 || reused != nil

@@ -30,7 +30,7 @@ extension IntegrationSuite {
                 try timed("nowPlaying on another connection") {
                     try other.request(.object([("command", .string("nowPlaying"))]))
                 }
-                usleep(10_000)
+                usleep(10_000)  // the requests spread over the window measured: the open hangs throughout
             }
             try timed("pause") { try daemon.call("pause") }
             try timed("play") { try daemon.call("play") }

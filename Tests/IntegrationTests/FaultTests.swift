@@ -144,7 +144,7 @@ extension IntegrationSuite {
                     "READ_EIO_TRIGGER": trigger,
                 ])
 
-            FileManager.default.createFile(atPath: trigger, contents: nil)
+            _ = FileManager.default.createFile(atPath: trigger, contents: nil)
             let refused = try daemon.enqueue(["long.mp3", "one.mp3"])
             #expect(refused["added"]?.arrayValue?.count == 1, "\(refused.serialized)")
             let reason = refused["rejected"]?.arrayValue?.first?["reason"]?.stringValue ?? ""

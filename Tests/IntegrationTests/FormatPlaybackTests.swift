@@ -285,7 +285,7 @@ extension IntegrationSuite {
                 try FileManager.default.createSymbolicLink(
                     atPath: directory + "/" + name, withDestinationPath: TestEnvironment.fixture(fixture))
             }
-            FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("x".utf8))
             let daemon = try DaemonProcess()
             _ = try daemon.call("enqueue", [("items", .array([.string(directory)]))])
             let titles = try daemon.call("queue")["items"]?.arrayValue?.compactMap { $0["title"]?.stringValue }

@@ -62,7 +62,7 @@ extension IntegrationSuite {
             let installed = try Installation()
             let media = TestEnvironment.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: media) }
-            FileManager.default.createFile(atPath: media + "/a song.mp3", contents: Data())
+            _ = FileManager.default.createFile(atPath: media + "/a song.mp3", contents: Data())
             let script = installed.share + "/bash-completion/completions/playbackctl"
             func complete(_ words: [String]) throws -> String {
                 let quoted = words.map { "'\($0)'" }.joined(separator: " ")

@@ -42,7 +42,7 @@ import Testing
         let directory = NSTemporaryDirectory() + "pbd-expand-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        FileManager.default.createFile(atPath: directory + "/café.mp3", contents: Data([0]))
+        _ = FileManager.default.createFile(atPath: directory + "/café.mp3", contents: Data([0]))
         try Data("#EXTINF:1,Caf\u{E9}\ncaf\u{E9}.mp3\n".unicodeScalars.map { UInt8($0.value) })
             .write(to: URL(fileURLWithPath: directory + "/old.m3u"))
         try "self.m3u\n".write(toFile: directory + "/self.m3u", atomically: true, encoding: .utf8)
@@ -58,7 +58,9 @@ import Testing
         let directory = NSTemporaryDirectory() + "pbd-limit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for index in 1...5 { FileManager.default.createFile(atPath: "\(directory)/\(index).mp3", contents: Data([0])) }
+        for index in 1...5 {
+            _ = FileManager.default.createFile(atPath: "\(directory)/\(index).mp3", contents: Data([0]))
+        }
         let (candidates, _) = EnqueueExpander(limit: 3).expand([directory])
         #expect(candidates.map(\.path) == (1...3).map { "\(directory)/\($0).mp3" })
         var bounded = EnqueueExpander(limit: 10)

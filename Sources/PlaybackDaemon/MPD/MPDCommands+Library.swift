@@ -215,17 +215,12 @@ extension MPDCommands {
 /// ones passed over.
 enum MPDFolder {
     static func entries(of path: String) -> (folders: [String], files: [String]) {
-        guard let directory = opendir(path) else { return ([], []) }
-        defer { closedir(directory) }
         var folders: [String] = []
         var files: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(validatingCString: $0) }
-            }
-            guard let name, !name.hasPrefix(".") else { continue }
+        // A name that is not UTF-8 comes back with replacement characters and is not found.
+        for name in FileSystem.names(in: path) where !name.hasPrefix(".") {
             var info = stat()
-            guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
+            guard stat(path + "/" + name, &info) == 0 else { continue }
             if info.st_mode & S_IFMT == S_IFDIR {
                 folders.append(name)
             } else if AudioFileFormat.allExtensions.contains(FileName.extension(name)) {

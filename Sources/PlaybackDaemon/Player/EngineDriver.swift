@@ -13,7 +13,8 @@ final class EngineDriver {
     enum Report {
         /// The pipeline of `epoch` started at `frame`.
         case started(epoch: Int, frame: Int)
-        case startFailed(EngineError)
+        /// The item could not be opened (a device that cannot be is `deviceFailed`, later).
+        case startFailed(DecoderError)
         /// The running pipeline stopped at this position (nil: it had nothing to tell).
         case halted(EnginePosition?)
         /// The running pipeline already decodes an item the new list no longer plays next: only
@@ -132,7 +133,7 @@ final class EngineDriver {
         }
         if start.connectsAnew { engine.forgetParkedDecoder() }
         engine.playbackRate = start.rate
-        do throws(EngineError) {
+        do throws(DecoderError) {
             let started = try engine.start(current, atFrame: frame, upcoming: start.upcoming, fadingIn: start.fadesIn)
             runningEpoch = start.epoch
             appliedUpcoming = start.upcoming

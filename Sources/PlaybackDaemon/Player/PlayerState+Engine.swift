@@ -51,13 +51,9 @@ extension PlayerState {
 
     /// A start failed: an item that cannot be opened pauses. The failure every front end
     /// reports. (A device that cannot be opened is `deviceFailed`, after the reply.)
-    mutating func startFailed(_ error: EngineError) -> (CommandFailure, ChangeSet) {
-        let path = queue.current?.path ?? "?"
-        switch error {
-        case .content(let error):
-            let changes = transport == .playing ? setTransport(.paused) : []
-            return (CommandFailure(.noSuchContent, "\(path): \(error)"), changes)
-        }
+    mutating func startFailed(_ error: DecoderError) -> (CommandFailure, ChangeSet) {
+        let changes = transport == .playing ? setTransport(.paused) : []
+        return (CommandFailure(.noSuchContent, "\(queue.current?.path ?? "?"): \(error)"), changes)
     }
 
     /// The start of the pipeline's `segment` (playing `id`) became audible: an item change,

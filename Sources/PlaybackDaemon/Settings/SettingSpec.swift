@@ -158,9 +158,8 @@ enum SettingsCatalog {
             defaultText: "the XDG music directory (user-dirs.dirs), else ~/Music",
             keepOnReload: SettingSpec.atRestart(\.libraryDirectories)
         ) { input, settings throws(SettingValueError) in
-            let folders = try list(input, adding: settings.libraryDirectories ?? [], of: "folders")
-            if let relative = folders.first(where: { !$0.hasPrefix("/") }) {
-                throw SettingValueError("'\(relative)' is not an absolute path")
+            let folders = try list(input, adding: settings.libraryDirectories ?? [], of: "folders") {
+                $0.hasPrefix("/") ? nil : "'\($0)' is not an absolute path"
             }
             settings.libraryDirectories = folders.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         },
@@ -170,13 +169,9 @@ enum SettingsCatalog {
                 "Where MPD's protocol is served, for MPD's clients: `host:port` (port 0: any free one) or an absolute socket path (flag: repeatable; file: an array) (docs/mpd.md)",
             defaultText: "nowhere", keepOnReload: SettingSpec.atRestart(\.mpdListen)
         ) { input, settings throws(SettingValueError) in
-            let addresses = try list(input, adding: settings.mpdListen, of: "addresses")
-            for address in addresses {
-                if case .failure(let problem) = MPDListenAddress.parse(address) {
-                    throw SettingValueError(problem.message)
-                }
+            settings.mpdListen = try list(input, adding: settings.mpdListen, of: "addresses") {
+                if case .failure(let problem) = MPDListenAddress.parse($0) { problem.message } else { nil }
             }
-            settings.mpdListen = addresses
         },
         SettingSpec(
             name: "mpd-password", placeholder: "PASSWORD@LEVELS",
@@ -184,11 +179,10 @@ enum SettingsCatalog {
                 "An MPD client's password and what it allows: read, add, control and admin, with commas (flag: repeatable; file: an array) (docs/mpd.md)",
             defaultText: "none", keepOnReload: SettingSpec.atRestart(\.mpdPasswords)
         ) { input, settings throws(SettingValueError) in
-            let passwords = try list(input, adding: settings.mpdPasswords, of: "passwords")
-            for entry in passwords where MPDAccess.parse(password: entry) == nil {
-                throw SettingValueError("'\(entry)' is not PASSWORD@LEVELS (levels: read, add, control, admin)")
+            settings.mpdPasswords = try list(input, adding: settings.mpdPasswords, of: "passwords") {
+                MPDAccess.parse(password: $0) == nil
+                    ? "'\($0)' is not PASSWORD@LEVELS (levels: read, add, control, admin)" : nil
             }
-            settings.mpdPasswords = passwords
         },
         SettingSpec(
             name: "mpd-default-permissions", placeholder: "LEVELS",
@@ -410,14 +404,20 @@ enum SettingsCatalog {
     }
 
     /// A repeatable setting's values: a flag's word added to `values`, or the file's array.
-    private static func list(_ input: SettingInput, adding values: [String], of what: String) throws(SettingValueError)
-        -> [String]
-    {
+    /// A repeatable setting's values: a flag's word added to `values`, or the file's array;
+    /// `problem` names what is wrong with a value (nil: nothing), the first one found is the error.
+    private static func list(
+        _ input: SettingInput, adding values: [String], of what: String,
+        problem: (String) -> String? = { _ in nil }
+    ) throws(SettingValueError) -> [String] {
+        let list: [String]
         switch input {
-        case .word(let value): return values + [value]
-        case .strings(let list): return list
+        case .word(let value): list = values + [value]
+        case .strings(let strings): list = strings
         default: throw SettingValueError("expected an array of \(what), found \(input.typeName)")
         }
+        if let message = list.lazy.compactMap(problem).first { throw SettingValueError(message) }
+        return list
     }
 
     private static func text(_ input: SettingInput, nonEmpty: Bool) throws(SettingValueError) -> String {

@@ -5,9 +5,9 @@ import SystemSupport
     import Glibc
 #endif
 
-/// Work on the device that goes on after the event loop has moved on: its closing, or an
-/// output thread still opening it when its pipeline was halted (that thread closes it again
-/// and ends by itself once the open returns). Opening a device can take a network round trip
+/// Work on the device that goes on after the event loop has moved on: its opening, its
+/// closing, or a halted pipeline's output thread still dropping its buffer or opening it (that
+/// thread closes it again and ends by itself once the open returns). Opening a device can take a network round trip
 /// (a sound server, a snapserver) or never return (a FIFO nobody reads): the event loop never
 /// waits for it. Whatever uses the device next (an output thread, the next closing) waits for
 /// the work before it first (`wait`), off the event loop, so that the sink has one user at a
@@ -30,8 +30,9 @@ final class DeviceWork: @unchecked Sendable {
         self.outcome = outcome
     }
 
-    /// An output thread that ends by itself: `finished` says when it has.
-    static func abandoned(_ thread: NamedThread, keeping: AnyObject, finished: @escaping @Sendable () -> Bool)
+    /// A halted pipeline's output thread, ending by itself (dropping the device's buffer, or
+    /// closing a device it was still opening): `finished` says when it has.
+    static func outputThread(_ thread: NamedThread, keeping: AnyObject, finished: @escaping @Sendable () -> Bool)
         -> DeviceWork
     {
         DeviceWork(thread: thread, finished: finished, keeping: keeping)

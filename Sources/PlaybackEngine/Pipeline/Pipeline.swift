@@ -193,7 +193,7 @@ final class Pipeline: @unchecked Sendable {
         self.outputThread = nil
         join()
         let state = state
-        let work = DeviceWork.abandoned(outputThread, keeping: self) { state.outcomeValue != .running }
+        let work = DeviceWork.outputThread(outputThread, keeping: self) { state.outcomeValue != .running }
         if abandons { return .abandoned(work) }
         while !state.stopPublished.load(ordering: .acquiring) { stopped.wait(timeoutMilliseconds: 100) }
         return .dropping(work)

@@ -36,7 +36,7 @@ final class DaemonProcess {
         self.socketPath = socketPath ?? directory + "/control.sock"
         capturePath = directory + "/capture"
         stderrPath = directory + "/stderr.log"
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         notify = try NotifyListener(path: directory + "/notify")
         self.soundServer = try soundServer ?? (pulse ? PulseServer(runtime: directory + "/pulse") : nil)

@@ -17,7 +17,7 @@ final class MonitorRecorder {
         frameBytes = format == "s32le" ? 8 : 4
         let runtime = server.runtime
         path = directory + "/monitor.raw"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         process = try SpawnedProcess(
             [
                 "/bin/sh", "-c",

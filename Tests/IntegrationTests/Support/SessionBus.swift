@@ -95,7 +95,7 @@ final class BusMonitor {
 
     init(_ bus: SessionBus) throws {
         outputPath = bus.directory + "/monitor-\(UUID().uuidString).json"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         process = try SpawnedProcess(
             [
                 "/bin/sh", "-c",
