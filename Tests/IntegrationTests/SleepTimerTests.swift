@@ -62,7 +62,10 @@ extension IntegrationSuite {
             let paused = try events.waitForState("paused", timeout: 40)
             let pausedAt = Date().timeIntervalSince1970
             print("sleep timer: paused \(pausedAt - set) s after a 4 s timer was set")
-            #expect(abs(pausedAt - set - 4) < 0.2, "paused \(pausedAt - set) s after the timer was set")
+            // When the event arrives is the machine's: under a full suite it came 0.45 s late once,
+            // while the position and the recorded fade (below) were exact. The tight figure is
+            // the position's; this bound only catches a timer that never fires or fires at once.
+            #expect(abs(pausedAt - set - 4) < 2, "paused \(pausedAt - set) s after the timer was set")
             let snapshot = try #require(paused["nowPlaying"])
             #expect(snapshot["sleepTimer"] == .null)
             let elapsed = try #require(snapshot["elapsed"]?.numberValue)
