@@ -4,7 +4,7 @@ import PlaybackModel
 public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
-    case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume
+    case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume, setCrossfade
     case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
     case resetEqualizer, loadEqualizer, saveEqualizer
     case nextChapter, previousChapter, chapters
@@ -125,6 +125,8 @@ public enum Command: Sendable, Equatable {
     /// The playback rate, pitch kept (`MPChangePlaybackRateCommand`).
     case changePlaybackRate(LevelChange)
     case changeVolume(LevelChange)
+    /// Either or both of the crossfade's length and mode; the other stays.
+    case setCrossfade(seconds: Double?, mode: Crossfade.Mode?)
     case equalizer
     case setEqualizerEnabled(Bool)
     /// Changes band `index` (0-based).
@@ -219,6 +221,7 @@ extension Command {
         case .changeShuffleMode: .changeShuffleMode
         case .changePlaybackRate: .changePlaybackRate
         case .changeVolume: .changeVolume
+        case .setCrossfade: .setCrossfade
         case .equalizer: .equalizer
         case .setEqualizerEnabled: .setEqualizerEnabled
         case .setEqualizerBand: .setEqualizerBand

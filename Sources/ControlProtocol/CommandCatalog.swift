@@ -158,6 +158,29 @@ public enum CommandCatalog {
             case .second(let change): .changePlaybackRate(.by(change))
             }
         },
+        CommandSpec(
+            .setCrossfade,
+            "Set the crossfade between items (docs/crossfade.md): seconds of overlap, 0 - 12 (0: none), and which transitions fade: off, always, or albums (all but between consecutive tracks of one album).",
+            remote: false,
+            arguments: [
+                ArgumentSpec("seconds", .number, "The overlap, 0 - 12 s; absent: unchanged."),
+                ArgumentSpec("mode", .string, "\"off\", \"always\" or \"albums\"; absent: unchanged."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "crossfade", "Set the crossfade to N seconds (0: none), and optionally its mode.",
+                    positionals: [
+                        CLIPositional("seconds", "SECONDS", .number),
+                        CLIPositional("mode", "MODE", .choice(Crossfade.Mode.allCases.map(\.rawValue)), optional: true),
+                    ],
+                    examples: ["crossfade 5", "crossfade 3 always", "crossfade 0"])
+            ]
+        ) { args throws(RequestError) in
+            let seconds = try args.number("seconds", in: Crossfade.secondsRange)
+            let mode = try args.choice("mode", Crossfade.Mode.self)
+            guard seconds != nil || mode != nil else { throw RequestError("give 'seconds', 'mode' or both") }
+            return .setCrossfade(seconds: seconds, mode: mode)
+        },
     ]
 
     static let sound: [CommandSpec] = [

@@ -67,7 +67,7 @@ extension NowPlaying {
     }
 
     /// Room for every member: the fixed ones and every track field.
-    private static var memberCapacity: Int { 24 + TrackField.all.count }
+    private static var memberCapacity: Int { 25 + TrackField.all.count }
 
     /// `sleepTimer`: the time it fires (seconds since the epoch), the boundary it waits for,
     /// or null.
@@ -108,6 +108,14 @@ extension NowPlaying {
         members.append(("shuffleMode", .string(shuffleMode.rawValue)))
         members.append(("volume", .number(volume)))
         members.append(("defaultRate", .number(defaultRate)))
+        members.append(
+            (
+                "crossfade",
+                .object([
+                    ("seconds", .number(crossfade.seconds)), ("mode", .string(crossfade.mode.rawValue)),
+                    ("skipSeconds", .number(crossfade.skipSeconds)),
+                ])
+            ))
         if let routeChange {
             members.append(
                 (
@@ -119,6 +127,15 @@ extension NowPlaying {
                 ))
         }
         if let deviceError { members.append(("deviceError", .string(deviceError))) }
+    }
+
+    /// Reads the `crossfade` member; absent: none.
+    private static func crossfade(in json: JSONValue) throws(WireDecodingError) -> Crossfade {
+        guard let object = json["crossfade"] else { return Crossfade() }
+        let reader = WireReader(object: object, context: "nowPlaying.crossfade")
+        return Crossfade(
+            seconds: try reader.number("seconds"), mode: try reader.choice("mode"),
+            skipSeconds: try reader.number("skipSeconds"))
     }
 
     /// Reads the `routeChange` member, when there is one.
@@ -147,6 +164,7 @@ extension NowPlaying {
                 repeatMode: repeatMode, shuffleMode: shuffleMode, volume: volume, defaultRate: defaultRate,
                 routeChange: routeChange)
             self.deviceError = deviceError
+            crossfade = try Self.crossfade(in: json)
             return
         }
         let item = QueueItem(
@@ -163,6 +181,7 @@ extension NowPlaying {
             queueCount: try reader.wholeNumber("queueCount"), repeatMode: repeatMode, shuffleMode: shuffleMode,
             volume: volume, defaultRate: defaultRate, replayGain: replayGain, routeChange: routeChange)
         self.deviceError = deviceError
+        crossfade = try Self.crossfade(in: json)
         chapter = try Self.chapter(in: json)
         sleepTimer = try Self.sleepTimer(in: json)
         if let loop = json["loopRange"] {

@@ -20,11 +20,21 @@ public struct EngineItem: Sendable, Equatable {
     /// A number the engine hands back with each position in this item's samples
     /// (`EnginePosition.mark`), to tell which pass of a phrase plays; 0 for none.
     public var mark: Int
+    /// Frames over which this item fades in while the one before it fades out
+    /// (`CrossfadeCurve`); 0: it follows gapless. Ignored beyond stereo, at a rate other than
+    /// 1, after an item of unknown length (a stream), or after one with a gap.
+    public var fadeInFrames: Int
+    /// Whether the fade begins where the item before it falls silent and this one's leading
+    /// silence is passed over (`SilenceBounds`); false: from the last frame of the item before
+    /// (a skip's fade, from the position heard) and this item's first.
+    public var fadeSkipsSilence: Bool
 
     public init(
         id: UInt64, path: String, known: KnownFormat? = nil, gain: Double = 1, startFrame: Int = 0,
-        endFrame: Int? = nil, gapFrames: Int = 0, mark: Int = 0
+        endFrame: Int? = nil, gapFrames: Int = 0, mark: Int = 0, fadeInFrames: Int = 0, fadeSkipsSilence: Bool = true
     ) {
+        self.fadeInFrames = fadeInFrames
+        self.fadeSkipsSilence = fadeSkipsSilence
         self.id = id
         self.path = path
         self.known = known

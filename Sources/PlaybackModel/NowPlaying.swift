@@ -28,6 +28,8 @@ public struct NowPlaying: Sendable, Equatable {
     /// Why playback is `interrupted`: the device's error (it could not be opened, or failed
     /// while playing); nil in every other state.
     public var deviceError: String?
+    /// The crossfade between items (`setCrossfade`).
+    public var crossfade = Crossfade()
     /// The chapter playing at `timestamp`; nil when the item has none.
     public var chapter: CurrentChapter?
     /// When the sleep timer pauses playback; nil when none is set.

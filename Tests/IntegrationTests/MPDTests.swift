@@ -83,6 +83,13 @@ extension IntegrationSuite {
             #expect(try world.nowPlaying()["shuffleMode"]?.stringValue == "items")
             #expect(try world.mpcOutput("status").contains("random: on"))
             _ = try world.mpcOutput("random", "off")
+            // mpc crossfade: the album-aware mode, shown by both sides; 0 turns it off.
+            _ = try world.mpcOutput("crossfade", "4")
+            #expect(try world.nowPlaying()["crossfade"]?["seconds"]?.numberValue == 4)
+            #expect(try world.nowPlaying()["crossfade"]?["mode"]?.stringValue == "albums")
+            #expect(try world.mpcOutput("crossfade") == "crossfade: 4\n")
+            _ = try world.mpcOutput("crossfade", "0")
+            #expect(try world.nowPlaying()["crossfade"]?["seconds"]?.numberValue == 0)
             _ = try world.mpcOutput("del", "3")
             _ = try world.mpcOutput("move", "2", "1")
             #expect(try world.mpcOutput("-f", "%title%", "playlist") == "The Thin Ice\nIn the Flesh?\n")

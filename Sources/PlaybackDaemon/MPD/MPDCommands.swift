@@ -141,6 +141,19 @@ enum MPDCommands {
             case .success(let on): context.run(.changeShuffleMode(on ? .items : .off), reply)
             }
         },
+        // MPD's crossfade applies to every transition; here it turns on the mode last set (the
+        // album-aware one unless a client chose another), and 0 turns it off.
+        MPDCommand("crossfade", 1...1, .control) { context, arguments, reply in
+            switch MPDArgument.integer(arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let seconds):
+                guard Crossfade.secondsRange.contains(Double(seconds)) else {
+                    return reply(.failure(MPDError(.argument, "Crossfade must be 0 to 12 seconds")))
+                }
+                let modeOff = context.view().nowPlaying.crossfade.mode == .off
+                context.run(.setCrossfade(seconds: Double(seconds), mode: seconds > 0 && modeOff ? .albums : nil), reply)
+            }
+        },
         MPDCommand("consume", 1...1, .control) { _, arguments, reply in
             switch MPDArgument.boolean(arguments[0]) {
             case .failure(let error): reply(.failure(error))

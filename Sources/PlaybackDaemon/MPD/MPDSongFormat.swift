@@ -107,6 +107,7 @@ enum MPDSongFormat {
             "mixrampdb: 0.000000",
             "state: \(state(playing.state))",
         ]
+        if playing.crossfade.isOn { lines.append("xfade: \(Int(playing.crossfade.seconds.rounded()))") }
         if let index = playing.queueIndex, let item = playing.item {
             lines.append("song: \(index)")
             lines.append("songid: \(item.id)")

@@ -46,6 +46,11 @@ extension PlayerState {
             return (.success(.done), changes)
         case .changeVolume(let change):
             return (.success(.done), changeSound { $0.setVolume(change.applied(to: $0.volume)) })
+        case .setCrossfade(let seconds, let mode):
+            var crossfade = sound.crossfade
+            if let seconds { crossfade.seconds = seconds }
+            if let mode { crossfade.mode = mode }
+            return (.success(.done), changeSound { $0.setCrossfade(crossfade) })
         case .remove(let index, let count): return remove(at: index, count: count)
         case .move(let from, let to):
             guard from < queue.count else { return (outOfRange(from), []) }

@@ -41,7 +41,9 @@ extension PlayerState {
     }
 
     /// The current item and those that play after it (at most `engineLookahead`) at the same
-    /// rate, as the engine takes them: each with its ReplayGain factor. An item with another
+    /// rate, as the engine takes them: each with its ReplayGain factor, and the frames it fades
+    /// in over when the crossfade says so (seconds of listening time: media seconds times the
+    /// rate). An item with another
     /// rate starts a new pipeline: the stretcher is one for all it plays.
     /// An upcoming item other than the current one starts at its bookmark. For a pipeline
     /// starting at `frame` before the end of an A-B loop (nil: for the pipeline running, when
@@ -60,9 +62,11 @@ extension PlayerState {
                 of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
                 after: index + 1 < sequence.count ? sequence[index + 1] : nil)
             let start = index > 0 && item.id != current.id ? bookmarks.position(for: item) : nil
+            let fades = index > 0 && sound.crossfade.fades(from: sequence[index - 1], to: item)
             return EngineItem(
                 id: item.id, path: item.path, known: Self.knownFormat(of: item), gain: gain?.factor ?? 1,
-                startFrame: start.map { item.metadata.frame(at: $0) } ?? 0)
+                startFrame: start.map { item.metadata.frame(at: $0) } ?? 0,
+                fadeInFrames: fades ? item.metadata.frame(at: sound.crossfade.seconds * rate) : 0)
         }
         if isPlayingPhrases, let step = phraseStep {
             items = phraseItems(from: step, template: items[0], after: items.dropFirst(), limit: Self.engineLookahead)

@@ -16,6 +16,7 @@ extension PlayerState {
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: sound.volume,
             defaultRate: sound.playbackRate, replayGain: currentReplayGain(), routeChange: route.lastChange)
         snapshot.deviceError = transport == .interrupted ? deviceError : nil
+        snapshot.crossfade = sound.crossfade
         if let item {
             snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
             snapshot.sleepTimer = sleep.timer

@@ -228,7 +228,7 @@ struct PlayerState {
     }
 
     /// Reloaded settings: the route policy, the rate minimum, ReplayGain, the phrase, sleep and
-    /// bookmark settings take the file's; the equalizer and volume only where the file changed
+    /// bookmark settings take the file's; the equalizer, volume and crossfade only where the file changed
     /// them (otherwise what clients set stays); the skip intervals, and the commands whose
     /// enablement changed in the file (others keep what clients set).
     mutating func apply(_ new: DaemonSettings, replacing old: DaemonSettings) -> ChangeSet {
@@ -241,6 +241,7 @@ struct PlayerState {
         _ = sound.setRateMinimum(new.rateMinimumSeconds)
         if new.equalizer != old.equalizer { changes.formUnion(sound.setEqualizer(new.equalizer)) }
         if new.volume != old.volume { changes.formUnion(sound.setVolume(new.volume)) }
+        if new.crossfade != old.crossfade { changes.formUnion(sound.setCrossfade(new.crossfade)) }
         if availability.skipForwardIntervals != [new.skipForwardInterval]
             || availability.skipBackwardIntervals != [new.skipBackwardInterval]
         {

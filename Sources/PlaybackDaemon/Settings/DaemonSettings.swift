@@ -36,6 +36,8 @@ public struct DaemonSettings: Sendable, Equatable {
     /// The playback rate applies to items at least this long, in seconds; shorter ones play at
     /// 1 (0: every item).
     public var rateMinimumSeconds = 0.0
+    /// The crossfade between items (off by default: 0 seconds).
+    public var crossfade = Crossfade()
     /// Items at least this long keep a bookmark, in seconds (0: none).
     public var bookmarkMinimumSeconds = 600.0
     /// The music library's folders; nil: the XDG music directory (`LibraryLocations`).

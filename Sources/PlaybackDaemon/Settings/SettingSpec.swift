@@ -272,6 +272,18 @@ enum SettingsCatalog {
             "The playback rate (changePlaybackRate) applies to items at least this long, such as podcasts and audiobooks; shorter ones, such as songs, play at 1 (0: every item)",
             0...1440, unit: " minutes", scale: 60, \.rateMinimumSeconds),
         number(
+            "crossfade", "SECONDS",
+            "Seconds over which one item fades out while the next fades in (docs/crossfade.md; 0: none, gapless)",
+            Crossfade.secondsRange, unit: " s", \.crossfade.seconds),
+        choice(
+            "crossfade-mode", "MODE",
+            "Which transitions fade: always, or albums (all but between consecutive tracks of one album, which stay gapless), or off",
+            reloads: true, \.crossfade.mode),
+        number(
+            "crossfade-skip", "SECONDS",
+            "While crossfade is on, a skip (next, previous, jump) fades over this long from the position heard (0: it cuts)",
+            0...5, unit: " s", \.crossfade.skipSeconds),
+        number(
             "bookmark-min-length", "MINUTES",
             "Items at least this long (audiobooks, podcasts) keep a bookmark: played again, from any queue or after a restart, they start where they were left (0: no bookmarks)",
             0...1440, unit: " minutes", scale: 60, \.bookmarkMinimumSeconds),

@@ -56,17 +56,56 @@ struct DecoderLoop<Sample: PCMSample> {
             return stretch(from: &decoder, itemID: &itemID, bounds: &bounds, through: stretcher)
         }
         let channels = decoder.format.channels
+        let transition = Transition<Sample>(channels: channels, sampleRate: decoder.format.sampleRate)
+        var ending: PipelineState.DecoderEnd?
         while !state.isHaltRequested {
             let region = ring.writableRegion()
             if region.isEmpty {
                 guard waitForOutput() else { return }
                 continue
             }
-            let allowed = bounds.limit(region, channels: channels)
-            let count = allowed.isEmpty || bounds.isInGap ? 0 : decode(from: decoder, into: allowed)
+            if let run = transition.runs.first {
+                guard write(run, into: region, of: transition) else { return }
+                continue
+            }
+            if let ending { return finish(ending) }
+            var allowed = bounds.limit(region, channels: channels)
+            let hold = transition.isHolding ? nil : holdPoint(decoder, bounds, transition)
+            if let hold {
+                allowed = UnsafeMutableBufferPointer(
+                    rebasing: allowed.prefix(max(0, hold.frame - bounds.frame) * channels))
+            }
+            let count =
+                allowed.isEmpty || bounds.isInGap || transition.isHolding ? 0 : decode(from: decoder, into: allowed)
             if count > 0 {
                 bounds.frame += count / channels
                 commit(count)
+                continue
+            }
+            if let hold, hold.fadeFrames > 0, bounds.frame >= hold.frame {
+                // The fade into the next item is near: the rest of this one waits for it.
+                bounds.frame += transition.hold(
+                    frames: (bounds.end ?? decoder.frameCount ?? bounds.frame) - bounds.frame,
+                    fadeFrames: hold.fadeFrames, skipsSilence: hold.skipsSilence
+                ) { decode(from: decoder, into: $0) }
+                continue
+            }
+            if transition.isHolding {
+                switch openNext(format: decoder.format) {
+                case .opened(let item, let next, let firstFrame):
+                    let segment = self.segment(of: item, firstFrame: firstFrame)
+                    var frame = firstFrame
+                    if item.fadeInFrames > 0 && transition.isHolding {
+                        let gain = segments[segments.count - 1].gain
+                        frame += transition.fade(into: segment, outgoingGain: gain) { decode(from: next, into: $0) }
+                    } else {
+                        transition.release(before: segment)
+                    }
+                    (itemID, decoder, bounds) = (item.id, next, ItemBounds(item: item, frame: frame))
+                case .end(let end):
+                    transition.release(before: nil)
+                    ending = end
+                }
                 continue
             }
             if bounds.gapFrames > 0 {
@@ -186,6 +225,37 @@ struct DecoderLoop<Sample: PCMSample> {
     /// Opens the next upcoming item and logs its segment from `startSample`, passing over
     /// items that cannot be opened.
     private func nextDecoder(format: AudioFormat, startSample: Int) -> Next {
+        switch openNext(format: format) {
+        case .opened(let item, let decoder, let firstFrame):
+            while !segments.hasRoom {
+                guard waitForOutput() else { return .halted }
+            }
+            var segment = segment(of: item, firstFrame: firstFrame)
+            segment.startSample = startSample
+            segments.append(segment)
+            upcoming.noteSegmentStarted()
+            return .item(item.id, decoder, ItemBounds(item: item, frame: firstFrame))
+        case .end(let end):
+            return .end(end)
+        }
+    }
+
+    /// What opening the next upcoming item found.
+    private enum Opened {
+        case opened(EngineItem, any AudioDecoder, firstFrame: Int)
+        case end(PipelineState.DecoderEnd)
+    }
+
+    /// `item`'s segment from `firstFrame`, its start not known yet.
+    private func segment(of item: EngineItem, firstFrame: Int) -> SegmentLog.Segment {
+        .init(
+            itemID: item.id, startSample: 0, firstFrame: firstFrame, gain: item.gain, mark: item.mark,
+            endFrame: item.endFrame)
+    }
+
+    /// Opens the next upcoming item of `format` (at its start frame), passing over items that
+    /// cannot be opened; its segment is not logged.
+    private func openNext(format: AudioFormat) -> Opened {
         while let item = upcoming.next() {
             guard var decoder = try? openItem(item) else {
                 state.skippedItems.add(1, ordering: .relaxed)
@@ -202,18 +272,50 @@ struct DecoderLoop<Sample: PCMSample> {
                 upcoming.close()
                 return .end(.formatChange)
             }
-            while !segments.hasRoom {
-                guard waitForOutput() else { return .halted }
-            }
-            segments.append(
-                .init(
-                    itemID: item.id, startSample: startSample, firstFrame: firstFrame, gain: item.gain, mark: item.mark,
-                    endFrame: item.endFrame))
-            upcoming.noteSegmentStarted()
-            return .item(item.id, decoder, ItemBounds(item: item, frame: firstFrame))
+            return .opened(item, decoder, firstFrame: firstFrame)
         }
         upcoming.close()
         return .end(.endOfQueue)
+    }
+
+    /// Where decoding of the item stops for a fade into the next one: `fadeFrames` 0 until the
+    /// item's end is within reach of the longest fade (decoding stops at the reach, to look
+    /// again), then the next item's fade, when it has one. Nil for an item of unknown length
+    /// (a stream fades in but never out), in a gap, beyond stereo, or when stretching.
+    private func holdPoint(_ decoder: any AudioDecoder, _ bounds: ItemBounds, _ transition: Transition<Sample>)
+        -> (frame: Int, fadeFrames: Int, skipsSilence: Bool)?
+    {
+        guard stretcher == nil, transition.channels <= 2, bounds.gapFrames == 0,
+            let end = bounds.end ?? decoder.frameCount
+        else { return nil }
+        let reach = end - transition.longestHold
+        if bounds.frame < reach { return (reach, 0, false) }
+        guard let next = upcoming.peek(), next.fadeInFrames > 0 else { return nil }
+        let frames = transition.holdFrames(fadeFrames: next.fadeInFrames, skipsSilence: next.fadeSkipsSilence)
+        return (max(bounds.frame, end - frames), next.fadeInFrames, next.fadeSkipsSilence)
+    }
+
+    /// Writes what `run` holds that fits in `region`, logging its segment first. False when
+    /// halted while waiting for room in the segment log.
+    private func write(
+        _ run: Transition<Sample>.Run, into region: UnsafeMutableBufferPointer<Sample>,
+        of transition: Transition<Sample>
+    ) -> Bool {
+        if var segment = run.segment {
+            while !segments.hasRoom {
+                guard waitForOutput() else { return false }
+            }
+            segment.startSample = ring.totalWritten
+            segments.append(segment)
+            upcoming.noteSegmentStarted()
+        }
+        let count = min(region.count, run.samples.count)
+        if count > 0, let source = run.samples.baseAddress {
+            region.baseAddress!.update(from: source, count: count)
+            commit(count)
+        }
+        transition.wrote(count)
+        return true
     }
 
     /// Tells the output thread that everything is decoded: once the ring is empty it plays out.

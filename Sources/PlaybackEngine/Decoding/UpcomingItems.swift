@@ -31,6 +31,11 @@ final class UpcomingItems: Sendable {
         }
     }
 
+    /// Decoder: the next item, left in the list (to see whether it fades in).
+    func peek() -> EngineItem? {
+        state.withLock { $0.items.first }
+    }
+
     /// Decoder: the item it took last begins a new segment.
     func noteSegmentStarted() {
         state.withLock { $0.segmentTakes.append($0.taken.count - 1) }

@@ -14,12 +14,25 @@ struct SoundState: Equatable {
     private(set) var rateMinimumSeconds = 0.0
     private(set) var equalizer = Equalizer()
     private(set) var replayGain = ReplayGainSettings()
+    /// The crossfade between items.
+    private(set) var crossfade = Crossfade()
 
     init(settings: DaemonSettings) {
         _ = setVolume(settings.volume)
         equalizer = settings.equalizer
         replayGain = settings.replayGain
         rateMinimumSeconds = settings.rateMinimumSeconds
+        crossfade = settings.crossfade
+    }
+
+    /// The crossfade (its seconds to a millisecond, clamped to `Crossfade.secondsRange`).
+    mutating func setCrossfade(_ new: Crossfade) -> ChangeSet {
+        var new = new
+        let range = Crossfade.secondsRange
+        new.seconds = min(range.upperBound, max(range.lowerBound, (new.seconds * 1000).rounded() / 1000))
+        guard new != crossfade else { return [] }
+        crossfade = new
+        return .modes
     }
 
     /// The software volume, clamped to 0 - 100 %.

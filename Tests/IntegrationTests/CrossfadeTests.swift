@@ -1,0 +1,130 @@
+import ControlProtocol
+import Foundation
+import PlaybackEngine
+import Testing
+
+extension IntegrationSuite {
+    /// Issue 50: what the device receives over a crossfade is each item byte for byte outside
+    /// the overlap and the documented equal-power sum inside it (`CrossfadeCurve`), within the
+    /// dither's LSB and the rounding's.
+    @Suite struct Crossfade {
+        static let rate = 44_100
+        /// Rounding (half an LSB) and the TPDF dither (one LSB) of the mix, with room for the
+        /// sine's floating point.
+        static let tolerance = 2
+
+        @Test("Two unrelated items cross over 3 s: each exact outside the overlap, the curves' sum within it")
+        func unrelatedItemsCrossfade() throws {
+            let daemon = try DaemonProcess()
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            let set = try daemon.call("setCrossfade", [("seconds", .number(3)), ("mode", .string("always"))])
+            #expect(set["status"]?.stringValue == "success", "\(set)")
+            _ = try daemon.enqueue(["xf-out.flac", "xf-in.flac"], play: true)
+            try events.waitForState("stopped")
+            let (outgoing, incoming) = (try Self.frames("xf-out"), try Self.frames("xf-in"))
+            let overlap = 3 * Self.rate
+            let captured = Self.frames(of: try daemon.captured())
+            #expect(captured.count == outgoing.count + incoming.count - overlap * 2, "the sum less the overlap")
+            let fadeStart = outgoing.count / 2 - overlap
+            try Self.expectCrossfade(
+                captured, outgoing: outgoing, fadeStart: fadeStart, incoming: incoming, soundStart: 0, overlap: overlap)
+        }
+
+        @Test("In albums mode an album's tracks stay gapless and exact; the item after it fades")
+        func albumStaysGapless() throws {
+            let daemon = try DaemonProcess()
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            // The last track (2.0 s) is longer than the fade: it fades over the album's end alone.
+            let set = try daemon.call("setCrossfade", [("seconds", .number(1.5))])
+            #expect(set["status"]?.stringValue == "success", "\(set)")
+            #expect(try daemon.nowPlaying()["crossfade"]?["mode"]?.stringValue == "albums")
+            _ = try daemon.enqueue(["xf-album1.flac", "xf-album2.flac", "xf-album3.flac", "xf-in.flac"], play: true)
+            try events.waitForState("stopped")
+            let album = try (1...3).map { try Self.frames("xf-album\($0)") }.reduce([], +)
+            let incoming = try Self.frames("xf-in")
+            let overlap = 3 * Self.rate / 2
+            let captured = Self.frames(of: try daemon.captured())
+            #expect(captured.count == album.count + incoming.count - overlap * 2)
+            try Self.expectCrossfade(
+                captured, outgoing: album, fadeStart: album.count / 2 - overlap, incoming: incoming, soundStart: 0,
+                overlap: overlap)
+        }
+
+        @Test("An item ending in 4 s of silence fades from where its sound ends")
+        func trailingSilenceIsPassedOver() throws {
+            let daemon = try DaemonProcess()
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.call("setCrossfade", [("seconds", .number(2)), ("mode", .string("always"))])
+            _ = try daemon.enqueue(["xf-tail.flac", "xf-in.flac"], play: true)
+            try events.waitForState("stopped")
+            let (outgoing, incoming) = (try Self.frames("xf-tail"), try Self.frames("xf-in"))
+            let overlap = 2 * Self.rate
+            let captured = Self.frames(of: try daemon.captured())
+            // The tone ends at 3 s; the music's end is found to a 10 ms window.
+            let musicEnd = (captured.count - incoming.count) / 2 + overlap
+            #expect(abs(musicEnd - 3 * Self.rate) <= Self.rate / 100, "music ends at frame \(musicEnd)")
+            try Self.expectCrossfade(
+                captured, outgoing: outgoing, fadeStart: musicEnd - overlap, incoming: incoming, soundStart: 0,
+                overlap: overlap)
+        }
+
+        @Test("setCrossfade refuses what is out of range and says why")
+        func badArgumentsAreRefused() throws {
+            let daemon = try DaemonProcess()
+            for arguments: [(String, JSONValue)] in [
+                [("seconds", .number(13))], [("seconds", .number(-1))], [("mode", .string("sometimes"))], [],
+            ] {
+                let reply = try daemon.call("setCrossfade", arguments)
+                #expect(reply["status"]?.stringValue == "badRequest", "\(arguments): \(reply)")
+                #expect(reply["message"]?.stringValue?.isEmpty == false)
+            }
+            #expect(try daemon.nowPlaying()["crossfade"]?["seconds"]?.numberValue == 0)
+        }
+
+        /// `captured` (stereo frames, interleaved) is `outgoing` up to `fadeStart`, then
+        /// `overlap` frames of the curves' sum of `outgoing` from `fadeStart` and `incoming` from
+        /// `soundStart`, then `incoming` on; each sample within `tolerance` in the overlap and
+        /// exact elsewhere.
+        static func expectCrossfade(
+            _ captured: [Int16], outgoing: [Int16], fadeStart: Int, incoming: [Int16], soundStart: Int, overlap: Int
+        ) throws {
+            let before = 2 * fadeStart
+            let difference = firstDifference(captured.prefix(before), outgoing.prefix(before))
+            #expect(difference == nil, "before the overlap: \(difference ?? "")")
+            var worst = (difference: 0, sample: 0)
+            for frame in 0..<overlap {
+                let (out, into) = CrossfadeCurve.gains(atFrame: frame, of: overlap)
+                for channel in 0..<2 {
+                    let a = Double(outgoing[2 * (fadeStart + frame) + channel])
+                    let b = Double(incoming[2 * (soundStart + frame) + channel])
+                    let expected = Int((a * out + b * into).rounded())
+                    let difference = abs(Int(captured[before + 2 * frame + channel]) - expected)
+                    if difference > worst.difference { worst = (difference, 2 * frame + channel) }
+                }
+            }
+            #expect(worst.difference <= tolerance, "overlap sample \(worst.sample) is \(worst.difference) LSB off")
+            let after = firstDifference(
+                captured.dropFirst(before + 2 * overlap), incoming.dropFirst(2 * (soundStart + overlap)))
+            #expect(after == nil, "after the overlap: \(after ?? "")")
+        }
+
+        /// Where two runs of samples first differ, or how their lengths do; nil when equal.
+        static func firstDifference(_ actual: ArraySlice<Int16>, _ expected: ArraySlice<Int16>) -> String? {
+            if actual.elementsEqual(expected) { return nil }
+            let index = (0..<min(actual.count, expected.count)).first {
+                actual[actual.startIndex + $0] != expected[expected.startIndex + $0]
+            }
+            return
+                "\(actual.count) samples against \(expected.count), first difference at \(index.map(String.init) ?? "the shorter one's end")"
+        }
+
+        static func frames(_ name: String) throws -> [Int16] { frames(of: try TestEnvironment.reference(name)) }
+
+        static func frames(of data: Data) -> [Int16] {
+            data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        }
+    }
+}
