@@ -101,8 +101,15 @@ public final class PlaybackEngine {
     /// hours into an audiobook reads every frame header up to it, and the event loop
     /// answers requests meanwhile. A seek that fails there ends the item as a read error
     /// part-way does (`itemsCutShort`).
+    ///
+    /// With `fadingFrom` (a skip's crossfade), the pipeline first plays that item from its
+    /// `startFrame` to its `endFrame` (where the item left was heard, and the fade's length on),
+    /// fading out while `item` fades in from its first frame; the position is `item`'s from the
+    /// start. Without a fade when the two differ in format, beyond stereo, at a rate other than
+    /// 1, or when the item left cannot be opened again.
     public func start(
-        _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false
+        _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false,
+        fadingFrom outgoing: EngineItem? = nil
     ) throws(DecoderError) -> Int {
         halt()
         let reused = parked.flatMap { $0.itemID == item.id ? $0.decoder : nil }
@@ -133,11 +140,31 @@ public final class PlaybackEngine {
             sound.set(soundSettings)
         }
         pipelineGeneration += 1
+        if let outgoing, let fading = fadeOut(of: outgoing, into: decoder.format) {
+            var incoming = item
+            incoming.startFrame = target
+            incoming.fadeInFrames = (outgoing.endFrame ?? outgoing.startFrame) - outgoing.startFrame
+            incoming.fadeSkipsSilence = false
+            pipeline = Pipeline(
+                first: outgoing, decoder: fading, startFrame: outgoing.startFrame, seeks: true,
+                upcoming: [incoming] + upcoming, heardAs: incoming, sink: sink, openItem: openItem, events: events,
+                realtime: realtime, sound: sound, rate: playbackRate, fadesIn: false, opening: opening)
+            return target
+        }
         pipeline = Pipeline(
             first: item, decoder: decoder, startFrame: target, seeks: seeks, upcoming: upcoming,
             sink: sink, openItem: openItem, events: events, realtime: realtime, sound: sound,
             rate: playbackRate, fadesIn: fadingIn, opening: opening)
         return target
+    }
+
+    /// The item left by a skip, opened again to fade out into `format`; nil when it cannot
+    /// fade (`start`).
+    private func fadeOut(of outgoing: EngineItem, into format: AudioFormat) -> (any AudioDecoder)? {
+        guard playbackRate == 1, format.channels <= 2, let endFrame = outgoing.endFrame,
+            endFrame > outgoing.startFrame, let decoder = try? openItem(outgoing), decoder.format == format
+        else { return nil }
+        return decoder
     }
 
     /// Sets the equalizer and volume. The output thread takes them at its next write (within

@@ -18,6 +18,7 @@ extension IntegrationSuite {
             .jump: [("index", .number(0))],
             .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
             .changeVolume: [("volume", .number(90))], .changePlaybackRate: [("rate", .number(1.25))],
+            .setCrossfade: [("seconds", .number(2))],
             .equalizer: [], .setEqualizerEnabled: [("enabled", .bool(true))],
             .setEqualizerBand: [("band", .number(2)), ("gain", .number(-3))],
             .setEqualizerGains: [("gains", .array(Array(repeating: .number(1), count: 10)))],
@@ -51,7 +52,7 @@ extension IntegrationSuite {
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,
                 .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
-                .changeVolume, .changePlaybackRate, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
+                .changeVolume, .changePlaybackRate, .setCrossfade, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
                 .setEqualizerGains,
                 .setEqualizerGlobalGain, .resetEqualizer, .loadEqualizer, .saveEqualizer,
                 .setPhraseMode, .replayPhrase, .previousPhrase, .nextPhrase, .analyzePhrases, .nextTrack, .enqueue,
@@ -221,7 +222,9 @@ extension IntegrationSuite {
             #expect(notRemote["status"]?.stringValue == "badRequest")
         }
 
-        @Test("stop with an empty queue clears now-playing down to the state, the play modes, the volume and the rate")
+        @Test(
+            "stop with an empty queue clears now-playing down to the state, the play modes, the volume, the rate and the crossfade"
+        )
         func stopClearsNowPlaying() throws {
             let daemon = try DaemonProcess()
             _ = try daemon.enqueue(["one.mp3"])
@@ -233,6 +236,10 @@ extension IntegrationSuite {
                     == .object([
                         ("state", .string("stopped")), ("repeatMode", .string("off")), ("shuffleMode", .string("off")),
                         ("volume", .number(100)), ("defaultRate", .number(1)),
+                        (
+                            "crossfade",
+                            .object([("seconds", .number(0)), ("mode", .string("albums")), ("skipSeconds", .number(1))])
+                        ),
                     ]))
         }
 

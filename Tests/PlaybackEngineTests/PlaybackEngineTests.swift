@@ -37,6 +37,32 @@ import Testing
         }
     }
 
+    @Test("a skip's fade: the item left from the frame given, fading out over the next item's first second")
+    func skipFade() throws {
+        let engine = makeEngine()
+        let (heard, overlap) = (20_000, 44_100)
+        let outgoing = EngineItem(id: 1, path: Fixtures.path("long.mp3"), startFrame: heard, endFrame: heard + overlap)
+        let incoming = EngineItem(id: 2, path: Fixtures.path("one.mp3"))
+        #expect(try engine.start(incoming, atFrame: 0, upcoming: [], fadingFrom: outgoing) == 0)
+        let position = engine.currentPosition()
+        #expect(
+            position?.itemID == 2 && position?.frame == 0, "heard as the incoming item: \(String(describing: position))"
+        )
+        _ = waitUntilFinished(engine)
+        let samples = { (data: Data) in data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } }
+        let captured = samples(try Data(contentsOf: URL(fileURLWithPath: capture)))
+        let (a, b) = (samples(try Fixtures.reference("long")), samples(try Fixtures.reference("one")))
+        #expect(captured.count == b.count, "the incoming item's length: the fade overlaps it")
+        var worst = 0
+        for index in 0..<(2 * overlap) {
+            let (out, into) = CrossfadeCurve.gains(atFrame: index / 2, of: overlap)
+            let expected = Double(a[2 * heard + index]) * out + Double(b[index]) * into
+            worst = max(worst, abs(Int(captured[index]) - Int(expected.rounded())))
+        }
+        #expect(worst <= 2, "the overlap within \(worst) LSB")
+        #expect(captured.dropFirst(2 * overlap).elementsEqual(b.dropFirst(2 * overlap)), "then the item itself")
+    }
+
     @Test("a queue plays gaplessly; item starts and the end are reported")
     func queueIsGapless() throws {
         let engine = makeEngine()

@@ -134,7 +134,9 @@ final class EngineDriver {
         if start.connectsAnew { engine.forgetParkedDecoder() }
         engine.playbackRate = start.rate
         do throws(DecoderError) {
-            let started = try engine.start(current, atFrame: frame, upcoming: start.upcoming, fadingIn: start.fadesIn)
+            let started = try engine.start(
+                current, atFrame: frame, upcoming: start.upcoming, fadingIn: start.fadesIn,
+                fadingFrom: start.fadingFrom)
             runningEpoch = start.epoch
             appliedUpcoming = start.upcoming
             appliedFade = nil

@@ -31,6 +31,9 @@ struct EnginePlan: Equatable {
         var upcoming: [EngineItem]
         /// A live stream connects anew (the connection a pause held is stale).
         var connectsAnew: Bool
+        /// A skip's crossfade: the item left, from where it was heard to the fade's end, which
+        /// the pipeline plays first, fading out as `current` fades in.
+        var fadingFrom: EngineItem? = nil
     }
 
     var output: Output

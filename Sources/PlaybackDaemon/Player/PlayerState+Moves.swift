@@ -28,12 +28,19 @@ extension PlayerState {
     ///   at the end of where playback is now;
     /// - another item, the one left playing or paused in its first 30 s: a skip
     ///   (`ListeningCounter`).
+    /// - another item while playing on, with crossfade on: the new pipeline fades out of the
+    ///   item left from where it was heard (`skipFade`).
     /// A bookmark that changed adds `.bookmarks` (the book is saved), a skip `.listening`.
     mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
         let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
         let wasPlaying = transport == .playing
         let wasStarted = transport != .stopped
+        let epoch = start.epoch
+        let skipFade = wasPlaying ? self.skipFade(heard: moment.heard) : nil
         let changes = operation(&self)
+        if let skipFade, transport == .playing, start.epoch != epoch, queue.current?.id != skipFade.item.id {
+            changeStart { $0.fade(from: skipFade) }
+        }
         var follows: ChangeSet = []
         let current = queue.current
         let otherItem = left?.item.id != current?.id
@@ -56,6 +63,17 @@ extension PlayerState {
             follows.insert(.listening)
         }
         return changes.union(follows)
+    }
+
+    /// The fade out of the current item a skip would make now, heard at `heard`: nil when
+    /// crossfade is off or its skip fade is 0, in phrase mode or an A-B loop, or for a live
+    /// stream (its audio cannot be had again).
+    private func skipFade(heard: EnginePosition?) -> PlannedStart.FadeOut? {
+        let crossfade = sound.crossfade
+        guard crossfade.isOn, crossfade.skipSeconds > 0, let item = queue.current, let heard,
+            heard.itemID == item.id, !heard.isGap, item.metadata.isSeekable, !isPlayingPhrases, loopRange == nil
+        else { return nil }
+        return PlannedStart.FadeOut(item: item, frame: heard.frame, frames: item.metadata.frame(at: crossfade.skipSeconds))
     }
 
     /// Seconds into the current item at the held frame (where a move landed).

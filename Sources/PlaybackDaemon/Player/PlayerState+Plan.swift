@@ -36,8 +36,18 @@ extension PlayerState {
         plan.output = .playing(
             EnginePlan.Start(
                 epoch: start.epoch, frame: frame, fadesIn: start.fadesIn, rate: sound.rate(of: item),
-                current: items?.current, upcoming: items?.upcoming ?? [], connectsAnew: live))
+                current: items?.current, upcoming: items?.upcoming ?? [], connectsAnew: live,
+                fadingFrom: start.fadeOut.map(engineItem(fadingOut:))))
         return (plan, changes)
+    }
+
+    /// The item a skip left, as the engine plays its fade out: from where it was heard, for
+    /// the fade's frames, at its own ReplayGain.
+    private func engineItem(fadingOut fade: PlannedStart.FadeOut) -> EngineItem {
+        EngineItem(
+            id: fade.item.id, path: fade.item.path, known: Self.knownFormat(of: fade.item),
+            gain: replayGain(of: fade.item, before: nil, after: nil)?.factor ?? 1, startFrame: fade.frame,
+            endFrame: fade.frame + fade.frames)
     }
 
     /// The current item and those that play after it (at most `engineLookahead`) at the same

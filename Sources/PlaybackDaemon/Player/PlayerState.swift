@@ -312,9 +312,18 @@ struct AnnouncedChapter: Equatable {
 /// start), from which frame (nil: where the running one ends, a restart in place), whether it
 /// fades in, and which pipeline the engine runs (`startedEpoch`).
 struct PlannedStart: Equatable {
+    /// A skip's crossfade: the item left, from the frame it was heard at, for `frames`.
+    struct FadeOut: Equatable {
+        var item: QueueItem
+        var frame: Int
+        var frames: Int
+    }
+
     private(set) var epoch = 0
     private(set) var frame: Int?
     private(set) var fadesIn = false
+    /// The item the new pipeline fades out of first; nil for none.
+    private(set) var fadeOut: FadeOut?
     /// The epoch of the pipeline running; nil when none runs.
     private(set) var startedEpoch: Int?
 
@@ -323,6 +332,13 @@ struct PlannedStart: Equatable {
         epoch += 1
         self.frame = frame
         self.fadesIn = fadesIn
+        fadeOut = nil
+    }
+
+    /// The new pipeline (not started yet) fades out of `fade` first.
+    mutating func fade(from fade: FadeOut) {
+        guard startedEpoch != epoch else { return }
+        fadeOut = fade
     }
 
     /// The running pipeline ended at `frame` for a restart in place: the new one starts there.

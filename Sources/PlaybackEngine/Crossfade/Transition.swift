@@ -47,14 +47,15 @@ final class Transition<Sample: PCMSample> {
         holdFrames(fadeFrames: Int(CrossfadeCurve.longestSeconds * Double(sampleRate)), skipsSilence: true)
     }
 
-    /// Decodes the rest of the outgoing item (about `frames` frames) with `read`, holding it
+    /// Decodes the rest of the outgoing item with `read`: `frames` frames when `isExact` (it
+    /// ends at a frame it was given), else about as many (the decoder's length), holding it
     /// for a fade of `fadeFrames`. Returns the frames read.
     func hold(
-        frames: Int, fadeFrames: Int, skipsSilence: Bool,
+        frames: Int, isExact: Bool, fadeFrames: Int, skipsSilence: Bool,
         read: (UnsafeMutableBufferPointer<Sample>) -> Int
     ) -> Int {
-        // A second more than the length says, for a decoder whose length is an estimate.
-        let buffer = allocate(frames: frames + sampleRate)
+        // A second more than the decoder's length says, for a length that is an estimate.
+        let buffer = allocate(frames: frames + (isExact ? 0 : sampleRate))
         let count = fill(buffer, read: read)
         held = Held(samples: buffer, frames: count / channels, fadeFrames: fadeFrames, skipsSilence: skipsSilence)
         return count / channels

@@ -85,7 +85,7 @@ struct DecoderLoop<Sample: PCMSample> {
             if let hold, hold.fadeFrames > 0, bounds.frame >= hold.frame {
                 // The fade into the next item is near: the rest of this one waits for it.
                 bounds.frame += transition.hold(
-                    frames: (bounds.end ?? decoder.frameCount ?? bounds.frame) - bounds.frame,
+                    frames: (bounds.end ?? decoder.frameCount ?? bounds.frame) - bounds.frame, isExact: bounds.end != nil,
                     fadeFrames: hold.fadeFrames, skipsSilence: hold.skipsSilence
                 ) { decode(from: decoder, into: $0) }
                 continue

@@ -42,7 +42,7 @@ final class Pipeline: @unchecked Sendable {
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
-        upcoming: [EngineItem], sink: any AudioSink, openItem: @escaping ItemOpener,
+        upcoming: [EngineItem], heardAs incoming: EngineItem? = nil, sink: any AudioSink, openItem: @escaping ItemOpener,
         events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool,
         opening: DeviceOpening?
     ) {
@@ -53,10 +53,13 @@ final class Pipeline: @unchecked Sendable {
             rate == 1 ? nil : TimeStretcher(rate: rate, sampleRate: format.sampleRate, channels: format.channels)
         self.rate = stretcher?.rate ?? 1
         self.upcoming = UpcomingItems(upcoming)
+        // A skip's fade out of `item` is heard as `incoming` from its first sample (the
+        // segment is empty: the whole of `item` goes into the overlap, `incoming`'s segment).
         segments.append(
-            .init(
-                itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain, mark: item.mark,
-                endFrame: item.endFrame))
+            incoming.map { .init(itemID: $0.id, startSample: 0, firstFrame: $0.startFrame, gain: 1) }
+                ?? .init(
+                    itemID: item.id, startSample: 0, firstFrame: startFrame, gain: item.gain, mark: item.mark,
+                    endFrame: item.endFrame))
         let start = Start(
             item: item, decoder: decoder, startFrame: startFrame, seeks: seeks, sink: sink, openItem: openItem,
             events: events, realtime: realtime, sound: sound, stretcher: stretcher, fadesIn: fadesIn,
@@ -128,6 +131,8 @@ final class Pipeline: @unchecked Sendable {
         self.outputThread = outputThread
     }
 
+    /// The longest a halt waits for the output thread to publish where it stopped.
+    static let stopWaitMilliseconds = 100
     /// How long the fade at the end of `fadeOut()` lasts.
     static let fadeMilliseconds = 50
     /// How long a pipeline started with `fadesIn` takes to rise from silence.
@@ -169,8 +174,9 @@ final class Pipeline: @unchecked Sendable {
     enum Ending {
         /// Both threads have ended.
         case joined
-        /// The output thread published where it stopped and drops the device's buffer on its
-        /// own (through a sound server's plugin, a round trip); the device stays open.
+        /// The output thread published where it stopped (or is still inside a write the device
+        /// holds, `stopWaitMilliseconds`) and drops the device's buffer on its own (through a
+        /// sound server's plugin, a round trip); the device stays open.
         case dropping(DeviceWork)
         /// The output thread was still opening the device: it closes it again and ends by itself.
         case abandoned(DeviceWork)
@@ -179,7 +185,9 @@ final class Pipeline: @unchecked Sendable {
     /// Stops both threads. Waits for the decoder thread, and for the output thread only until
     /// it has published where it stopped: it drops the device's buffer (or, still opening the
     /// device, closes it again) and ends by itself, and the device's next user waits for it.
-    /// Idempotent.
+    /// A write the device holds (a FIFO nobody reads, behind ALSA's file plugin) is waited
+    /// for `stopWaitMilliseconds` at most: the position is then the output thread's last
+    /// reading, from before that write, which is what was heard. Idempotent.
     func halt() -> Ending {
         let abandons = !state.deviceReady.load(ordering: .acquiring)
         if abandons { state.closesDevice.store(true, ordering: .releasing) }
@@ -195,7 +203,11 @@ final class Pipeline: @unchecked Sendable {
         let state = state
         let work = DeviceWork.outputThread(outputThread, keeping: self) { state.outcomeValue != .running }
         if abandons { return .abandoned(work) }
-        while !state.stopPublished.load(ordering: .acquiring) { stopped.wait(timeoutMilliseconds: 100) }
+        var waited = 0
+        while !state.stopPublished.load(ordering: .acquiring) && waited < Self.stopWaitMilliseconds {
+            stopped.wait(timeoutMilliseconds: 10)
+            waited += 10
+        }
         return .dropping(work)
     }
 
