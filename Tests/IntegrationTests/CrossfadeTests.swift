@@ -129,6 +129,55 @@ extension IntegrationSuite {
                 fadeStart: heard, incoming: incoming, soundStart: 0, overlap: overlap, outgoingWritten: written)
         }
 
+        @Test(
+            "A live stream fades in after a file, at its own pace: the file exact up to the fade, the stream from its start in the sum"
+        )
+        func liveStreamFadesIn() throws {
+            let server = try StreamServer()
+            let daemon = try DaemonProcess()
+            _ = try daemon.call("setCrossfade", [("seconds", .number(2)), ("mode", .string("always"))])
+            let live = server.url("live/long.mp3?metaint=8192&titles=Live&rate=32000")
+            let reply = try daemon.call(
+                "enqueue",
+                [
+                    ("items", .array([.string(TestEnvironment.fixture("xf-out.flac")), .string(live)])),
+                    ("play", .bool(true)),
+                ])
+            #expect(reply["rejected"]?.arrayValue == [], "\(reply.serialized)")
+            let outgoing = try Self.frames("xf-out")
+            let overlap = 2 * Self.rate
+            let fadeStart = outgoing.count / 2 - overlap
+            // The file, the overlap, then a second of the stream alone.
+            try waitUntil(timeout: 30) {
+                (try? FileManager.default.attributesOfItem(atPath: daemon.capturePath)[.size] as? Int)
+                    .map { $0 >= (fadeStart + overlap + Self.rate) * 4 } ?? false
+            }
+            _ = try daemon.call("stop")
+            let captured = Self.frames(of: try daemon.captured())
+            let difference = Self.firstDifference(captured.prefix(2 * fadeStart), outgoing.prefix(2 * fadeStart))
+            #expect(difference == nil, "the file up to the fade: \(difference ?? "")")
+            // What the stream contributed, where its curve is at least 0.5: its decoded samples
+            // from the stream's first frame (mpg123 decodes the same bytes; the live decoder
+            // keeps the encoder's delay, which the search allows for).
+            let stream = try Self.frames("long")
+            let (from, to) = (overlap / 3, overlap)
+            var contributed: [Double] = []
+            for frame in from..<to {
+                let (out, into) = CrossfadeCurve.gains(atFrame: frame, of: overlap)
+                for channel in 0..<2 {
+                    let index = 2 * (fadeStart + frame) + channel
+                    contributed.append((Double(captured[index]) - Double(outgoing[index]) * out) / into)
+                }
+            }
+            func distance(_ offset: Int, samples: Int) -> Double {
+                zip(contributed.prefix(samples), stream.dropFirst(2 * (from + offset))).map { abs($0 - Double($1)) }
+                    .max() ?? .infinity
+            }
+            let offset = (-3000...3000).min { distance($0, samples: 256) < distance($1, samples: 256) }!
+            let worst = distance(offset, samples: contributed.count)
+            #expect(worst <= 6, "the stream's samples in the sum within \(worst) LSB (offset \(offset) frames)")
+        }
+
         @Test("setCrossfade refuses what is out of range and says why")
         func badArgumentsAreRefused() throws {
             let daemon = try DaemonProcess()

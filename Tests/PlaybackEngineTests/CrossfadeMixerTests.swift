@@ -24,7 +24,7 @@ struct CrossfadeMixerTests {
             output.withUnsafeMutableBufferPointer { target in
                 mixer.mix(
                     outgoing: source.baseAddress!, gain: 1, incoming: source.baseAddress!, gain: 1, frames: frames,
-                    channels: 2, into: target.baseAddress!)
+                    at: 0, of: frames, channels: 2, into: target.baseAddress!)
             }
         }
         // Unlimited, the middle would be 30,000 * 1.414 = 42,426: beyond 16 bits.
@@ -46,7 +46,7 @@ struct CrossfadeMixerTests {
                 output.withUnsafeMutableBufferPointer { target in
                     mixer.mix(
                         outgoing: outgoing.baseAddress!, gain: 0.5, incoming: incoming.baseAddress!, gain: 1.25,
-                        frames: frames, channels: 2, into: target.baseAddress!)
+                        frames: frames, at: 0, of: frames, channels: 2, into: target.baseAddress!)
                 }
             }
         }

@@ -151,7 +151,8 @@ enum MPDCommands {
                     return reply(.failure(MPDError(.argument, "Crossfade must be 0 to 12 seconds")))
                 }
                 let modeOff = context.view().nowPlaying.crossfade.mode == .off
-                context.run(.setCrossfade(seconds: Double(seconds), mode: seconds > 0 && modeOff ? .albums : nil), reply)
+                context.run(
+                    .setCrossfade(seconds: Double(seconds), mode: seconds > 0 && modeOff ? .albums : nil), reply)
             }
         },
         MPDCommand("consume", 1...1, .control) { _, arguments, reply in

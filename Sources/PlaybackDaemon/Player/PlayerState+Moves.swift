@@ -73,7 +73,8 @@ extension PlayerState {
         guard crossfade.isOn, crossfade.skipSeconds > 0, let item = queue.current, let heard,
             heard.itemID == item.id, !heard.isGap, item.metadata.isSeekable, !isPlayingPhrases, loopRange == nil
         else { return nil }
-        return PlannedStart.FadeOut(item: item, frame: heard.frame, frames: item.metadata.frame(at: crossfade.skipSeconds))
+        return PlannedStart.FadeOut(
+            item: item, frame: heard.frame, frames: item.metadata.frame(at: crossfade.skipSeconds))
     }
 
     /// Seconds into the current item at the held frame (where a move landed).

@@ -72,11 +72,13 @@ extension PlayerState {
                 of: item, before: index == 0 ? previousInOrder : sequence[index - 1],
                 after: index + 1 < sequence.count ? sequence[index + 1] : nil)
             let start = index > 0 && item.id != current.id ? bookmarks.position(for: item) : nil
-            let fades = index > 0 && sound.crossfade.fades(from: sequence[index - 1], to: item)
+            // Phrase mode plays phrases, never fades (nor into the item after them).
+            let fades = index > 0 && !isPlayingPhrases && sound.crossfade.fades(from: sequence[index - 1], to: item)
             return EngineItem(
                 id: item.id, path: item.path, known: Self.knownFormat(of: item), gain: gain?.factor ?? 1,
                 startFrame: start.map { item.metadata.frame(at: $0) } ?? 0,
-                fadeInFrames: fades ? item.metadata.frame(at: sound.crossfade.seconds * rate) : 0)
+                fadeInFrames: fades
+                    ? FrameTime.frames(sound.crossfade.seconds * rate, rate: item.metadata.sampleRate) : 0)
         }
         if isPlayingPhrases, let step = phraseStep {
             items = phraseItems(from: step, template: items[0], after: items.dropFirst(), limit: Self.engineLookahead)

@@ -25,11 +25,12 @@ final class CrossfadeMixer {
     }
 
     /// Mixes `frames` frames of `outgoing` and `incoming` (`channels` interleaved samples
-    /// each), the frames `0..<frames` of an overlap as long, into `output` (which may be
-    /// `outgoing`).
+    /// each), the frames from `first` of an overlap of `overlap` frames, into `output` (which
+    /// may be `outgoing`). An overlap is mixed in order, in as many calls as it takes.
     func mix<Sample: PCMSample>(
         outgoing: UnsafePointer<Sample>, gain outgoingGain: Double, incoming: UnsafePointer<Sample>,
-        gain incomingGain: Double, frames: Int, channels: Int, into output: UnsafeMutablePointer<Sample>
+        gain incomingGain: Double, frames: Int, at first: Int, of overlap: Int, channels: Int,
+        into output: UnsafeMutablePointer<Sample>
     ) {
         precondition(channels == 1 || channels == 2)
         var done = 0
@@ -40,7 +41,7 @@ final class CrossfadeMixer {
             wide(incomingSignal) { Sample.widen(incoming + offset, frames: count, channels: channels, into: $0) }
             var peak = 0.0
             for frame in 0..<count {
-                let (out, into) = CrossfadeCurve.gains(atFrame: done + frame, of: frames)
+                let (out, into) = CrossfadeCurve.gains(atFrame: first + done + frame, of: overlap)
                 let sum = outgoingSignal[frame] * (out * outgoingGain) + incomingSignal[frame] * (into * incomingGain)
                 outgoingSignal[frame] = sum
                 peak = max(peak, abs(sum.x), abs(sum.y))

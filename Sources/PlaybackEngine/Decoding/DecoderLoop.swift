@@ -68,6 +68,10 @@ struct DecoderLoop<Sample: PCMSample> {
                 guard write(run, into: region, of: transition) else { return }
                 continue
             }
+            if transition.isMixing {
+                bounds.frame += transition.mixNext { decode(from: decoder, into: $0) }
+                continue
+            }
             if let ending { return finish(ending) }
             var allowed = bounds.limit(region, channels: channels)
             let hold = transition.isHolding ? nil : holdPoint(decoder, bounds, transition)
@@ -85,7 +89,8 @@ struct DecoderLoop<Sample: PCMSample> {
             if let hold, hold.fadeFrames > 0, bounds.frame >= hold.frame {
                 // The fade into the next item is near: the rest of this one waits for it.
                 bounds.frame += transition.hold(
-                    frames: (bounds.end ?? decoder.frameCount ?? bounds.frame) - bounds.frame, isExact: bounds.end != nil,
+                    frames: (bounds.end ?? decoder.frameCount ?? bounds.frame) - bounds.frame,
+                    isExact: bounds.end != nil,
                     fadeFrames: hold.fadeFrames, skipsSilence: hold.skipsSilence
                 ) { decode(from: decoder, into: $0) }
                 continue
@@ -97,7 +102,9 @@ struct DecoderLoop<Sample: PCMSample> {
                     var frame = firstFrame
                     if item.fadeInFrames > 0 && transition.isHolding {
                         let gain = segments[segments.count - 1].gain
-                        frame += transition.fade(into: segment, outgoingGain: gain) { decode(from: next, into: $0) }
+                        frame += transition.fade(
+                            into: segment, outgoingGain: gain, hasLength: next.frameCount != nil
+                        ) { decode(from: next, into: $0) }
                     } else {
                         transition.release(before: segment)
                     }

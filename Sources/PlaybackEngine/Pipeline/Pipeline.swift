@@ -42,7 +42,8 @@ final class Pipeline: @unchecked Sendable {
 
     init(
         first item: EngineItem, decoder: any AudioDecoder, startFrame: Int, seeks: Bool,
-        upcoming: [EngineItem], heardAs incoming: EngineItem? = nil, sink: any AudioSink, openItem: @escaping ItemOpener,
+        upcoming: [EngineItem], heardAs incoming: EngineItem? = nil, sink: any AudioSink,
+        openItem: @escaping ItemOpener,
         events: EventSignal, realtime: Bool, sound: SoundControl, rate: Double, fadesIn: Bool,
         opening: DeviceOpening?
     ) {
