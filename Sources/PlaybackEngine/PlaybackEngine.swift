@@ -105,8 +105,8 @@ public final class PlaybackEngine {
     /// With `fadingFrom` (a skip's crossfade), the pipeline first plays that item from its
     /// `startFrame` to its `endFrame` (where the item left was heard, and the fade's length on),
     /// fading out while `item` fades in from its first frame; the position is `item`'s from the
-    /// start. Without a fade when the two differ in format, beyond stereo, at a rate other than
-    /// 1, or when the item left cannot be opened again.
+    /// start. Without a fade when the two differ in format, beyond stereo, or when the item
+    /// left cannot be opened again.
     public func start(
         _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false,
         fadingFrom outgoing: EngineItem? = nil
@@ -161,7 +161,7 @@ public final class PlaybackEngine {
     /// The item left by a skip, opened again to fade out into `format`; nil when it cannot
     /// fade (`start`).
     private func fadeOut(of outgoing: EngineItem, into format: AudioFormat) -> (any AudioDecoder)? {
-        guard playbackRate == 1, format.channels <= 2, let endFrame = outgoing.endFrame,
+        guard format.channels <= 2, let endFrame = outgoing.endFrame,
             endFrame > outgoing.startFrame, let decoder = try? openItem(outgoing), decoder.format == format
         else { return nil }
         return decoder

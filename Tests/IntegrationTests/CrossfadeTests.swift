@@ -178,6 +178,24 @@ extension IntegrationSuite {
             #expect(worst <= 6, "the stream's samples in the sum within \(worst) LSB (offset \(offset) frames)")
         }
 
+        @Test(
+            "At rate 1.5 a 3 s crossfade lasts 3 s of listening: the capture is the sum less 4.5 media seconds, stretched"
+        )
+        func fadeInListeningTime() throws {
+            let daemon = try DaemonProcess()
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.call("setCrossfade", [("seconds", .number(3)), ("mode", .string("always"))])
+            _ = try daemon.call("changePlaybackRate", [("rate", .number(1.5))])
+            _ = try daemon.enqueue(["xf-out.flac", "xf-in.flac"], play: true)
+            try events.waitForState("stopped")
+            // 12 media seconds less 4.5 of overlap, at 1.5: 5 s (8 s gapless; 6 s for a fade of
+            // 3 media seconds). The stretcher's output length is its input's over the rate to
+            // a few milliseconds.
+            let seconds = Double(try daemon.captured().count) / 4 / Double(Self.rate)
+            #expect(abs(seconds - 5) < 0.05, "\(seconds) s captured")
+        }
+
         @Test("setCrossfade refuses what is out of range and says why")
         func badArgumentsAreRefused() throws {
             let daemon = try DaemonProcess()

@@ -29,7 +29,7 @@ extension PlayerState {
     /// - another item, the one left playing or paused in its first 30 s: a skip
     ///   (`ListeningCounter`).
     /// - another item while playing on, with crossfade on: the new pipeline fades out of the
-    ///   item left from where it was heard (`skipFade`).
+    ///   item left from where it was heard (`skipFade`), when both play at one rate.
     /// A bookmark that changed adds `.bookmarks` (the book is saved), a skip `.listening`.
     mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
         let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
@@ -38,7 +38,9 @@ extension PlayerState {
         let epoch = start.epoch
         let skipFade = wasPlaying ? self.skipFade(heard: moment.heard) : nil
         let changes = operation(&self)
-        if let skipFade, transport == .playing, start.epoch != epoch, queue.current?.id != skipFade.item.id {
+        if let skipFade, transport == .playing, start.epoch != epoch, let current = queue.current,
+            current.id != skipFade.item.id, sound.rate(of: current) == sound.rate(of: skipFade.item)
+        {
             changeStart { $0.fade(from: skipFade) }
         }
         var follows: ChangeSet = []
@@ -73,8 +75,9 @@ extension PlayerState {
         guard crossfade.isOn, crossfade.skipSeconds > 0, let item = queue.current, let heard,
             heard.itemID == item.id, !heard.isGap, item.metadata.isSeekable, !isPlayingPhrases, loopRange == nil
         else { return nil }
-        return PlannedStart.FadeOut(
-            item: item, frame: heard.frame, frames: item.metadata.frame(at: crossfade.skipSeconds))
+        // Seconds of listening: media seconds times the rate.
+        let frames = FrameTime.frames(crossfade.skipSeconds * sound.rate(of: item), rate: item.metadata.sampleRate)
+        return PlannedStart.FadeOut(item: item, frame: heard.frame, frames: frames)
     }
 
     /// Seconds into the current item at the held frame (where a move landed).

@@ -64,21 +64,15 @@ struct DecoderLoop<Sample: PCMSample> {
                 guard waitForOutput() else { return }
                 continue
             }
-            if let run = transition.runs.first {
-                guard write(run, into: region, of: transition) else { return }
-                continue
-            }
-            if transition.isMixing {
-                bounds.frame += transition.mixNext { decode(from: decoder, into: $0) }
+            if let (count, segment) = transitionStep(transition, into: region, reading: decoder, &bounds) {
+                if let segment { guard log(segment, at: ring.totalWritten) else { return } }
+                if count > 0 { commit(count) }
                 continue
             }
             if let ending { return finish(ending) }
-            var allowed = bounds.limit(region, channels: channels)
-            let hold = transition.isHolding ? nil : holdPoint(decoder, bounds, transition)
-            if let hold {
-                allowed = UnsafeMutableBufferPointer(
-                    rebasing: allowed.prefix(max(0, hold.frame - bounds.frame) * channels))
-            }
+            let hold = holdPoint(decoder, bounds, transition)
+            let allowed = limit(
+                bounds.limit(region, channels: channels), to: hold, from: bounds.frame, channels: channels)
             let count =
                 allowed.isEmpty || bounds.isInGap || transition.isHolding ? 0 : decode(from: decoder, into: allowed)
             if count > 0 {
@@ -86,32 +80,11 @@ struct DecoderLoop<Sample: PCMSample> {
                 commit(count)
                 continue
             }
-            if let hold, hold.fadeFrames > 0, bounds.frame >= hold.frame {
-                // The fade into the next item is near: the rest of this one waits for it.
-                bounds.frame += transition.hold(
-                    frames: (bounds.end ?? decoder.frameCount ?? bounds.frame) - bounds.frame,
-                    isExact: bounds.end != nil,
-                    fadeFrames: hold.fadeFrames, skipsSilence: hold.skipsSilence
-                ) { decode(from: decoder, into: $0) }
-                continue
-            }
+            if holdIfDue(hold, transition, decoder, &bounds) { continue }
             if transition.isHolding {
-                switch openNext(format: decoder.format) {
-                case .opened(let item, let next, let firstFrame):
-                    let segment = self.segment(of: item, firstFrame: firstFrame)
-                    var frame = firstFrame
-                    if item.fadeInFrames > 0 && transition.isHolding {
-                        let gain = segments[segments.count - 1].gain
-                        frame += transition.fade(
-                            into: segment, outgoingGain: gain, hasLength: next.frameCount != nil
-                        ) { decode(from: next, into: $0) }
-                    } else {
-                        transition.release(before: segment)
-                    }
-                    (itemID, decoder, bounds) = (item.id, next, ItemBounds(item: item, frame: frame))
-                case .end(let end):
-                    transition.release(before: nil)
-                    ending = end
+                switch crossOver(from: decoder, transition) {
+                case .item(let nextID, let next, let nextBounds): (itemID, decoder, bounds) = (nextID, next, nextBounds)
+                case .end(let end): ending = end
                 }
                 continue
             }
@@ -141,6 +114,9 @@ struct DecoderLoop<Sample: PCMSample> {
         // Media frames fed since the pipeline began: where the next item starts in output time.
         var framesIn = 0
         var ending: PipelineState.DecoderEnd?
+        // The end found while a held end still goes through the stretcher.
+        var endAfterTransition: PipelineState.DecoderEnd?
+        let transition = Transition<Sample>(channels: stretcher.channels, sampleRate: decoder.format.sampleRate)
         while !state.isHaltRequested {
             // Whole batches only, until the end, and a larger first one: Sonic gives back a few
             // hundred frames per block, and a device started on so little underruns while the
@@ -157,8 +133,24 @@ struct DecoderLoop<Sample: PCMSample> {
                 continue
             }
             if let ending { return finish(ending) }
-            let allowed = bounds.limit(stretchInput, channels: stretcher.channels)
-            var count = allowed.isEmpty || bounds.isInGap ? 0 : decode(from: decoder, into: allowed)
+            let boundary = max(
+                stretcher.outputSample(forInputFrames: framesIn), segments[segments.count - 1].startSample)
+            if let (count, segment) = transitionStep(transition, into: stretchInput, reading: decoder, &bounds) {
+                if let segment { guard log(segment, at: boundary) else { return } }
+                if count > 0 && !feed(stretcher, count, framesIn: &framesIn) { ending = .endOfQueue }
+                continue
+            }
+            if let end = endAfterTransition {
+                stretcher.flush()
+                ending = end
+                continue
+            }
+            let hold = holdPoint(decoder, bounds, transition)
+            let allowed = limit(
+                bounds.limit(stretchInput, channels: stretcher.channels), to: hold, from: bounds.frame,
+                channels: stretcher.channels)
+            var count =
+                allowed.isEmpty || bounds.isInGap || transition.isHolding ? 0 : decode(from: decoder, into: allowed)
             if count == 0 && bounds.gapFrames > 0 {
                 // The gap goes through the stretcher as silence: it lasts as long as the phrase
                 // before it does at this rate, and the phrase's last output is not cut off.
@@ -173,19 +165,17 @@ struct DecoderLoop<Sample: PCMSample> {
             }
             if count > 0 {
                 if !bounds.isInGap { bounds.frame += count / stretcher.channels }
-                if stretcher.write(UnsafeMutableBufferPointer(rebasing: stretchInput[..<count])) {
-                    framesIn += count / stretcher.channels
-                } else {
-                    // Sonic could not grow its buffer: end here, as a read error would.
-                    state.itemsCutShort.add(1, ordering: .relaxed)
-                    upcoming.close()
-                    stretcher.flush()
-                    ending = .endOfQueue
+                if !feed(stretcher, count, framesIn: &framesIn) { ending = .endOfQueue }
+                continue
+            }
+            if holdIfDue(hold, transition, decoder, &bounds) { continue }
+            if transition.isHolding {
+                switch crossOver(from: decoder, transition) {
+                case .item(let nextID, let next, let nextBounds): (itemID, decoder, bounds) = (nextID, next, nextBounds)
+                case .end(let end): endAfterTransition = end
                 }
                 continue
             }
-            let boundary = max(
-                stretcher.outputSample(forInputFrames: framesIn), segments[segments.count - 1].startSample)
             switch nextDecoder(format: decoder.format, startSample: boundary) {
             case .item(let nextID, let next, let nextBounds):
                 (itemID, decoder, bounds) = (nextID, next, nextBounds)
@@ -198,6 +188,19 @@ struct DecoderLoop<Sample: PCMSample> {
         }
     }
 
+    /// Feeds the first `count` samples of `stretchInput` to the stretcher. False when Sonic
+    /// could not grow its buffer: the pipeline ends there, as at a read error.
+    private func feed(_ stretcher: TimeStretcher, _ count: Int, framesIn: inout Int) -> Bool {
+        guard stretcher.write(UnsafeMutableBufferPointer(rebasing: stretchInput[..<count])) else {
+            state.itemsCutShort.add(1, ordering: .relaxed)
+            upcoming.close()
+            stretcher.flush()
+            return false
+        }
+        framesIn += count / stretcher.channels
+        return true
+    }
+
     /// Stretched frames handed to the ring at a time (about 93 ms at 44.1 kHz).
     static var stretchBatchFrames: Int { 4096 }
     /// The first batch, which the device starts on (about 370 ms at 44.1 kHz; decoding and
@@ -206,7 +209,7 @@ struct DecoderLoop<Sample: PCMSample> {
 
     /// Reads the next samples; 0 at the item's end, or on an error part-way, which ends the
     /// item where its data ran out (the engine reports it).
-    private func decode(from decoder: any AudioDecoder, into buffer: UnsafeMutableBufferPointer<Sample>) -> Int {
+    func decode(from decoder: any AudioDecoder, into buffer: UnsafeMutableBufferPointer<Sample>) -> Int {
         do {
             return try Sample.read(from: decoder, into: buffer)
         } catch {
@@ -248,13 +251,13 @@ struct DecoderLoop<Sample: PCMSample> {
     }
 
     /// What opening the next upcoming item found.
-    private enum Opened {
+    enum Opened {
         case opened(EngineItem, any AudioDecoder, firstFrame: Int)
         case end(PipelineState.DecoderEnd)
     }
 
     /// `item`'s segment from `firstFrame`, its start not known yet.
-    private func segment(of item: EngineItem, firstFrame: Int) -> SegmentLog.Segment {
+    func segment(of item: EngineItem, firstFrame: Int) -> SegmentLog.Segment {
         .init(
             itemID: item.id, startSample: 0, firstFrame: firstFrame, gain: item.gain, mark: item.mark,
             endFrame: item.endFrame)
@@ -262,7 +265,7 @@ struct DecoderLoop<Sample: PCMSample> {
 
     /// Opens the next upcoming item of `format` (at its start frame), passing over items that
     /// cannot be opened; its segment is not logged.
-    private func openNext(format: AudioFormat) -> Opened {
+    func openNext(format: AudioFormat) -> Opened {
         while let item = upcoming.next() {
             guard var decoder = try? openItem(item) else {
                 state.skippedItems.add(1, ordering: .relaxed)
@@ -283,46 +286,6 @@ struct DecoderLoop<Sample: PCMSample> {
         }
         upcoming.close()
         return .end(.endOfQueue)
-    }
-
-    /// Where decoding of the item stops for a fade into the next one: `fadeFrames` 0 until the
-    /// item's end is within reach of the longest fade (decoding stops at the reach, to look
-    /// again), then the next item's fade, when it has one. Nil for an item of unknown length
-    /// (a stream fades in but never out), in a gap, beyond stereo, or when stretching.
-    private func holdPoint(_ decoder: any AudioDecoder, _ bounds: ItemBounds, _ transition: Transition<Sample>)
-        -> (frame: Int, fadeFrames: Int, skipsSilence: Bool)?
-    {
-        guard stretcher == nil, transition.channels <= 2, bounds.gapFrames == 0,
-            let end = bounds.end ?? decoder.frameCount
-        else { return nil }
-        let reach = end - transition.longestHold
-        if bounds.frame < reach { return (reach, 0, false) }
-        guard let next = upcoming.peek(), next.fadeInFrames > 0 else { return nil }
-        let frames = transition.holdFrames(fadeFrames: next.fadeInFrames, skipsSilence: next.fadeSkipsSilence)
-        return (max(bounds.frame, end - frames), next.fadeInFrames, next.fadeSkipsSilence)
-    }
-
-    /// Writes what `run` holds that fits in `region`, logging its segment first. False when
-    /// halted while waiting for room in the segment log.
-    private func write(
-        _ run: Transition<Sample>.Run, into region: UnsafeMutableBufferPointer<Sample>,
-        of transition: Transition<Sample>
-    ) -> Bool {
-        if var segment = run.segment {
-            while !segments.hasRoom {
-                guard waitForOutput() else { return false }
-            }
-            segment.startSample = ring.totalWritten
-            segments.append(segment)
-            upcoming.noteSegmentStarted()
-        }
-        let count = min(region.count, run.samples.count)
-        if count > 0, let source = run.samples.baseAddress {
-            region.baseAddress!.update(from: source, count: count)
-            commit(count)
-        }
-        transition.wrote(count)
-        return true
     }
 
     /// Tells the output thread that everything is decoded: once the ring is empty it plays out.
@@ -377,7 +340,7 @@ struct DecoderLoop<Sample: PCMSample> {
     }
 
     /// Sleeps until the output thread frees space; false when halted.
-    private func waitForOutput() -> Bool {
+    func waitForOutput() -> Bool {
         state.decoderWaitingForSpace.store(true, ordering: .sequentiallyConsistent)
         if ring.writableCount == 0 || !segments.hasRoom, !state.isHaltRequested {
             decoderWake.wait()
