@@ -90,6 +90,10 @@ import Testing
         modes.repeatMode = .one
         modes.shuffleMode = .items
         #expect(HumanOutput.status(modes, now: 1000).contains("(2/12)  repeat one  shuffle\n"))
+        modes.crossfade = Crossfade(seconds: 5)
+        #expect(HumanOutput.status(modes, now: 1000).contains("  shuffle  crossfade 5 s (albums)\n"))
+        modes.crossfade.mode = .off
+        #expect(!HumanOutput.status(modes, now: 1000).contains("crossfade"))
         #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("repeat"))
         var routed = Snapshots.nowPlaying()
         routed.state = .paused

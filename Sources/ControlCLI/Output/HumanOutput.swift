@@ -25,8 +25,9 @@ public enum HumanOutput {
     /// The widest a status line gets.
     public static let columns = 80
 
-    /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)` and the
-    /// skip intervals when `commands` is known and a skip is enabled, why playback is
+    /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)`, the
+    /// skip intervals when `commands` is known and a skip is enabled, and the play modes and
+    /// crossfade that are on, why playback is
     /// interrupted, and the latest route change when there was one; each line fits 80 columns.
     public static func status(
         _ nowPlaying: NowPlaying, commands: CommandAvailability? = nil, now: Double, style: TerminalStyle = .plain
@@ -50,6 +51,11 @@ public enum HumanOutput {
         if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
         if nowPlaying.repeatMode != .off { timing += "  repeat \(nowPlaying.repeatMode.rawValue)" }
         if nowPlaying.shuffleMode == .items { timing += "  shuffle" }
+        if nowPlaying.crossfade.isOn {
+            let crossfade = nowPlaying.crossfade
+            timing +=
+                "  crossfade \(JSONValue.number(crossfade.seconds).serialized) s\(crossfade.mode == .albums ? " (albums)" : "")"
+        }
         lines.append(timing)
         if let chapter = nowPlaying.chapter {
             lines.append("chapter \(chapter.number + 1)/\(chapter.count): \(chapter.title)")

@@ -132,8 +132,10 @@ final class Pipeline: @unchecked Sendable {
         self.outputThread = outputThread
     }
 
-    /// The longest a halt waits for the output thread to publish where it stopped.
-    static let stopWaitMilliseconds = 100
+    /// The longest a halt waits for the output thread to publish where it stopped: far beyond
+    /// a write of one period, or a busy machine's delay in waking the thread (the position it
+    /// publishes is exact; the reading before it is behind by what played since).
+    static let stopWaitMilliseconds = 1000
     /// How long the fade at the end of `fadeOut()` lasts.
     static let fadeMilliseconds = 50
     /// How long a pipeline started with `fadesIn` takes to rise from silence.
