@@ -108,14 +108,7 @@ extension NowPlaying {
         members.append(("shuffleMode", .string(shuffleMode.rawValue)))
         members.append(("volume", .number(volume)))
         members.append(("defaultRate", .number(defaultRate)))
-        members.append(
-            (
-                "crossfade",
-                .object([
-                    ("seconds", .number(crossfade.seconds)), ("mode", .string(crossfade.mode.rawValue)),
-                    ("skipSeconds", .number(crossfade.skipSeconds)),
-                ])
-            ))
+        members.append(("crossfade", crossfade.json))
         if let routeChange {
             members.append(
                 (
@@ -131,11 +124,7 @@ extension NowPlaying {
 
     /// Reads the `crossfade` member; absent: none.
     private static func crossfade(in json: JSONValue) throws(WireDecodingError) -> Crossfade {
-        guard let object = json["crossfade"] else { return Crossfade() }
-        let reader = WireReader(object: object, context: "nowPlaying.crossfade")
-        return Crossfade(
-            seconds: try reader.number("seconds"), mode: try reader.choice("mode"),
-            skipSeconds: try reader.number("skipSeconds"))
+        try json["crossfade"].map { value throws(WireDecodingError) in try Crossfade(json: value) } ?? Crossfade()
     }
 
     /// Reads the `routeChange` member, when there is one.

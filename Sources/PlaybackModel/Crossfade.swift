@@ -19,6 +19,7 @@ public struct Crossfade: Sendable, Equatable {
     public var skipSeconds: Double
 
     public static let secondsRange = 0.0...12.0
+    public static let skipSecondsRange = 0.0...5.0
 
     public init(seconds: Double = 0, mode: Mode = .albums, skipSeconds: Double = 1) {
         self.seconds = seconds

@@ -196,6 +196,18 @@ extension IntegrationSuite {
             #expect(abs(seconds - 5) < 0.05, "\(seconds) s captured")
         }
 
+        @Test("The crossfade a client set survives a restart, over the configuration's")
+        func survivesRestart() throws {
+            let state = TestEnvironment.makeTemporaryDirectory()
+            let daemon = try DaemonProcess(arguments: ["--crossfade", "2"], environment: ["XDG_STATE_HOME": state])
+            #expect(try daemon.nowPlaying()["crossfade"]?["seconds"]?.numberValue == 2, "the configuration's")
+            _ = try daemon.call("setCrossfade", [("seconds", .number(6.5)), ("mode", .string("always"))])
+            #expect(daemon.terminate() == 0)
+            let restarted = try DaemonProcess(arguments: ["--crossfade", "2"], environment: ["XDG_STATE_HOME": state])
+            let crossfade = try restarted.nowPlaying()["crossfade"]
+            #expect(crossfade?["seconds"]?.numberValue == 6.5 && crossfade?["mode"]?.stringValue == "always")
+        }
+
         @Test("setCrossfade refuses what is out of range and says why")
         func badArgumentsAreRefused() throws {
             let daemon = try DaemonProcess()

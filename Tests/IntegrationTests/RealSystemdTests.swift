@@ -41,9 +41,13 @@ extension IntegrationSuite {
                 (try? String(contentsOfFile: results + "/results", encoding: .utf8))?
                 .split(separator: "\n").map(String.init) ?? []
             let userLog = (try? String(contentsOfFile: results + "/user.log", encoding: .utf8)) ?? ""
+            // The daemon's own journal, for a check that failed.
+            let journal = (try? String(contentsOfFile: results + "/journal.log", encoding: .utf8)) ?? ""
             for check in Self.checks {
                 let line = lines.first { $0 == "ok \(check)" || $0.hasPrefix("not ok \(check):") }
-                #expect(line == "ok \(check)", "\(line ?? "\(check): never reported")\n\(userLog.suffix(3000))")
+                #expect(
+                    line == "ok \(check)",
+                    "\(line ?? "\(check): never reported")\n\(userLog.suffix(3000))\njournal:\n\(journal.suffix(3000))")
             }
             #expect(lines.count == Self.checks.count, "unexpected results: \(lines)")
         }

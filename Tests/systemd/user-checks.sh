@@ -23,6 +23,8 @@ holds() { awk "BEGIN { exit !($1) }"; }
 signal_process() { [ "${2:-0}" -gt 0 ] && kill "-$1" "$2"; }
 status_has() { systemctl --user status playbackd.service --no-pager 2>&1 | grep -qF "$1"; }
 is_playing() { [ "$(ctl status --format '{{state}}' 2>/dev/null)" = playing ]; }
+# Playing and heard: the device is open and the position advances (play answers before that).
+is_advancing() { [ "$(ctl status --format '{{state}} {{rate}}' 2>/dev/null)" = "playing 1" ]; }
 main_pid_is_not() { local pid; pid=$(show MainPID); [ "$pid" != 0 ] && [ "$pid" != "$1" ] && [ "$(show ActiveState)" = active ]; }
 
 cd "$HOME"
@@ -135,9 +137,11 @@ else
 fi
 
 # 6. A stall: the sound server hangs, the output stops advancing, the daemon withholds the
-# watchdog ping, and systemd restarts it.
+# watchdog ping, and systemd restarts it. The server is stopped once the audio flows: stopped
+# while the stream is still being opened, the open fails and playback is interrupted (and
+# tried again), which is no stall.
 ctl play
-within 10 is_playing
+within 10 is_advancing
 pid=$(show MainPID)
 restarts=$(show NRestarts)
 pulse=$(systemctl --user show pulseaudio.service -p MainPID --value)

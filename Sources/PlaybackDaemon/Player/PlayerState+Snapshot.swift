@@ -67,7 +67,7 @@ extension PlayerState {
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
             disabledCommands: availability.disabled, volume: sound.volume, equalizer: sound.equalizer,
-            playbackRate: sound.playbackRate, phraseMode: phraseMode,
+            playbackRate: sound.playbackRate, phraseMode: phraseMode, crossfade: sound.crossfade,
             itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 

@@ -25,6 +25,7 @@ extension ResumeState {
         if let equalizer { members.append(("equalizer", equalizer.json)) }
         if let playbackRate { members.append(("playbackRate", .number(playbackRate))) }
         if let phraseMode { members.append(("phraseMode", phraseMode.json)) }
+        if let crossfade { members.append(("crossfade", crossfade.json)) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
         var bytes = JSONValue.object(members).serializedBytes
         bytes.removeLast()  // the closing brace: the items follow
@@ -87,6 +88,7 @@ extension ResumeState {
         do throws(WireDecodingError) {
             equalizer = try json["equalizer"].map { value throws(WireDecodingError) in try Equalizer(json: value) }
             phraseMode = try json["phraseMode"].map { value throws(WireDecodingError) in try PhraseMode(json: value) }
+            crossfade = try json["crossfade"].map { value throws(WireDecodingError) in try Crossfade(json: value) }
         } catch {
             throw StateFileError(error.description)
         }

@@ -282,7 +282,7 @@ enum SettingsCatalog {
         number(
             "crossfade-skip", "SECONDS",
             "While crossfade is on, a skip (next, previous, jump) fades over this long from the position heard (0: it cuts)",
-            0...5, unit: " s", \.crossfade.skipSeconds),
+            Crossfade.skipSecondsRange, unit: " s", \.crossfade.skipSeconds),
         number(
             "bookmark-min-length", "MINUTES",
             "Items at least this long (audiobooks, podcasts) keep a bookmark: played again, from any queue or after a restart, they start where they were left (0: no bookmarks)",
