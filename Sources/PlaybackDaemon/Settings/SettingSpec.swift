@@ -273,7 +273,7 @@ enum SettingsCatalog {
             0...1440, unit: " minutes", scale: 60, \.rateMinimumSeconds),
         number(
             "crossfade", "SECONDS",
-            "Seconds over which one item fades out while the next fades in (docs/crossfade.md; 0: none, gapless)",
+            "Seconds over which one item fades out while the next fades in (docs/crossfade.md; 0: none, gapless; one saved in the resume state wins)",
             Crossfade.secondsRange, unit: " s", \.crossfade.seconds),
         choice(
             "crossfade-mode", "MODE",
