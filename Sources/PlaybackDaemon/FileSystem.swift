@@ -45,6 +45,12 @@ enum FileSystem {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// Whether `path` is a regular file (following links): not a folder, FIFO or device.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The file's bytes; at most `maximumBytes`. Only a regular file is read: a FIFO would block
     /// the reader until some writer appeared, and a device (`/dev/zero`) never ends.
     static func readAll(_ path: String, maximumBytes: Int) throws(ReadError) -> [UInt8] {

@@ -291,6 +291,35 @@ extension IntegrationSuite.MPD {
         #expect(try client.call("binarylimit 10") == ["ACK [2@0] {binarylimit} Value too small"])
     }
 
+    @Test("readpicture: mpc readpicture gets the front cover from the song's tags byte for byte; none is a bare OK")
+    func readPicture() throws {
+        let world = try World()
+        let front = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("front.jpg")))
+        let output = TestEnvironment.makeTemporaryDirectory() + "/picture"
+        // A FLAC file with a back cover first and the front cover second: the front one wins.
+        let run = try CommandLineRun.run(
+            executable: "/bin/sh",
+            [
+                "-c", #"mpc --host "$1" readpicture "$2" > "$3""#, "sh", world.socket,
+                TestEnvironment.fixture("flac-tags.flac"), output,
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == front)
+        let client = try MPDLineClient(path: world.socket)
+        #expect(try client.call("commands").contains("command: readpicture"))
+        #expect(try client.call("binarylimit 64") == ["OK"])
+        client.send("readpicture \"\(TestEnvironment.fixture("flac-tags.flac"))\" 64\n")
+        #expect(try client.readLine() == "size: \(front.count)")
+        #expect(try client.readLine() == "type: image/jpeg")
+        #expect(try client.readLine() == "binary: 64")
+        let chunk = try client.readBytes(65)
+        #expect(Data(chunk.prefix(64)) == front.subdata(in: 64..<128) && chunk.last == 0x0A)
+        #expect(try client.readLine() == "OK")
+        #expect(try client.call("readpicture \"Loose/untagged tune.mp3\" 0") == ["OK"], "no picture: nothing but OK")
+        #expect(
+            try client.call("readpicture \"Loose/nothing here.mp3\" 0") == ["ACK [50@0] {readpicture} No such file"])
+    }
+
     @Test("passwords: anonymous clients may read; a password allows what it names; commands lists only that")
     func passwords() throws {
         let socket = TestEnvironment.makeTemporaryDirectory() + "/mpd.sock"

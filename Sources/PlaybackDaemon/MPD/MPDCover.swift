@@ -1,5 +1,8 @@
+import PlaybackEngine
+
 /// The cover file of a song's folder, as MPD's `albumart` finds it: the first of
-/// `ArtworkStore.sideFiles` there (a URI of a folder looks in that folder).
+/// `ArtworkStore.sideFiles` there (a URI of a folder looks in that folder); and the picture in
+/// a song's tags, for `readpicture`.
 enum MPDCover {
     /// The largest cover sent.
     static let maximumBytes = 32 << 20
@@ -11,5 +14,11 @@ enum MPDCover {
             if let bytes = try? FileSystem.readAll(folder + "/" + name, maximumBytes: maximumBytes) { return bytes }
         }
         return nil
+    }
+
+    /// The front cover in `path`'s tags, else its first picture; nil when it has none or
+    /// cannot be read as audio.
+    static func embedded(inFile path: String) -> EmbeddedPicture? {
+        (try? AudioFileFormat.open(path, readsPictures: true))?.coverPicture()
     }
 }

@@ -1,3 +1,5 @@
+import PlaybackEngine
+
 /// One MPD client's conversation: command lists, `idle`, its tag types, and the changes it
 /// has not been told of yet. It answers lines in order; a command that waits for the player
 /// holds the lines after it. It writes through `send` and ends through `close`.
@@ -24,7 +26,7 @@ final class MPDSession {
     ]
     /// Commands the session answers itself (the rest are `MPDCommands`).
     static let ownCommands: [String: MPDPermission] = [
-        "albumart": .read, "binarylimit": .none, "close": .none, "command_list_begin": .none,
+        "albumart": .read, "readpicture": .read, "binarylimit": .none, "close": .none, "command_list_begin": .none,
         "command_list_ok_begin": .none, "command_list_end": .none, "commands": .none, "idle": .read, "noidle": .read,
         "notcommands": .none, "password": .none, "tagtypes": .read,
     ]
@@ -33,6 +35,8 @@ final class MPDSession {
     private let write: ([UInt8]) -> Void
     /// The largest binary chunk a reply carries (`binarylimit`; MPD's default).
     private var binaryLimit = 8192
+    /// The picture `readpicture` read last, and the URI it was asked for.
+    private var lastPicture: (uri: String, picture: EmbeddedPicture?)?
     private let close: () -> Void
     /// A command list being received: whether each command's end is reported, and its lines.
     private var list: (withOK: Bool, lines: [MPDRequestLine])?
@@ -123,6 +127,8 @@ final class MPDSession {
             case "albumart":
                 // Outside the command lists: its reply is binary.
                 albumArt(line.arguments)
+            case "readpicture":
+                readPicture(line.arguments)
             default:
                 run([line], withOK: false)
             }
@@ -134,21 +140,49 @@ final class MPDSession {
     /// `albumart URI OFFSET`: a chunk of the cover file in the song's folder (MPD looks for
     /// the same files), `size:` the whole file's bytes.
     private func albumArt(_ arguments: [String]) {
-        guard arguments.count == 2 else {
-            return send(
-                MPDError(.argument, "wrong number of arguments for \"albumart\"").line(command: "albumart", index: 0))
-        }
-        guard let offset = Int(arguments[1]), offset >= 0 else {
-            return send(MPDError(.argument, "Integer expected: \(arguments[1])").line(command: "albumart", index: 0))
-        }
+        guard let offset = binaryOffset("albumart", arguments) else { return }
         guard let cover = MPDCover.bytes(forURI: arguments[0], roots: context.roots) else {
             return send(MPDError(.noExist, "No file exists").line(command: "albumart", index: 0))
         }
-        guard offset <= cover.count else {
-            return send(MPDError(.argument, "Bad file offset").line(command: "albumart", index: 0))
+        sendChunk("albumart", of: cover, type: nil, from: offset)
+    }
+
+    /// `readpicture URI OFFSET`: a chunk of the picture in the song's own tags (the front
+    /// cover, else the first), with its MIME type; only `OK` when it has none, as MPD answers.
+    /// The last song's picture is kept, so a client reading it chunk by chunk opens it once.
+    private func readPicture(_ arguments: [String]) {
+        guard let offset = binaryOffset("readpicture", arguments) else { return }
+        let uri = arguments[0]
+        if lastPicture?.uri != uri {
+            guard let path = MPDSongFormat.path(ofURI: uri, roots: context.roots), FileSystem.isRegularFile(path)
+            else { return send(MPDError(.noExist, "No such file").line(command: "readpicture", index: 0)) }
+            lastPicture = (uri, MPDCover.embedded(inFile: path))
         }
-        let chunk = cover[offset..<min(cover.count, offset + binaryLimit)]
-        write(Array("size: \(cover.count)\nbinary: \(chunk.count)\n".utf8) + chunk + Array("\nOK\n".utf8))
+        guard let picture = lastPicture?.picture else { return send("OK\n") }
+        sendChunk("readpicture", of: picture.data, type: picture.mimeType, from: offset)
+    }
+
+    /// The offset of a binary command's `URI OFFSET` arguments; nil after answering an error.
+    private func binaryOffset(_ command: String, _ arguments: [String]) -> Int? {
+        guard arguments.count == 2 else {
+            send(MPDError(.argument, "wrong number of arguments for \"\(command)\"").line(command: command, index: 0))
+            return nil
+        }
+        guard let offset = Int(arguments[1]), offset >= 0 else {
+            send(MPDError(.argument, "Integer expected: \(arguments[1])").line(command: command, index: 0))
+            return nil
+        }
+        return offset
+    }
+
+    /// `bytes` from `offset`, at most the binary limit: `size:`, `type:` when known, `binary:`.
+    private func sendChunk(_ command: String, of bytes: [UInt8], type: String?, from offset: Int) {
+        guard offset <= bytes.count else {
+            return send(MPDError(.argument, "Bad file offset").line(command: command, index: 0))
+        }
+        let chunk = bytes[offset..<min(bytes.count, offset + binaryLimit)]
+        let head = "size: \(bytes.count)\n" + (type.map { "type: \($0)\n" } ?? "") + "binary: \(chunk.count)\n"
+        write(Array(head.utf8) + chunk + Array("\nOK\n".utf8))
     }
 
     private func answerIdle(_ wanted: Set<String>) {
