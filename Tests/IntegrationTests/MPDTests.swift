@@ -441,6 +441,8 @@ extension IntegrationSuite.MPD {
         #"listall "Pink Floyd""#, #"listallinfo "Sigur Rós""#, "listall", #"find artist "Pink Floyd""#,
         #"find album "The Wall" sort title"#, #"find album "The Wall" window 1:2"#, #"find "(album == 'The Wall')""#,
         #"find "((artist == 'Pink Floyd') AND (title == 'Hey You'))""#, #"find title "Nothing Here""#,
+        #"find "((album == 'The Wall') AND (title != 'Hey You'))""#,
+        #"search "((artist == 'Pink Floyd') AND (!(title contains 'thin')))" sort title"#,
         #"search title "thin""#, #"search album "wall""#, #"search any "wall""#, #"count artist "Pink Floyd""#,
         #"count genre "Rock""#, "list artist", "list albumartist", "list album", "list album group albumartist",
         #"list album "Pink Floyd""#, "list genre", "list date", #"list album artist "Queen""#,

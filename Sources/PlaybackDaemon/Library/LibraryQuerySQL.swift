@@ -56,7 +56,7 @@ struct LibraryQuerySQL {
                 case .atMost: "<="
                 default: "="
                 }
-            conditions.append("\(Self.numberColumn(name)) \(operation) ?")
+            conditions.append(Self.negated("\(Self.numberColumn(name)) \(operation) ?", filter.isNegated))
             values.append(.real(Double(filter.value) ?? 0))
             return
         }
@@ -80,8 +80,17 @@ struct LibraryQuerySQL {
             values.append(.text(filter.value))
         }
         // The songs of an artist come from the artists' index, not from a look at every song.
-        conditions.append(
-            name == "artist" ? "s.id IN (SELECT a.song FROM song_artists a WHERE \(condition))" : "(\(condition))")
+        if name == "artist" {
+            let membership = filter.isNegated ? "NOT IN" : "IN"
+            conditions.append("s.id \(membership) (SELECT a.song FROM song_artists a WHERE \(condition))")
+        } else {
+            conditions.append(Self.negated(condition, filter.isNegated))
+        }
+    }
+
+    /// `condition`, or when `negated` its opposite, in which a missing value (NULL) meets it.
+    private static func negated(_ condition: String, _ negated: Bool) -> String {
+        negated ? "(NOT coalesce((\(condition)), 0))" : "(\(condition))"
     }
 
     /// FTS5's query for free text: each word as a quoted prefix, all of them required; nil when

@@ -104,9 +104,10 @@ struct MPDLibraryQuery {
     }
 }
 
-/// MPD's filter expressions (protocol 0.21): `(TAG == 'VALUE')`, `(TAG contains 'VALUE')`,
-/// `(TAG starts_with 'VALUE')`, `(base 'FOLDER')`, `(file == 'FILE')` and `((A) AND (B))`.
-/// Negation and regular expressions are refused: the library has no such queries.
+/// MPD's filter expressions (protocol 0.21): `(TAG == 'VALUE')`, `(TAG != 'VALUE')`,
+/// `(TAG contains 'VALUE')`, `(TAG starts_with 'VALUE')`, `(base 'FOLDER')`, `(file == 'FILE')`,
+/// `(!(A))` of one filter, and `((A) AND (B))`. Regular expressions are refused, and so is a
+/// negated combination (the library's queries are conjunctions of filters).
 struct MPDFilterExpression {
     private var characters: [Character]
     private var position = 0
@@ -147,15 +148,31 @@ struct MPDFilterExpression {
                 guard word() == "AND" else { return .failure(MPDError(.argument, "'AND' expected")) }
             }
         }
-        if peek == "!" { return .failure(MPDError(.argument, "negated filters are not supported")) }
+        if take("!") {
+            var negated: [LibraryQuery.Filter] = []
+            var negatedWords: [String] = []
+            if case .failure(let error) = expression(&negated, &negatedWords, depth: depth + 1) {
+                return .failure(error)
+            }
+            skipSpaces()
+            guard take(")") else { return .failure(MPDError(.argument, "')' expected")) }
+            guard negated.count == 1, negatedWords.isEmpty else {
+                return .failure(MPDError(.argument, "only a single tag filter can be negated"))
+            }
+            negated[0].isNegated.toggle()
+            filters.append(negated[0])
+            return .success(())
+        }
         let tag = word()
         skipSpaces()
-        let comparison: LibraryQuery.Comparison
+        var comparison = LibraryQuery.Comparison.equalTo
+        var isNegated = false
         if tag.lowercased() == "base" {
             comparison = .startsWith
         } else {
             switch word() {
             case "==": comparison = .equalTo
+            case "!=": isNegated = true
             case "contains": comparison = .contains
             case "starts_with": comparison = .startsWith
             case let other: return .failure(MPDError(.argument, "unsupported filter operator: \(other)"))
@@ -167,8 +184,12 @@ struct MPDFilterExpression {
         guard take(")") else { return .failure(MPDError(.argument, "')' expected")) }
         switch MPDLibraryQuery.filter(type: tag, value: value, comparison: comparison, roots: roots) {
         case .failure(let error): return .failure(error)
-        case .success(.filter(let filter)): filters.append(filter)
-        case .success(.text(let text)): words.append(text)
+        case .success(.filter(var filter)):
+            filter.isNegated = isNegated
+            filters.append(filter)
+        case .success(.text(let text)):
+            guard !isNegated else { return .failure(MPDError(.argument, "'any' cannot be negated")) }
+            words.append(text)
         }
         return .success(())
     }

@@ -41,16 +41,19 @@ public struct LibraryQuery: Sendable, Equatable {
         case atMost
     }
 
-    /// One condition every result meets: `field`'s value compared with `value`.
+    /// One condition every result meets: `field`'s value compared with `value`, or, when
+    /// `isNegated`, does not meet (a song without the field then meets it).
     public struct Filter: Sendable, Equatable {
         public var field: LibraryField
         public var comparison: Comparison
         public var value: String
+        public var isNegated: Bool
 
-        public init(_ field: LibraryField, _ comparison: Comparison, _ value: String) {
+        public init(_ field: LibraryField, _ comparison: Comparison, _ value: String, negated: Bool = false) {
             self.field = field
             self.comparison = comparison
             self.value = value
+            isNegated = negated
         }
     }
 

@@ -1,0 +1,37 @@
+import PlaybackModel
+import Testing
+
+@testable import PlaybackDaemon
+
+/// MPD's filter expressions as the library's filters: negation (issue 48).
+struct MPDFilterExpressionTests {
+    private func parse(_ text: String) -> Result<([LibraryQuery.Filter], String?), MPDError> {
+        var expression = MPDFilterExpression(text: text, roots: ["/music"])
+        return expression.parse()
+    }
+
+    private func filters(_ text: String) throws -> [LibraryQuery.Filter] {
+        try parse(text).get().0
+    }
+
+    @Test("!= and (!(...)) negate one filter; two negations cancel")
+    func negation() throws {
+        let title = try #require(LibraryField.named("title"))
+        #expect(try filters("(title != 'Hey You')") == [.init(title, .equalTo, "Hey You", negated: true)])
+        #expect(try filters("(!(title contains 'thin'))") == [.init(title, .contains, "thin", negated: true)])
+        #expect(try filters("(!(!(title == 'x')))") == [.init(title, .equalTo, "x")])
+        #expect(
+            try filters("((album == 'The Wall') AND (!(title == 'x')))").map(\.isNegated) == [false, true])
+    }
+
+    @Test("a negated combination, or negated free text, is refused with the reason")
+    func refusals() {
+        func message(_ text: String) -> String? {
+            if case .failure(let error) = parse(text) { return error.message }
+            return nil
+        }
+        #expect(message("(!((title == 'a') AND (album == 'b')))") == "only a single tag filter can be negated")
+        #expect(message("(any != 'wall')") == "'any' cannot be negated")
+        #expect(message("(title =~ 'a.*')") == "unsupported filter operator: =~")
+    }
+}
