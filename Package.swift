@@ -72,7 +72,10 @@ let package = Package(
         .target(name: "CALSAShim", dependencies: ["CALSA"], cSettings: leanC),
         .target(name: "CSystemShim", cSettings: leanC),
         .target(name: "CBusShim", dependencies: ["CSystemd"], cSettings: leanC),
-        .target(name: "CSQLiteShim", dependencies: ["CSQLite"], cSettings: leanC),
+        // libpcre2-8 (libpcre2-dev) for the library's regular expressions (`regexp()`).
+        .target(
+            name: "CSQLiteShim", dependencies: ["CSQLite"], cSettings: leanC,
+            linkerSettings: [.linkedLibrary("pcre2-8")]),
         // libpulse's headers only (libpulse-dev): the library is loaded when it is needed.
         .target(name: "CPulseShim", dependencies: ["CSystemd"], cSettings: leanC),
         // libFLAC, libvorbisfile and libopusfile are loaded when a file of their format is opened.

@@ -1,5 +1,8 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include "sqlite_shim.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /// The `unicode61` tokenizer, made once per connection with `remove_diacritics 2`.
@@ -114,4 +117,100 @@ int playbackd_sqlite_register_key_id(sqlite3 *db) {
 
 int playbackd_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes) {
     return sqlite3_bind_text(stmt, index, text, bytes, SQLITE_TRANSIENT);
+}
+
+/// A compiled pattern with what matching it needs, kept for a statement.
+typedef struct {
+    pcre2_code *code;
+    pcre2_match_context *context;
+    pcre2_match_data *data;
+} Pattern;
+
+static void free_pattern(void *pointer) {
+    Pattern *pattern = pointer;
+    pcre2_match_data_free(pattern->data);
+    pcre2_match_context_free(pattern->context);
+    pcre2_code_free(pattern->code);
+    sqlite3_free(pattern);
+}
+
+/// The most steps one value's match may take: a query runs on the daemon's event loop, and a
+/// pattern that backtracks without end (`(a+)+$`) must not hold it. A plain pattern on a tag
+/// takes a few hundred.
+#define PLAYBACKD_REGEXP_MATCH_LIMIT 20000
+
+static Pattern *compile_pattern(sqlite3_context *context, sqlite3_value *text) {
+    int error = 0;
+    PCRE2_SIZE offset = 0;
+    Pattern *pattern = sqlite3_malloc(sizeof *pattern);
+    if (!pattern) {
+        sqlite3_result_error_nomem(context);
+        return NULL;
+    }
+    memset(pattern, 0, sizeof *pattern);
+    pattern->code = pcre2_compile(
+        sqlite3_value_text(text), (PCRE2_SIZE)sqlite3_value_bytes(text), PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS,
+        &error, &offset, NULL);
+    if (!pattern->code) {
+        PCRE2_UCHAR message[160];
+        pcre2_get_error_message(error, message, sizeof message);
+        char *reason = sqlite3_mprintf("regular expression: %s at offset %d", message, (int)offset);
+        sqlite3_result_error(context, reason ? reason : "regular expression: invalid", -1);
+        sqlite3_free(reason);
+        free_pattern(pattern);
+        return NULL;
+    }
+    pattern->context = pcre2_match_context_create(NULL);
+    pattern->data = pcre2_match_data_create_from_pattern(pattern->code, NULL);
+    if (!pattern->context || !pattern->data) {
+        sqlite3_result_error_nomem(context);
+        free_pattern(pattern);
+        return NULL;
+    }
+    pcre2_set_match_limit(pattern->context, PLAYBACKD_REGEXP_MATCH_LIMIT);
+    return pattern;
+}
+
+/// regexp(PATTERN, TEXT): the compiled pattern is kept for the statement (auxdata), so a query
+/// over 100,000 songs compiles it once.
+static void regexp(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_null(context);
+        return;
+    }
+    Pattern *pattern = sqlite3_get_auxdata(context, 0);
+    int compiled = 0;
+    if (!pattern) {
+        if (!(pattern = compile_pattern(context, argv[0]))) return;
+        compiled = 1;
+    }
+    int status = pcre2_match(
+        pattern->code, sqlite3_value_text(argv[1]), (PCRE2_SIZE)sqlite3_value_bytes(argv[1]), 0, 0, pattern->data,
+        pattern->context);
+    // A value that is not valid UTF-8 does not match; one that needs more steps than the limit
+    // does not either.
+    sqlite3_result_int(context, status >= 0);
+    // Handed over last: SQLite may free it at once.
+    if (compiled) sqlite3_set_auxdata(context, 0, pattern, free_pattern);
+}
+
+int playbackd_sqlite_register_regexp(sqlite3 *db) {
+    return sqlite3_create_function_v2(
+        db, "regexp", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, regexp, NULL, NULL, NULL);
+}
+
+int playbackd_regexp_check(const char *pattern, int bytes, char *message, int size) {
+    int error = 0;
+    PCRE2_SIZE offset = 0;
+    pcre2_code *code = pcre2_compile(
+        (PCRE2_SPTR)pattern, (PCRE2_SIZE)bytes, PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS, &error, &offset, NULL);
+    if (code) {
+        pcre2_code_free(code);
+        return 0;
+    }
+    PCRE2_UCHAR text[160];
+    pcre2_get_error_message(error, text, sizeof text);
+    snprintf(message, (size_t)size, "%s at offset %d", (const char *)text, (int)offset);
+    return -1;
 }

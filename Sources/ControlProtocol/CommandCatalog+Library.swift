@@ -11,7 +11,7 @@ extension CommandCatalog {
         ),
         ArgumentSpec(
             "filters", .objectList,
-            "Conditions every result meets, each `{\"field\", \"op\", \"value\"}`: op \"equalTo\" (the default), \"contains\" or \"startsWith\" for text (case and accents folded; any value of a multi-valued tag), \"equalTo\", \"atLeast\" or \"atMost\" for numbers. Fields: \(LibraryField.all.map(\.name).joined(separator: ", "))."
+            "Conditions every result meets, each `{\"field\", \"op\", \"value\"}`: op \"equalTo\" (the default), \"contains\" or \"startsWith\" for text (case and accents folded; any value of a multi-valued tag) or \"matches\" (a Perl-compatible regular expression on the value as tagged, case-insensitive), \"equalTo\", \"atLeast\" or \"atMost\" for numbers. Fields: \(LibraryField.all.map(\.name).joined(separator: ", "))."
         ),
         ArgumentSpec(
             "text", .string,

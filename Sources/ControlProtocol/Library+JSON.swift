@@ -83,7 +83,7 @@ extension LibraryQuery.Filter {
                 "unknown op '\(opName)' (\(LibraryQuery.Comparison.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let allowed: [LibraryQuery.Comparison] =
-            field.kind == .text ? [.equalTo, .contains, .startsWith] : [.equalTo, .atLeast, .atMost]
+            field.kind == .text ? [.equalTo, .contains, .startsWith, .matches] : [.equalTo, .atLeast, .atMost]
         guard allowed.contains(comparison) else {
             throw RequestError(
                 "'\(name)' cannot be compared with \(opName) (\(allowed.map(\.rawValue).joined(separator: ", ")))")

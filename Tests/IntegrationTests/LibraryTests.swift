@@ -46,6 +46,16 @@ extension IntegrationSuite {
             #expect((lucky["dateAdded"]?.numberValue ?? 0) > 1_700_000_000)
             // Untagged: the file name is the title.
             #expect(try world.titles(World.only("path", "/Loose/", op: "contains")) == ["untagged tune"])
+            // A regular expression on the value as tagged, case-insensitive, accents kept.
+            #expect(try world.titles(World.only("title", "^(the|hey) ", op: "matches")) == ["The Thin Ice", "Hey You"])
+            #expect(try world.titles(World.only("artist", "^beyoncé$", op: "matches")).count == 2)
+            #expect(try world.titles(World.only("artist", "^beyonce$", op: "matches")).isEmpty, "not folded")
+            // A pattern that backtracks without end stops at PCRE2's match limit on each value
+            // (the query runs on the event loop): no match, at once. The bound is a margin a busy
+            // machine never reaches; it takes milliseconds.
+            let started = Date()
+            #expect(try world.titles(World.only("title", "^(.*.*)*x$", op: "matches")).isEmpty)
+            #expect(Date().timeIntervalSince(started) < 10)
         }
 
         @Test("albums: a compilation is one album, two albums of one title by two artists are two; names count songs")
@@ -93,6 +103,7 @@ extension IntegrationSuite {
                 ([("filters", .array([World.filter("year", .number(1), op: "contains")]))], "year"),
                 ([("sort", .array([.string("colour")]))], "colour"),
                 ([("limit", .number(5000))], "limit"),
+                ([("filters", .array([World.filter("title", .string("(unclosed"), op: "matches")]))], "(unclosed"),
             ] {
                 let reply = try world.query(members)
                 #expect(reply["status"]?.stringValue == "badRequest", "\(members): \(reply.serialized)")

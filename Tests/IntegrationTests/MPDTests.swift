@@ -443,6 +443,8 @@ extension IntegrationSuite.MPD {
         #"find "((artist == 'Pink Floyd') AND (title == 'Hey You'))""#, #"find title "Nothing Here""#,
         #"find "((album == 'The Wall') AND (title != 'Hey You'))""#,
         #"search "((artist == 'Pink Floyd') AND (!(title contains 'thin')))" sort title"#,
+        #"search "(title =~ '^(the|hey) ')""#, #"search "((artist == 'Pink Floyd') AND (title !~ 'FLESH'))""#,
+        #"search "(title =~ '(')""#,
         #"search title "thin""#, #"search album "wall""#, #"search any "wall""#, #"count artist "Pink Floyd""#,
         #"count genre "Rock""#, "list artist", "list albumartist", "list album", "list album group albumartist",
         #"list album "Pink Floyd""#, "list genre", "list date", #"list album artist "Queen""#,

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PlaybackDaemon
 
-/// MPD's filter expressions as the library's filters: negation (issue 48).
+/// MPD's filter expressions as the library's filters: negation and regular expressions (issue 48).
 struct MPDFilterExpressionTests {
     private func parse(_ text: String) -> Result<([LibraryQuery.Filter], String?), MPDError> {
         var expression = MPDFilterExpression(text: text, roots: ["/music"])
@@ -20,6 +20,8 @@ struct MPDFilterExpressionTests {
         #expect(try filters("(title != 'Hey You')") == [.init(title, .equalTo, "Hey You", negated: true)])
         #expect(try filters("(!(title contains 'thin'))") == [.init(title, .contains, "thin", negated: true)])
         #expect(try filters("(!(!(title == 'x')))") == [.init(title, .equalTo, "x")])
+        #expect(try filters("(title =~ '^the ')") == [.init(title, .matches, "^the ")])
+        #expect(try filters("(title !~ 'you$')") == [.init(title, .matches, "you$", negated: true)])
         #expect(
             try filters("((album == 'The Wall') AND (!(title == 'x')))").map(\.isNegated) == [false, true])
     }
@@ -32,6 +34,8 @@ struct MPDFilterExpressionTests {
         }
         #expect(message("(!((title == 'a') AND (album == 'b')))") == "only a single tag filter can be negated")
         #expect(message("(any != 'wall')") == "'any' cannot be negated")
-        #expect(message("(title =~ 'a.*')") == "unsupported filter operator: =~")
+        #expect(message("(file =~ 'a.*')") == "regular expressions apply to tags, not to 'file'")
+        #expect(message("(title =~ '(')")?.hasPrefix("Invalid regular expression: missing closing parenthesis") == true)
+        #expect(message("(title ~= 'a')") == "unsupported filter operator: ~=")
     }
 }

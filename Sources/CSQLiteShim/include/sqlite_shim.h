@@ -17,6 +17,16 @@ int playbackd_sqlite_register_fold(sqlite3 *db);
 /// folded names, so their ids come out the same when the index is rebuilt.
 int playbackd_sqlite_register_key_id(sqlite3 *db);
 
+/// Registers `regexp(PATTERN, TEXT)`: 1 when the Perl-compatible regular expression PATTERN
+/// (PCRE2, case-insensitive, Unicode) matches anywhere in TEXT, else 0; NULL for NULL TEXT; an
+/// error naming the fault for a PATTERN that does not compile. (SQLite declares the REGEXP
+/// operator but has no function behind it.)
+int playbackd_sqlite_register_regexp(sqlite3 *db);
+
+/// Whether PATTERN (BYTES long) compiles as `regexp` compiles it: 0, or -1 with the fault
+/// written into MESSAGE (at most SIZE bytes, terminated).
+int playbackd_regexp_check(const char *pattern, int bytes, char *message, int size);
+
 /// sqlite3_bind_text with SQLITE_TRANSIENT (a macro over a cast Swift cannot import): SQLite
 /// copies the text.
 int playbackd_sqlite_bind_text(sqlite3_stmt *stmt, int index, const char *text, int bytes);

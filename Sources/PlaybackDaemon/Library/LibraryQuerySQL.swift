@@ -49,6 +49,16 @@ struct LibraryQuerySQL {
 
     private mutating func add(_ filter: LibraryQuery.Filter) {
         let name = filter.field.name
+        if filter.comparison == .matches {
+            // Against the value as tagged: a pattern is not folded.
+            let column =
+                switch name {
+                case "path": "s.path"
+                case "artist": "a.name"
+                default: filter.field.kind == .number ? "CAST(\(Self.numberColumn(name)) AS TEXT)" : "s.\"\(name)\""
+                }
+            return addCondition("regexp(?, \(column))", value: .text(filter.value), for: filter)
+        }
         if filter.field.kind == .number {
             let operation =
                 switch filter.comparison {
@@ -79,8 +89,15 @@ struct LibraryQuerySQL {
             condition = "\(column) = \(value)"
             values.append(.text(filter.value))
         }
-        // The songs of an artist come from the artists' index, not from a look at every song.
-        if name == "artist" {
+        addCondition(condition, for: filter)
+    }
+
+    /// Adds `condition` on `filter`'s field (with `value`, when given, for its placeholder).
+    /// The songs of an artist come from the artists' index, not from a look at every song.
+    private mutating func addCondition(_ condition: String, value: SQLiteValue? = nil, for filter: LibraryQuery.Filter)
+    {
+        if let value { values.append(value) }
+        if filter.field.name == "artist" {
             let membership = filter.isNegated ? "NOT IN" : "IN"
             conditions.append("s.id \(membership) (SELECT a.song FROM song_artists a WHERE \(condition))")
         } else {

@@ -119,6 +119,9 @@ final class MusicLibrary {
     func handle(_ command: Command) -> CommandResult? {
         switch command {
         case .libraryQuery(let query):
+            if let problem = LibraryPattern.problem(in: query.filters) {
+                return .failure(CommandFailure(.badRequest, problem))
+            }
             guard isOpen else {
                 let none: LibraryPage.Items =
                     query.entity == .songs ? .songs([]) : query.entity == .albums ? .albums([]) : .names([])

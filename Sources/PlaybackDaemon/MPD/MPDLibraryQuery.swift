@@ -79,6 +79,12 @@ struct MPDLibraryQuery {
         type: String, value: String, comparison: LibraryQuery.Comparison, roots: [String]
     ) -> Result<Condition, MPDError> {
         let type = type.lowercased()
+        if comparison == .matches && ["any", "file", "base"].contains(type) {
+            return .failure(MPDError(.argument, "regular expressions apply to tags, not to '\(type)'"))
+        }
+        if comparison == .matches, let problem = LibraryPattern.problem(value) {
+            return .failure(MPDError(.argument, "Invalid regular expression: \(problem)"))
+        }
         switch type {
         case "any":
             return .success(.text(value))
@@ -93,7 +99,8 @@ struct MPDLibraryQuery {
             guard let name = fields[type], let field = LibraryField.named(name) else {
                 return .failure(MPDError(.argument, "Unknown filter type: \(type)"))
             }
-            // Numbers compare whole: `date` is its year.
+            // Numbers compare whole (`date` is its year); a pattern matches them as text.
+            if comparison == .matches { return .success(.filter(.init(field, .matches, value))) }
             if name == "year" || name == "trackNumber" || name == "discNumber" {
                 let digits = String(value.prefix { $0.isNumber })
                 guard !digits.isEmpty else { return .failure(MPDError(.argument, "Integer expected: \(value)")) }
@@ -105,9 +112,9 @@ struct MPDLibraryQuery {
 }
 
 /// MPD's filter expressions (protocol 0.21): `(TAG == 'VALUE')`, `(TAG != 'VALUE')`,
-/// `(TAG contains 'VALUE')`, `(TAG starts_with 'VALUE')`, `(base 'FOLDER')`, `(file == 'FILE')`,
-/// `(!(A))` of one filter, and `((A) AND (B))`. Regular expressions are refused, and so is a
-/// negated combination (the library's queries are conjunctions of filters).
+/// `(TAG contains 'VALUE')`, `(TAG starts_with 'VALUE')`, `(TAG =~ 'REGEX')`, `(TAG !~ 'REGEX')`,
+/// `(base 'FOLDER')`, `(file == 'FILE')`, `(!(A))` of one filter, and `((A) AND (B))`. A negated
+/// combination is refused (the library's queries are conjunctions of filters).
 struct MPDFilterExpression {
     private var characters: [Character]
     private var position = 0
@@ -175,6 +182,8 @@ struct MPDFilterExpression {
             case "!=": isNegated = true
             case "contains": comparison = .contains
             case "starts_with": comparison = .startsWith
+            case "=~": comparison = .matches
+            case "!~": (comparison, isNegated) = (.matches, true)
             case let other: return .failure(MPDError(.argument, "unsupported filter operator: \(other)"))
             }
         }

@@ -35,6 +35,9 @@ public struct LibraryQuery: Sendable, Equatable {
         case contains
         /// At the value's start, folded.
         case startsWith
+        /// A Perl-compatible regular expression (PCRE2) that matches anywhere in the value as
+        /// tagged (not folded), case-insensitive.
+        case matches
         /// A number at least this.
         case atLeast
         /// A number at most this.

@@ -53,6 +53,8 @@ final class SQLiteDatabase {
         else {
             throw SQLiteError(code: SQLITE_ERROR, message: "this libsqlite3 has no FTS5")
         }
+        let registered = playbackd_sqlite_register_regexp(handle)
+        guard registered == SQLITE_OK else { throw SQLiteError(code: registered, message: "cannot register regexp") }
         try execute("PRAGMA cache_size = -\(cacheKiB)")
     }
 
