@@ -139,22 +139,32 @@ static void free_pattern(void *pointer) {
 /// takes a few hundred.
 #define PLAYBACKD_REGEXP_MATCH_LIMIT 20000
 
-static Pattern *compile_pattern(sqlite3_context *context, sqlite3_value *text) {
+/// PATTERN compiled as the library compiles every pattern (case-insensitive, Unicode), or NULL
+/// with the fault written into MESSAGE.
+static pcre2_code *compile(const unsigned char *pattern, size_t bytes, char *message, size_t size) {
     int error = 0;
     PCRE2_SIZE offset = 0;
+    pcre2_code *code = pcre2_compile(
+        (PCRE2_SPTR)pattern, (PCRE2_SIZE)bytes, PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS, &error, &offset, NULL);
+    if (!code) {
+        PCRE2_UCHAR text[160];
+        pcre2_get_error_message(error, text, sizeof text);
+        snprintf(message, size, "%s at offset %d", (const char *)text, (int)offset);
+    }
+    return code;
+}
+
+static Pattern *compile_pattern(sqlite3_context *context, sqlite3_value *text) {
     Pattern *pattern = sqlite3_malloc(sizeof *pattern);
     if (!pattern) {
         sqlite3_result_error_nomem(context);
         return NULL;
     }
     memset(pattern, 0, sizeof *pattern);
-    pattern->code = pcre2_compile(
-        sqlite3_value_text(text), (PCRE2_SIZE)sqlite3_value_bytes(text), PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS,
-        &error, &offset, NULL);
+    char message[200];
+    pattern->code = compile(sqlite3_value_text(text), (size_t)sqlite3_value_bytes(text), message, sizeof message);
     if (!pattern->code) {
-        PCRE2_UCHAR message[160];
-        pcre2_get_error_message(error, message, sizeof message);
-        char *reason = sqlite3_mprintf("regular expression: %s at offset %d", message, (int)offset);
+        char *reason = sqlite3_mprintf("regular expression: %s", message);
         sqlite3_result_error(context, reason ? reason : "regular expression: invalid", -1);
         sqlite3_free(reason);
         free_pattern(pattern);
@@ -201,16 +211,8 @@ int playbackd_sqlite_register_regexp(sqlite3 *db) {
 }
 
 int playbackd_regexp_check(const char *pattern, int bytes, char *message, int size) {
-    int error = 0;
-    PCRE2_SIZE offset = 0;
-    pcre2_code *code = pcre2_compile(
-        (PCRE2_SPTR)pattern, (PCRE2_SIZE)bytes, PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS, &error, &offset, NULL);
-    if (code) {
-        pcre2_code_free(code);
-        return 0;
-    }
-    PCRE2_UCHAR text[160];
-    pcre2_get_error_message(error, text, sizeof text);
-    snprintf(message, (size_t)size, "%s at offset %d", (const char *)text, (int)offset);
-    return -1;
+    pcre2_code *code = compile((const unsigned char *)pattern, (size_t)bytes, message, (size_t)size);
+    int compiled = code != NULL;
+    pcre2_code_free(code);
+    return compiled ? 0 : -1;
 }

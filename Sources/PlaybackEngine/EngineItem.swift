@@ -21,8 +21,8 @@ public struct EngineItem: Sendable, Equatable {
     /// (`EnginePosition.mark`), to tell which pass of a phrase plays; 0 for none.
     public var mark: Int
     /// Frames over which this item fades in while the one before it fades out
-    /// (`CrossfadeCurve`); 0: it follows gapless. Ignored beyond stereo, at a rate other than
-    /// 1, after an item of unknown length (a stream), or after one with a gap.
+    /// (`CrossfadeCurve`); 0: it follows gapless. Ignored beyond stereo, after an item of
+    /// unknown length (a stream), or after one with a gap.
     public var fadeInFrames: Int
     /// Whether the fade begins where the item before it falls silent and this one's leading
     /// silence is passed over (`SilenceBounds`); false: from the last frame of the item before

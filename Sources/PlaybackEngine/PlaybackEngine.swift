@@ -112,7 +112,8 @@ public final class PlaybackEngine {
         fadingFrom outgoing: EngineItem? = nil
     ) throws(DecoderError) -> Int {
         halt()
-        let reused = parked.flatMap { $0.itemID == item.id ? $0.decoder : nil }
+        let left = parked
+        let reused = left.flatMap { $0.itemID == item.id ? $0.decoder : nil }
         parked = nil
         let decoder: any AudioDecoder
         if let reused {
@@ -140,14 +141,23 @@ public final class PlaybackEngine {
             sound.set(soundSettings)
         }
         pipelineGeneration += 1
-        if let outgoing, let fading = fadeOut(of: outgoing, into: decoder.format) {
+        if let outgoing, let fading = fadeOut(of: outgoing, into: decoder.format, parked: left) {
             var incoming = item
             incoming.startFrame = target
             incoming.fadeInFrames = (outgoing.endFrame ?? outgoing.startFrame) - outgoing.startFrame
             incoming.fadeSkipsSilence = false
+            // The incoming item's decoder, opened here to learn its format, is the one the
+            // decoder thread takes for it (a parked one is wherever it stopped: it opens anew).
+            let opened = ParkedDecoder()
+            if reused == nil { opened.park(decoder, itemID: incoming.id) }
+            let openItem = openItem
+            let openIncoming: ItemOpener = { item throws(DecoderError) in
+                if let handed = opened.take(), handed.itemID == item.id { return handed.decoder }
+                return try openItem(item)
+            }
             pipeline = Pipeline(
                 first: outgoing, decoder: fading, startFrame: outgoing.startFrame, seeks: true,
-                upcoming: [incoming] + upcoming, heardAs: incoming, sink: sink, openItem: openItem, events: events,
+                upcoming: [incoming] + upcoming, heardAs: incoming, sink: sink, openItem: openIncoming, events: events,
                 realtime: realtime, sound: sound, rate: playbackRate, fadesIn: false, opening: opening)
             return target
         }
@@ -158,12 +168,15 @@ public final class PlaybackEngine {
         return target
     }
 
-    /// The item left by a skip, opened again to fade out into `format`; nil when it cannot
-    /// fade (`start`).
-    private func fadeOut(of outgoing: EngineItem, into format: AudioFormat) -> (any AudioDecoder)? {
-        guard format.channels <= 2, let endFrame = outgoing.endFrame,
-            endFrame > outgoing.startFrame, let decoder = try? openItem(outgoing), decoder.format == format
-        else { return nil }
+    /// The decoder of the item left by a skip, to fade out into `format`: the halted pipeline's
+    /// (`parked`) when it was still on that item, else opened again; nil when it cannot fade
+    /// (`start`). The pipeline seeks it to where the item was heard.
+    private func fadeOut(
+        of outgoing: EngineItem, into format: AudioFormat, parked: (itemID: UInt64, decoder: any AudioDecoder)?
+    ) -> (any AudioDecoder)? {
+        guard format.channels <= 2, let endFrame = outgoing.endFrame, endFrame > outgoing.startFrame else { return nil }
+        let kept = parked.flatMap { $0.itemID == outgoing.id ? $0.decoder : nil }
+        guard let decoder = kept ?? (try? openItem(outgoing)), decoder.format == format else { return nil }
         return decoder
     }
 

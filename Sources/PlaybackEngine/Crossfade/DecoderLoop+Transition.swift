@@ -93,7 +93,8 @@ extension DecoderLoop {
         return (0, nil)
     }
 
-    /// Logs `segment` from ring sample `sample`. False when halted while waiting for room.
+    /// Logs `segment` from ring sample `sample` (an item, a gap, a fade's parts), once the log
+    /// has room. False when halted while waiting for it.
     func log(_ segment: SegmentLog.Segment, at sample: Int) -> Bool {
         var segment = segment
         while !segments.hasRoom {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where the sound of a run of samples begins and ends, for a crossfade that starts where the
 /// outgoing item's music ends and the incoming item's begins (MixRamp's idea, measured rather
 /// than read from tags). The level is the phrase analysis's measure: the mean square of all
@@ -9,7 +13,7 @@ enum SilenceBounds {
     static let longestSeconds = 10.0
 
     /// The mean square below which a window is silence (full scale 1).
-    static let threshold = pow10(thresholdDB / 10)
+    static let threshold = pow(10, thresholdDB / 10)
 
     /// The frame after the last window of `frames` frames with sound, windows counted from the
     /// first frame; 0 when there is none.
@@ -58,10 +62,4 @@ enum SilenceBounds {
         }
         return sum / Double(count) >= threshold
     }
-
-    private static func pow10(_ exponent: Double) -> Double { exp(exponent * log(10)) }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif

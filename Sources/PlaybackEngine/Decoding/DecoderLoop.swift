@@ -237,13 +237,7 @@ struct DecoderLoop<Sample: PCMSample> {
     private func nextDecoder(format: AudioFormat, startSample: Int) -> Next {
         switch openNext(format: format) {
         case .opened(let item, let decoder, let firstFrame):
-            while !segments.hasRoom {
-                guard waitForOutput() else { return .halted }
-            }
-            var segment = segment(of: item, firstFrame: firstFrame)
-            segment.startSample = startSample
-            segments.append(segment)
-            upcoming.noteSegmentStarted()
+            guard log(segment(of: item, firstFrame: firstFrame), at: startSample) else { return .halted }
             return .item(item.id, decoder, ItemBounds(item: item, frame: firstFrame))
         case .end(let end):
             return .end(end)
@@ -298,15 +292,10 @@ struct DecoderLoop<Sample: PCMSample> {
     /// position holds where the samples ended. False when halted.
     private func beginGap(_ bounds: inout ItemBounds, itemID: UInt64, atSample sample: Int) -> Bool {
         guard !bounds.isInGap else { return true }
-        while !segments.hasRoom {
-            guard waitForOutput() else { return false }
-        }
-        let last = segments[segments.count - 1]
-        segments.append(
-            .init(
-                itemID: itemID, startSample: sample, firstFrame: bounds.frame, gain: last.gain, mark: bounds.mark,
-                endFrame: bounds.frame, isGap: true))
-        upcoming.noteSegmentStarted()
+        let gap = SegmentLog.Segment(
+            itemID: itemID, startSample: sample, firstFrame: bounds.frame, gain: segments[segments.count - 1].gain,
+            mark: bounds.mark, endFrame: bounds.frame, isGap: true)
+        guard log(gap, at: sample) else { return false }
         bounds.isInGap = true
         return true
     }
