@@ -4,13 +4,14 @@ import PlaybackModel
 public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
-    case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume, setCrossfade
+    case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume, setCrossfade, setReplayGainMode,
+        setOutputEnabled
     case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
     case resetEqualizer, loadEqualizer, saveEqualizer
     case nextChapter, previousChapter, chapters
     case setSleepTimer, cancelSleepTimer, setLoopRange, clearLoopRange
     case setPhraseMode, nextPhrase, previousPhrase, replayPhrase, phrases, analyzePhrases
-    case enqueue, remove, move, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
+    case enqueue, remove, move, shuffleQueue, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
     case libraryQuery, libraryUpdate, libraryStatus, libraryFailures, setRating
 }
@@ -127,6 +128,10 @@ public enum Command: Sendable, Equatable {
     case changeVolume(LevelChange)
     /// Either or both of the crossfade's length and mode; the other stays.
     case setCrossfade(seconds: Double?, mode: Crossfade.Mode?)
+    /// Which ReplayGain applies, until a restart (config.toml's `replay-gain` is what lasts).
+    case setReplayGainMode(ReplayGainMode)
+    /// Switches the output on or off (nil: the other way); off, nothing plays.
+    case setOutputEnabled(Bool?)
     case equalizer
     case setEqualizerEnabled(Bool)
     /// Changes band `index` (0-based).
@@ -161,6 +166,8 @@ public enum Command: Sendable, Equatable {
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
     case move(from: Int, to: Int)
+    /// Puts `count` items from `index` (nil: to the end) in a random order, once.
+    case shuffleQueue(index: Int, count: Int?)
     case jump(index: Int)
     case clear
     /// A page of the queue: `limit` items from `offset`.
@@ -222,6 +229,8 @@ extension Command {
         case .changePlaybackRate: .changePlaybackRate
         case .changeVolume: .changeVolume
         case .setCrossfade: .setCrossfade
+        case .setReplayGainMode: .setReplayGainMode
+        case .setOutputEnabled: .setOutputEnabled
         case .equalizer: .equalizer
         case .setEqualizerEnabled: .setEqualizerEnabled
         case .setEqualizerBand: .setEqualizerBand
@@ -253,6 +262,7 @@ extension Command {
         case .setRating: .setRating
         case .remove: .remove
         case .move: .move
+        case .shuffleQueue: .shuffleQueue
         case .jump: .jump
         case .clear: .clear
         case .queue: .queue

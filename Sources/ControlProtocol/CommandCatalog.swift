@@ -136,6 +136,20 @@ public enum CommandCatalog {
             .changeShuffleMode(try args.choice("mode", ShuffleMode.self)!)
         },
         CommandSpec(
+            .setReplayGainMode,
+            "Set which ReplayGain applies: off, track, album, or auto (album while the queue plays in order, else track); until a restart, as MPD's replay_gain_mode.",
+            remote: true,
+            arguments: [ArgumentSpec("mode", .string, required: true, "\"off\", \"track\", \"album\" or \"auto\".")],
+            verbs: [
+                CLIVerb(
+                    "replay-gain", "Set the ReplayGain mode until a restart (config.toml's replay-gain lasts).",
+                    positionals: [CLIPositional("mode", "MODE", .choice(ReplayGainMode.allCases.map(\.rawValue)))],
+                    examples: ["replay-gain album", "replay-gain off"])
+            ]
+        ) { args throws(RequestError) in
+            .setReplayGainMode(try args.choice("mode", ReplayGainMode.self)!)
+        },
+        CommandSpec(
             .changePlaybackRate,
             "Set the playback rate (media seconds per second, pitch kept) or change it; 1 leaves the samples untouched.",
             remote: true,
@@ -184,6 +198,20 @@ public enum CommandCatalog {
     ]
 
     static let sound: [CommandSpec] = [
+        CommandSpec(
+            .setOutputEnabled,
+            "Switch the output off (playing pauses, the device is let go, and play is refused until it is on) or on again; MPD's enableoutput and disableoutput.",
+            remote: false,
+            arguments: [ArgumentSpec("enabled", .boolean, "true: on, false: off; absent: the other way.")],
+            verbs: [
+                CLIVerb(
+                    "output-on", "Switch the output on.", presets: [("enabled", .bool(true))], examples: ["output on"]),
+                CLIVerb(
+                    "output-off", "Switch the output off: playing pauses and nothing plays until it is on.",
+                    presets: [("enabled", .bool(false))], examples: ["output off"]),
+                CLIVerb("output-toggle", "Switch the output the other way.", examples: ["output toggle"]),
+            ]
+        ) { args throws(RequestError) in .setOutputEnabled(try args.bool("enabled")) },
         CommandSpec(
             .changeVolume,
             "Set the software volume (0 - 100 %) or change it by a number of points; smooth, and 100 leaves the samples untouched.",
@@ -441,6 +469,28 @@ public enum CommandCatalog {
             ]
         ) { args throws(RequestError) in
             .move(from: try args.index("from")!, to: try args.index("to")!)
+        },
+        CommandSpec(
+            .shuffleQueue,
+            "Put the queue's items in a random order, once (not the shuffle mode); the item playing goes first and plays on.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("index", .number, "Queue index (0-based) of the first item shuffled; default 0."),
+                ArgumentSpec("count", .number, "How many items, >= 1; default: to the end."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "shuffle-queue", "Put the queue (or COUNT items from POSITION, 1-based) in a random order, once.",
+                    positionals: [
+                        CLIPositional("index", "POSITION", .queuePosition, optional: true),
+                        CLIPositional("count", "COUNT", .count, optional: true),
+                    ],
+                    examples: ["shuffle-queue", "shuffle-queue 5 10"])
+            ]
+        ) { args throws(RequestError) in
+            let count = try args.index("count")
+            guard count.map({ $0 >= 1 }) ?? true else { throw RequestError("'count' must be at least 1") }
+            return .shuffleQueue(index: try args.index("index") ?? 0, count: count)
         },
         CommandSpec(
             .jump, "Make the item at an index current, from its start, keeping the transport state.", remote: false,

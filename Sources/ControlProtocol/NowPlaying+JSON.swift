@@ -109,6 +109,7 @@ extension NowPlaying {
         members.append(("volume", .number(volume)))
         members.append(("defaultRate", .number(defaultRate)))
         members.append(("crossfade", crossfade.json))
+        if !outputEnabled { members.append(("outputEnabled", .bool(false))) }
         if let routeChange {
             members.append(
                 (
@@ -125,6 +126,15 @@ extension NowPlaying {
     /// Reads the `crossfade` member; absent: none.
     private static func crossfade(in json: JSONValue) throws(WireDecodingError) -> Crossfade {
         try json["crossfade"].map { value throws(WireDecodingError) in try Crossfade(json: value) } ?? Crossfade()
+    }
+
+    /// Reads the `outputEnabled` member; absent: on.
+    private static func outputEnabled(in json: JSONValue) throws(WireDecodingError) -> Bool {
+        guard let value = json["outputEnabled"] else { return true }
+        guard let enabled = value.boolValue else {
+            throw WireDecodingError("nowPlaying: 'outputEnabled' is not a boolean")
+        }
+        return enabled
     }
 
     /// Reads the `routeChange` member, when there is one.
@@ -154,6 +164,7 @@ extension NowPlaying {
                 routeChange: routeChange)
             self.deviceError = deviceError
             crossfade = try Self.crossfade(in: json)
+            outputEnabled = try Self.outputEnabled(in: json)
             return
         }
         let item = QueueItem(
@@ -171,6 +182,7 @@ extension NowPlaying {
             volume: volume, defaultRate: defaultRate, replayGain: replayGain, routeChange: routeChange)
         self.deviceError = deviceError
         crossfade = try Self.crossfade(in: json)
+        outputEnabled = try Self.outputEnabled(in: json)
         chapter = try Self.chapter(in: json)
         sleepTimer = try Self.sleepTimer(in: json)
         if let loop = json["loopRange"] {

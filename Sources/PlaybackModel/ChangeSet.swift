@@ -38,6 +38,8 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
 
     /// The library changed: its contents or its scan's progress (`library` in the event).
     public static let library = ChangeSet(rawValue: 1 << 15)
+    /// The output was switched on or off (`outputEnabled` in the snapshot).
+    public static let output = ChangeSet(rawValue: 1 << 16)
 
     /// The bookmarks changed: saved, not published (the daemon's own).
     public static let bookmarks = ChangeSet(rawValue: 1 << 24)
@@ -53,7 +55,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.queue, "queue"), (.commands, "commands"), (.modes, "modes"), (.volume, "volume"),
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
             (.route, "route"), (.chapter, "chapter"), (.sleepTimer, "sleepTimer"),
-            (.loop, "loop"), (.phrase, "phrase"), (.library, "library"),
+            (.loop, "loop"), (.phrase, "phrase"), (.library, "library"), (.output, "output"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

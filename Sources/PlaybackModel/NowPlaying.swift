@@ -30,6 +30,8 @@ public struct NowPlaying: Sendable, Equatable {
     public var deviceError: String?
     /// The crossfade between items (`setCrossfade`).
     public var crossfade = Crossfade()
+    /// Whether the output is on (`setOutputEnabled`); off, nothing plays.
+    public var outputEnabled = true
     /// The chapter playing at `timestamp`; nil when the item has none.
     public var chapter: CurrentChapter?
     /// When the sleep timer pauses playback; nil when none is set.

@@ -326,6 +326,27 @@ public struct PlaybackQueue: Sendable, Equatable {
         nextCycle = nextCycle?.map(newIndex)
     }
 
+    /// Puts the items of `range` in a new random order, once (MPD's `shuffle`). The current
+    /// item, when it is in `range`, goes first, so what plays goes on and what follows it is
+    /// new; a shuffled play order keeps pointing at the same items.
+    public mutating func reorderAtRandom(_ range: Range<Int>) {
+        var order = Array(range)
+        if let currentIndex, range.contains(currentIndex) {
+            order.swapAt(0, currentIndex - range.lowerBound)
+            order[1...].shuffle(using: &random)
+        } else {
+            order.shuffle(using: &random)
+        }
+        // newIndex[old] is where the item at `old` goes.
+        var newIndex = Array(items.indices)
+        for (offset, old) in order.enumerated() { newIndex[old] = range.lowerBound + offset }
+        items[range] = ArraySlice(order.map { items[$0] })
+        itemsRevision &+= 1
+        currentIndex = currentIndex.map { newIndex[$0] }
+        shuffledOrder = shuffledOrder.map { newIndex[$0] }
+        nextCycle = nextCycle?.map { newIndex[$0] }
+    }
+
     /// Sets (or, with nil, clears) the cover of the items with these ids (others are left
     /// alone).
     public mutating func setArtworkPaths(_ paths: [UInt64: String?]) {

@@ -95,6 +95,10 @@ import Testing
         modes.crossfade.mode = .off
         #expect(!HumanOutput.status(modes, now: 1000).contains("crossfade"))
         #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("repeat"))
+        var off = Snapshots.nowPlaying()
+        off.outputEnabled = false
+        #expect(HumanOutput.status(off, now: 1000).hasSuffix("\noutput off (playbackctl output-on)\n"))
+        #expect(!HumanOutput.status(Snapshots.nowPlaying(), now: 1000).contains("output"))
         var routed = Snapshots.nowPlaying()
         routed.state = .paused
         routed.routeChange = RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 990)

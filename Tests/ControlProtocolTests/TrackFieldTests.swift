@@ -58,10 +58,12 @@ import Testing
             queueIndex: 2, queueCount: 7, repeatMode: .all, shuffleMode: .items,
             routeChange: RouteChange(reason: .newDeviceAvailable, device: "USB DAC", timestamp: 1_790_000_000.5))
         #expect(try NowPlaying(json: Self.overTheWire(playing.json)) == playing)
-        let cleared = NowPlaying(
+        var cleared = NowPlaying(
             state: .stopped, item: nil, elapsed: 0, rate: 0, timestamp: 0, queueIndex: nil, queueCount: 0,
             repeatMode: .one,
             routeChange: RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 3))
+        #expect(try NowPlaying(json: Self.overTheWire(cleared.json)) == cleared)
+        cleared.outputEnabled = false
         #expect(try NowPlaying(json: Self.overTheWire(cleared.json)) == cleared)
         var untagged = playing
         untagged.item?.metadata = TrackMetadata(title: "x", duration: 1, sampleRate: 44_100, channels: 1)

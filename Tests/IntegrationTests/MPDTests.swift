@@ -104,6 +104,54 @@ extension IntegrationSuite {
             #expect(try world.nowPlaying()["queueCount"]?.numberValue == 3)
         }
 
+        @Test("mpc: disable, enable and toggle the output, replaygain, shuffle, swap; idle sees output and options")
+        func mpcOutputAndQueueOrder() throws {
+            let world = try World()
+            _ = try world.mpcOutput("add", "Pink Floyd/The Wall")
+            _ = try world.mpcOutput("add", "Queen")
+            _ = try world.mpcOutput("repeat", "on")
+            _ = try world.mpcOutput("play")
+            // An idle client sees the output switched off, and playback pauses.
+            let watcher = try MPDLineClient(path: world.socket)
+            watcher.send("idle output options\n")
+            #expect(try world.mpcOutput("disable", "1").contains("Output 1 ("))
+            #expect(try watcher.readLine() == "changed: output")
+            #expect(try watcher.readLine() == "OK")
+            #expect(try world.nowPlaying()["state"]?.stringValue == "paused")
+            #expect(try world.nowPlaying()["outputEnabled"]?.boolValue == false)
+            #expect(try world.mpcOutput("outputs").contains("is disabled"))
+            let refused = try world.mpc(["play"])
+            #expect(refused.status != 0 && refused.stderr.contains("output is off"), "\(refused.stderr)")
+            #expect(try world.nowPlaying()["state"]?.stringValue == "paused")
+            #expect(try world.daemon.call("play")["status"]?.stringValue == "commandFailed")
+            _ = try world.mpcOutput("toggleoutput", "1")
+            #expect(try world.mpcOutput("outputs").contains("is enabled"))
+            #expect(try world.nowPlaying()["state"]?.stringValue == "paused", "on again, nothing resumes by itself")
+            _ = try world.mpcOutput("play")
+            #expect(try world.nowPlaying()["state"]?.stringValue == "playing")
+            #expect(try world.mpc(["disable", "2"]).status != 0, "there is one output")
+            // replay_gain_mode, seen by replay_gain_status and idle's options.
+            watcher.send("idle options\n")
+            let set = try world.mpcOutput("replaygain", "album")
+            #expect(try watcher.readLine() == "changed: options")
+            #expect(try watcher.readLine() == "OK")
+            let shown = try world.mpcOutput("replaygain")
+            #expect(set.isEmpty && shown == "replay_gain_mode: album\n", "set: \(set)")
+            // shuffle reorders the queue once, keeping its songs and the one playing first.
+            let before = try world.mpcOutput("-f", "%file%", "playlist").split(separator: "\n")
+            let playing = try world.mpcOutput("current", "-f", "%file%")
+            _ = try world.mpcOutput("shuffle")
+            let after = try world.mpcOutput("-f", "%file%", "playlist").split(separator: "\n")
+            #expect(after.sorted() == before.sorted() && after.count > 3)
+            #expect(try world.mpcOutput("current", "-f", "%file%") == playing)
+            #expect(try world.nowPlaying()["queueIndex"]?.numberValue == 0)
+            #expect(try world.nowPlaying()["state"]?.stringValue == "playing", "the song playing plays on")
+            // swap: two songs change places.
+            _ = try MPDLineClient(path: world.socket).call("swap 1 3")
+            let swapped = try world.mpcOutput("-f", "%file%", "playlist").split(separator: "\n")
+            #expect(swapped[1] == after[3] && swapped[3] == after[1] && swapped[0] == after[0])
+        }
+
         @Test("idle reports a change made on the native socket; TCP on a port the kernel chose")
         func idleAndTCP() throws {
             let world = try World()
@@ -135,7 +183,7 @@ extension IntegrationSuite {
         func protocolLines() throws {
             let world = try World()
             let client = try MPDLineClient(path: world.socket)
-            #expect(client.greeting == "OK MPD 0.21.0")
+            #expect(client.greeting == "OK MPD 0.23.5")
             #expect(try client.call("ping") == ["OK"])
             // An unknown command is named in the message, not between the braces (as MPD does).
             #expect(try client.call("dance") == [#"ACK [5@0] {} unknown command "dance""#])
@@ -465,6 +513,16 @@ extension IntegrationSuite.MPD {
         "listplaylist wall", "clear", "load queen", "playlistinfo", "load queen 1:2", "playlistinfo", "rm queen",
         "rm queen", "listplaylists", "load nothing", #"save "a/b""#, "playlistclear nothing", "save empty", "clear",
         "playlistclear empty", "listplaylist empty", "rm empty", "clear",
+        // Protocol 0.22 - 0.23.5: positions relative to the current song, swap, shuffle, ranges
+        // in playlistdelete, the one partition.
+        #"add "Queen" +0"#, #"add "Pink Floyd/The Wall""#, "play 1", "stop", #"add "Loose/untagged tune.mp3" +0"#,
+        #"addid "Queen/Greatest Hits/01 Bohemian Rhapsody.opus" -0"#, "playlistinfo", "move 0 +0", "playlistinfo",
+        "move 4 -1", "playlistinfo", "move 1 +0", "move 0 +9", "moveid 999 0", "swap 0 3", "playlistinfo", "swap 0 99",
+        "swap x 1", "swapid 999 1", "shuffle 9:12", "shuffle 2:3", "shuffle x", "playlistinfo",
+        #"findadd artist "Beyoncé" position +0"#, "playlistinfo", #"searchadd album "wall" window 1:2 position 0"#,
+        "playlistinfo", #"findadd artist "Queen" position 99"#, #"load queen2 0:1 +0"#, "save five",
+        "playlistdelete five 1:3", "listplaylist five", "playlistdelete five 5:9", "rm five", "listpartitions",
+        "partition default", "partition nothing", "status", "clear", #"add "Queen" -0"#, "clear",
     ]
 }
 
@@ -472,7 +530,8 @@ extension IntegrationSuite.MPD {
 /// - `Last-Modified`, `Format`, `Time` and `duration`: MPD reports an MP3's length with the
 ///   encoder's padding and the decoder's own sample format; playbackd the gapless length of
 ///   what it plays, in the file's format; the index keeps no modification time per song.
-/// - `Id` and the queue's versions: each numbers its own way.
+/// - `Id` (`songid`, `nextsongid`) and the queue's versions: each numbers its own way.
+/// - `volume`: the reference MPD's null output has no mixer, so its `status` has no volume.
 /// - The order of a song's tags (MPD's is the file's), and of a folder's subfolders (MPD's is
 ///   the order it found them in): sorted.
 /// - An error's text: the code, the index in a command list and the command are compared.
@@ -480,7 +539,9 @@ extension IntegrationSuite.MPD {
 ///   playbackd's lists the folders of its songs.
 /// - `tagtypes`: MPD lists every tag it knows, playbackd the ones it reads (a subset).
 struct ConformanceReply {
-    static let ignoredKeys: Set<String> = ["Last-Modified", "Format", "Time", "duration", "Id", "playlist"]
+    static let ignoredKeys: Set<String> = [
+        "Last-Modified", "Format", "Time", "duration", "Id", "playlist", "songid", "nextsongid", "volume",
+    ]
     let lines: [String]
 
     init(_ reply: [String]) {

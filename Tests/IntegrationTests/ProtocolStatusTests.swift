@@ -15,10 +15,12 @@ extension IntegrationSuite {
             .clear: [], .queue: [], .nowPlaying: [], .commands: [], .subscribe: [],
             .changeRepeatMode: [("mode", .string("all"))], .changeShuffleMode: [("mode", .string("items"))],
             .remove: [("index", .number(1))], .move: [("from", .number(1)), ("to", .number(0))],
+            .shuffleQueue: [],
             .jump: [("index", .number(0))],
             .setCommandEnabled: [("name", .string("play")), ("enabled", .bool(true))],
             .changeVolume: [("volume", .number(90))], .changePlaybackRate: [("rate", .number(1.25))],
-            .setCrossfade: [("seconds", .number(2))],
+            .setCrossfade: [("seconds", .number(2))], .setReplayGainMode: [("mode", .string("track"))],
+            .setOutputEnabled: [("enabled", .bool(true))],
             .equalizer: [], .setEqualizerEnabled: [("enabled", .bool(true))],
             .setEqualizerBand: [("band", .number(2)), ("gain", .number(-3))],
             .setEqualizerGains: [("gains", .array(Array(repeating: .number(1), count: 10)))],
@@ -52,11 +54,12 @@ extension IntegrationSuite {
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,
                 .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
-                .changeVolume, .changePlaybackRate, .setCrossfade, .equalizer, .setEqualizerEnabled, .setEqualizerBand,
+                .changeVolume, .changePlaybackRate, .setCrossfade, .setReplayGainMode, .setOutputEnabled, .equalizer,
+                .setEqualizerEnabled, .setEqualizerBand,
                 .setEqualizerGains,
                 .setEqualizerGlobalGain, .resetEqualizer, .loadEqualizer, .saveEqualizer,
                 .setPhraseMode, .replayPhrase, .previousPhrase, .nextPhrase, .analyzePhrases, .nextTrack, .enqueue,
-                .move, .jump, .remove, .stop, .subscribe, .clear,
+                .move, .shuffleQueue, .jump, .remove, .stop, .subscribe, .clear,
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))

@@ -54,6 +54,28 @@ import Testing
         #expect(plain.perform(.nextChapter, heard: 95).0 == .failure(.noChapters))
     }
 
+    // MARK: The output
+
+    @Test("the output off pauses playing, refuses play until it is on, shows in the snapshot and is saved")
+    func outputSwitch() {
+        var world = StateFixture()
+        world.play()
+        let (off, changes) = world.perform(.setOutputEnabled(false))
+        #expect(off == .success(.done) && changes.isSuperset(of: [.output, .state]))
+        #expect(world.state.transport == .paused && !world.shown(at: 10).outputEnabled)
+        #expect(world.perform(.play).0 == .failure(.outputDisabled))
+        #expect(world.perform(.togglePlayPause).0 == .failure(.outputDisabled))
+        #expect(world.state.transport == .paused)
+        #expect(world.state.resumeState(frame: 0).outputEnabled == false)
+        // Moves still work while it is off; on again, nothing resumes by itself.
+        #expect(world.perform(.nextTrack).0 == .success(.done))
+        let (toggled, back) = world.perform(.setOutputEnabled(nil))
+        #expect(toggled == .success(.done) && back == .output && world.state.transport == .paused)
+        #expect(world.shown(at: 0).outputEnabled && world.state.resumeState(frame: 0).outputEnabled == nil)
+        #expect(world.perform(.play).0 == .success(.done) && world.state.transport == .playing)
+        #expect(world.perform(.setOutputEnabled(true)).1 == [], "already on: nothing changes")
+    }
+
     // MARK: The sleep timer
 
     @Test("after a time: due then, the plan fades out before it, and reaching it pauses and keeps the bookmark")

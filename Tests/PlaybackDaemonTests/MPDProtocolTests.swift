@@ -39,6 +39,32 @@ import Testing
         }
     }
 
+    @Test("positions (protocol 0.23): N, +N after the current item, -N before it; no current item refused")
+    func positions() throws {
+        // A queue of 10, the current item at 4.
+        #expect(try MPDArgument.insertPosition("10", count: 10, current: 4).get() == 10)
+        #expect(try MPDArgument.insertPosition("+0", count: 10, current: 4).get() == 5)
+        #expect(try MPDArgument.insertPosition("+5", count: 10, current: 4).get() == 10)
+        #expect(try MPDArgument.insertPosition("-0", count: 10, current: 4).get() == 4)
+        #expect(try MPDArgument.insertPosition("-4", count: 10, current: 4).get() == 0)
+        for bad in ["11", "+6", "-5", "x", "+x", "-"] {
+            #expect(throws: MPDError.self) { try MPDArgument.insertPosition(bad, count: 10, current: 4).get() }
+        }
+        #expect(throws: MPDError(.playerSync, "No current song")) {
+            try MPDArgument.insertPosition("+0", count: 10, current: nil).get()
+        }
+        // Moving 1..<3 (two items): the current item at 4 is at 2 once they are out.
+        #expect(try MPDArgument.moveDestination("+0", moving: 1..<3, count: 10, current: 4).get() == 3)
+        #expect(try MPDArgument.moveDestination("-0", moving: 1..<3, count: 10, current: 4).get() == 2)
+        #expect(try MPDArgument.moveDestination("8", moving: 1..<3, count: 10, current: 4).get() == 8)
+        #expect(throws: MPDError.self) {
+            try MPDArgument.moveDestination("9", moving: 1..<3, count: 10, current: 4).get()
+        }
+        #expect(throws: MPDError(.argument, "Cannot move current song relative to itself")) {
+            try MPDArgument.moveDestination("+1", moving: 3..<5, count: 10, current: 4).get()
+        }
+    }
+
     @Test("addresses: host:port, [IPv6]:port, absolute paths; the rest refused")
     func addresses() throws {
         #expect(try MPDListenAddress.parse("127.0.0.1:6600").get() == .tcp(host: "127.0.0.1", port: 6600))

@@ -26,7 +26,7 @@ import Testing
             currentIndex: 1, position: 0.75, state: .paused, repeatMode: .all, shuffleMode: .items,
             shuffledOrder: [1, 0], disabledCommands: [.skipBackward, .nextTrack], volume: 62.5,
             phraseMode: PhraseMode(isEnabled: true, repeats: 3, gapFactor: 1.5, gapExtra: 0.25),
-            crossfade: Crossfade(seconds: 4.5, mode: .always, skipSeconds: 0.5))
+            crossfade: Crossfade(seconds: 4.5, mode: .always, skipSeconds: 0.5), outputEnabled: false)
     }
 
     @Test("a state reads back equal from its file, every metadata field included")
@@ -68,6 +68,10 @@ import Testing
             (
                 #"{"version":1,"items":[],"currentIndex":null,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[],"crossfade":{"seconds":40,"mode":"always","skipSeconds":1}}"#,
                 "crossfade: seconds or skipSeconds out of range"
+            ),
+            (
+                #"{"version":1,"items":[],"currentIndex":null,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[],"outputEnabled":"no"}"#,
+                "outputEnabled is not a boolean"
             ),
         ])
     func badFields(_ text: String, _ message: String) throws {

@@ -26,6 +26,25 @@ import Testing
         #expect(queue.count == 4)
     }
 
+    @Test("a reorder at random moves only the range, puts the current item first and keeps the shuffled order's items")
+    func reorderAtRandom() {
+        var queue = PlaybackQueue(random: SplitMix64(seed: 7))
+        queue.append(items(1...40))
+        _ = queue.select(10)  // item 11
+        queue.setShuffle(.items)
+        let playOrder = queue.shuffledOrder.map { queue.items[$0].id }
+        queue.reorderAtRandom(5..<30)
+        let ids = queue.items.map(\.id)
+        #expect(Array(ids[..<5]) == Array(1...5) && Array(ids[30...]) == Array(31...40), "outside the range: as it was")
+        #expect(Set(ids[5..<30]) == Set(6...30), "the range holds the same items")
+        #expect(ids[5..<30] != ArraySlice(6...30), "in another order (seeded)")
+        #expect(queue.currentIndex == 5 && queue.current?.id == 11, "the current item first")
+        #expect(queue.shuffledOrder.map { queue.items[$0].id } == playOrder, "the play order names the same items")
+        // The current item outside the range is where it was.
+        queue.reorderAtRandom(20..<40)
+        #expect(queue.currentIndex == 5 && queue.current?.id == 11)
+    }
+
     @Test("select checks its range; index(ofItem:) finds ids")
     func selectAndFind() {
         var queue = PlaybackQueue()

@@ -27,17 +27,18 @@ public enum HumanOutput {
 
     /// `[playing] Artist - Title`, the album, then `elapsed / duration  (index/count)`, the
     /// skip intervals when `commands` is known and a skip is enabled, and the play modes and
-    /// crossfade that are on, why playback is
-    /// interrupted, and the latest route change when there was one; each line fits 80 columns.
+    /// crossfade that are on, why playback is interrupted, an output that is off, and the
+    /// latest route change when there was one; each line fits 80 columns.
     public static func status(
         _ nowPlaying: NowPlaying, commands: CommandAvailability? = nil, now: Double, style: TerminalStyle = .plain
     ) -> String {
         let state = nowPlaying.state.rawValue
         let tag = "[\(state)]"
         let route =
-            nowPlaying.routeChange.map {
+            (nowPlaying.outputEnabled ? "" : "output off (playbackctl output-on)\n")
+            + (nowPlaying.routeChange.map {
                 DisplayWidth.fit(RenderedPiece.singleLine(routeLine($0)), columns: columns) + "\n"
-            } ?? ""
+            } ?? "")
         guard let item = nowPlaying.item else { return style.stateTag(state) + "\n" + route }
         var lines = [tag + " " + track(item.metadata)]
         if let album = item.metadata.album { lines.append(album) }

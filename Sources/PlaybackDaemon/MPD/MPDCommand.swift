@@ -21,8 +21,6 @@ struct MPDContext {
     let access: MPDAccess
     /// The stored playlists; nil without a folder for them.
     let playlists: StoredPlaylists?
-    /// The ReplayGain mode in the settings.
-    let replayGainMode: () -> ReplayGainMode
     /// Tells every connection's `idle` of a change this front end made itself (a stored
     /// playlist: the player publishes nothing for it).
     let changed: (Set<String>) -> Void
@@ -39,6 +37,14 @@ struct MPDContext {
             guard case .success = result else { return reply(result) }
             run(Array(commands.dropFirst()), reply)
         }
+    }
+
+    /// The current item's place in the queue (MPD's current song, also while stopped).
+    var currentIndex: Int? { view().nowPlaying.queueIndex }
+
+    /// Where an insertion `text` names goes (`MPDArgument.insertPosition`).
+    func insertPosition(_ text: String) -> Result<Int, MPDError> {
+        MPDArgument.insertPosition(text, count: view().resume.items.count, current: currentIndex)
     }
 
     /// The queue index of the item with MPD id `id`.
@@ -123,6 +129,43 @@ enum MPDArgument {
             return .failure(MPDError(.argument, "Float expected: \(text)"))
         }
         return .success(value)
+    }
+
+    /// A number from 0 to `maximum`, with MPD's messages.
+    static func unsigned(_ text: String, maximum: Int) -> Result<Int, MPDError> {
+        guard let value = UInt(text) else { return .failure(MPDError(.argument, "Integer expected: \(text)")) }
+        guard value <= maximum else { return .failure(MPDError(.argument, "Number too large: \(text)")) }
+        return .success(Int(value))
+    }
+
+    /// Where an insertion goes in a queue of `count` items (protocol 0.23): `N`, or `+N` after
+    /// the current item, `-N` before it.
+    static func insertPosition(_ text: String, count: Int, current: Int?) -> Result<Int, MPDError> {
+        guard let sign = text.first, sign == "+" || sign == "-" else { return unsigned(text, maximum: count) }
+        guard let current else { return .failure(MPDError(.playerSync, "No current song")) }
+        let offset = String(text.dropFirst())
+        return sign == "+"
+            ? unsigned(offset, maximum: count - current - 1).map { current + 1 + $0 }
+            : unsigned(offset, maximum: current).map { current - $0 }
+    }
+
+    /// Where the items of `range` start once moved (protocol 0.23): `N`, or `+N` after the
+    /// current item, `-N` before it, counted as if `range` were out of the queue.
+    static func moveDestination(_ text: String, moving range: Range<Int>, count: Int, current: Int?)
+        -> Result<Int, MPDError>
+    {
+        let rest = count - range.count
+        guard let sign = text.first, sign == "+" || sign == "-" else { return unsigned(text, maximum: rest) }
+        guard var current else { return .failure(MPDError(.playerSync, "No current song")) }
+        guard !range.contains(current) else {
+            return .failure(MPDError(.argument, "Cannot move current song relative to itself"))
+        }
+        if current >= range.upperBound { current -= range.count }
+        return unsigned(String(text.dropFirst()), maximum: rest - current).flatMap { offset in
+            let destination = sign == "+" ? current + 1 + offset : current - offset
+            return (0...rest).contains(destination)
+                ? .success(destination) : .failure(MPDError(.argument, "Bad song index"))
+        }
     }
 
     /// `N` (one position, which must be there) or `START:END` (END excluded, clipped to the

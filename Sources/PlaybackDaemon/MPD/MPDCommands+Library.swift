@@ -61,14 +61,25 @@ extension MPDCommands {
         }
     }
 
-    /// `findadd` and `searchadd`: what the search finds, at the end of the queue.
+    /// `findadd` and `searchadd`: what the search finds (in its window), at the end of the
+    /// queue or where `position` says.
     private static func add(_ context: MPDContext, _ arguments: [String], exact: Bool, _ reply: @escaping MPDReply) {
         switch MPDLibraryQuery.parse(arguments, exact: exact, roots: context.roots) {
         case .failure(let error): reply(.failure(error))
         case .success(let search):
             var query = search.query
-            query.limit = LibraryQuery.maximumEnqueue
-            context.perform(.enqueueLibrary(.query(query), placement: .end, replace: false, play: false)) { result in
+            query.offset = search.window?.lowerBound ?? 0
+            query.limit = min(search.window?.count ?? .max, LibraryQuery.maximumEnqueue)
+            var placement = EnqueuePlacement.end
+            if let position = search.position {
+                switch context.insertPosition(position) {
+                case .failure(let error): return reply(.failure(error))
+                case .success(let index): placement = .index(index)
+                }
+            }
+            guard query.limit > 0 else { return reply(.success([])) }
+            context.perform(.enqueueLibrary(.query(query), placement: placement, replace: false, play: false)) {
+                result in
                 switch result {
                 case .success: reply(.success([]))
                 case .failure(let failure) where failure.status == .noSuchContent: reply(.success([]))

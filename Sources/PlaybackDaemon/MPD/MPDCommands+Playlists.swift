@@ -36,10 +36,10 @@ extension MPDCommands {
                 }
                 var placement = EnqueuePlacement.end
                 if arguments.count > 2 {
-                    guard let index = Int(arguments[2]), index >= 0 else {
-                        return reply(.failure(MPDError(.argument, "Integer expected: \(arguments[2])")))
+                    switch context.insertPosition(arguments[2]) {
+                    case .failure(let error): return reply(.failure(error))
+                    case .success(let index): placement = .index(index)
                     }
-                    placement = .index(index)
                 }
                 guard !chosen.isEmpty else { return reply(.success([])) }
                 context.perform(.enqueue(paths: Array(chosen), placement: placement, replace: false, play: false)) {
@@ -102,10 +102,11 @@ extension MPDCommands {
         MPDCommand("playlistdelete", 2...2, .control) { context, arguments, reply in
             change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
                 var entries = try playlists.entries(arguments[0])
-                guard let index = Int(arguments[1]), entries.indices.contains(index) else {
-                    throw .failed("Bad song index")
-                }
-                entries.remove(at: index)
+                // One position or a range (protocol 0.23.3).
+                guard case .success(let range) = MPDArgument.range(arguments[1], count: entries.count),
+                    !range.isEmpty
+                else { throw .failed("Bad song index") }
+                entries.removeSubrange(range)
                 try playlists.write(arguments[0], entries)
             }
         },

@@ -188,29 +188,42 @@ enum MPDCommands {
             }
         },
         MPDCommand("move", 2...2, .control) { context, arguments, reply in
-            let count = context.view().resume.items.count
-            switch (MPDArgument.range(arguments[0], count: count), MPDArgument.integer(arguments[1])) {
-            case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
-            case (.success(let range), .success(let to)):
-                guard to >= 0, to + range.count <= count else {
-                    return reply(.failure(MPDError(.argument, "Bad song index")))
-                }
-                // The range, in order, to start at `to` once moved: one item at a time.
-                let moves: [Command] = (0..<range.count).map { offset in
-                    to <= range.lowerBound
-                        ? .move(from: range.lowerBound + offset, to: to + offset)
-                        : .move(from: range.lowerBound, to: to + range.count - 1)
-                }
-                context.run(moves, reply)
+            switch MPDArgument.range(arguments[0], count: context.view().resume.items.count) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let range): move(context, range, to: arguments[1], reply)
             }
         },
         MPDCommand("moveid", 2...2, .control) { context, arguments, reply in
+            switch context.index(ofID: arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let from): move(context, from..<from + 1, to: arguments[1], reply)
+            }
+        },
+        MPDCommand("swap", 2...2, .control) { context, arguments, reply in
             let count = context.view().resume.items.count
-            switch (context.index(ofID: arguments[0]), MPDArgument.integer(arguments[1])) {
+            let positions = arguments.map { text in
+                MPDArgument.unsigned(text, maximum: Int(UInt32.max)).flatMap { index in
+                    index < count ? .success(index) : .failure(MPDError(.argument, "Bad song index"))
+                }
+            }
+            switch (positions[0], positions[1]) {
             case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
-            case (.success(let from), .success(let to)):
-                guard to >= 0, to < count else { return reply(.failure(MPDError(.argument, "Bad song index"))) }
-                context.run(.move(from: from, to: to), reply)
+            case (.success(let first), .success(let second)): swap(context, first, second, reply)
+            }
+        },
+        MPDCommand("swapid", 2...2, .control) { context, arguments, reply in
+            switch (context.index(ofID: arguments[0]), context.index(ofID: arguments[1])) {
+            case (.failure(let error), _), (_, .failure(let error)): reply(.failure(error))
+            case (.success(let first), .success(let second)): swap(context, first, second, reply)
+            }
+        },
+        MPDCommand("shuffle", 0...1, .control) { context, arguments, reply in
+            let count = context.view().resume.items.count
+            switch arguments.first.map({ MPDArgument.range($0, count: count) }) ?? .success(0..<count) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let range):
+                guard range.count > 1 else { return reply(.success([])) }
+                context.run(.shuffleQueue(index: range.lowerBound, count: range.count), reply)
             }
         },
         MPDCommand("clear", 0...0, .control) { context, _, reply in context.run(.clear, reply) },
@@ -256,13 +269,9 @@ enum MPDCommands {
         }
         var placement = EnqueuePlacement.end
         if arguments.count == 2 {
-            switch MPDArgument.integer(arguments[1]) {
+            switch context.insertPosition(arguments[1]) {
             case .failure(let error): return reply(.failure(error))
-            case .success(let index):
-                guard index >= 0, index <= context.view().resume.items.count else {
-                    return reply(.failure(MPDError(.argument, "Bad song index")))
-                }
-                placement = .index(index)
+            case .success(let index): placement = .index(index)
             }
         }
         context.perform(.enqueue(paths: [path], placement: placement, replace: false, play: false)) { result in
@@ -272,6 +281,29 @@ enum MPDCommands {
             case .failure(let failure): reply(.failure(MPDError(.noExist, failure.message)))
             }
         }
+    }
+
+    /// `move` and `moveid`: the items of `range`, in order, to start at the destination `text`
+    /// names, one item at a time.
+    private static func move(_ context: MPDContext, _ range: Range<Int>, to text: String, _ reply: @escaping MPDReply) {
+        let count = context.view().resume.items.count
+        switch MPDArgument.moveDestination(text, moving: range, count: count, current: context.currentIndex) {
+        case .failure(let error): reply(.failure(error))
+        case .success(let to):
+            let moves: [Command] = (0..<range.count).map { offset in
+                to <= range.lowerBound
+                    ? .move(from: range.lowerBound + offset, to: to + offset)
+                    : .move(from: range.lowerBound, to: to + range.count - 1)
+            }
+            context.run(moves, reply)
+        }
+    }
+
+    /// `swap` and `swapid`: the two items change places (two moves).
+    private static func swap(_ context: MPDContext, _ first: Int, _ second: Int, _ reply: @escaping MPDReply) {
+        let (low, high) = (min(first, second), max(first, second))
+        guard low != high else { return reply(.success([])) }
+        context.run([.move(from: high, to: low), .move(from: low + 1, to: high)], reply)
     }
 
     private static func songs(_ items: [QueueItem], _ range: Range<Int>, _ context: MPDContext) -> [String] {
@@ -310,8 +342,23 @@ enum MPDCommands {
         MPDCommand("rescan", 0...1, .control) { context, arguments, reply in
             update(context, arguments, full: true, reply)
         },
+        // One output, the device: off, nothing plays (`setOutputEnabled`).
         MPDCommand("outputs", 0...0, .read) { context, _, reply in
-            reply(.success(["outputid: 0", "outputname: \(context.device)", "plugin: playbackd", "outputenabled: 1"]))
+            let enabled = context.view().nowPlaying.outputEnabled
+            reply(
+                .success([
+                    "outputid: 0", "outputname: \(context.device)", "plugin: playbackd",
+                    "outputenabled: \(enabled ? 1 : 0)",
+                ]))
+        },
+        MPDCommand("enableoutput", 1...1, .admin) { context, arguments, reply in
+            output(context, arguments[0], enabled: true, reply)
+        },
+        MPDCommand("disableoutput", 1...1, .admin) { context, arguments, reply in
+            output(context, arguments[0], enabled: false, reply)
+        },
+        MPDCommand("toggleoutput", 1...1, .admin) { context, arguments, reply in
+            output(context, arguments[0], enabled: nil, reply)
         },
         MPDCommand("urlhandlers", 0...0, .read) { _, _, reply in
             reply(.success(["handler: http://", "handler: https://"]))
@@ -325,10 +372,34 @@ enum MPDCommands {
                     }))
         },
         MPDCommand("ping", 0...0, .none) { _, _, reply in reply(.success([])) },
+        // One partition, MPD's default: playbackd has one queue and one device.
+        MPDCommand("listpartitions", 0...0, .read) { _, _, reply in
+            reply(.success(["partition: \(MPDSongFormat.partition)"]))
+        },
+        MPDCommand("partition", 1...1, .read) { _, arguments, reply in
+            reply(
+                arguments[0] == MPDSongFormat.partition
+                    ? .success([]) : .failure(MPDError(.noExist, "partition does not exist")))
+        },
         MPDCommand("replay_gain_status", 0...0, .read) { context, _, reply in
-            reply(.success(["replay_gain_mode: \(context.replayGainMode().rawValue)"]))
+            reply(.success(["replay_gain_mode: \(context.view().replayGainMode.rawValue)"]))
+        },
+        MPDCommand("replay_gain_mode", 1...1, .control) { context, arguments, reply in
+            guard let mode = ReplayGainMode(rawValue: arguments[0]) else {
+                return reply(.failure(MPDError(.argument, "Unrecognized replay gain mode")))
+            }
+            context.run(.setReplayGainMode(mode), reply)
         },
     ]
+
+    /// `enableoutput`, `disableoutput` and `toggleoutput` (`enabled` nil) of output `id`.
+    private static func output(_ context: MPDContext, _ id: String, enabled: Bool?, _ reply: @escaping MPDReply) {
+        switch MPDArgument.unsigned(id, maximum: Int(UInt32.max)) {
+        case .failure(let error): reply(.failure(error))
+        case .success(let id) where id != 0: reply(.failure(MPDError(.noExist, "No such audio output")))
+        case .success: context.run(.setOutputEnabled(enabled), reply)
+        }
+    }
 
     private static func update(_ context: MPDContext, _ arguments: [String], full: Bool, _ reply: @escaping MPDReply) {
         let path = arguments.first.flatMap { $0.isEmpty ? nil : MPDSongFormat.path(ofURI: $0, roots: context.roots) }

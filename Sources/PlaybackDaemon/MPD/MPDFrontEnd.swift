@@ -32,9 +32,6 @@ final class MPDFrontEnd: Subsystem {
     private var updateJob = 0
     private var wasScanning = false
 
-    /// The ReplayGain mode of the settings (SIGHUP may change it).
-    private var replayGainMode: ReplayGainMode
-
     init(
         addresses: [MPDListenAddress], roots: [String], device: String, playlists: StoredPlaylists?,
         settings: DaemonSettings, loop: EventLoop, log: DaemonLog,
@@ -44,22 +41,15 @@ final class MPDFrontEnd: Subsystem {
         self.addresses = addresses
         self.loop = loop
         self.log = log
-        replayGainMode = settings.replayGain.mode
         context = MPDContext(
             view: current, perform: perform, roots: roots, device: device,
             playlistVersion: { [unowned self] in playlistVersion },
             updatingJob: { [unowned self] in wasScanning ? updateJob : nil }, startedAt: WallClock.now(),
             access: MPDAccess(passwords: settings.mpdPasswords, defaultPermissions: settings.mpdDefaultPermissions),
-            playlists: playlists, replayGainMode: { [unowned self] in replayGainMode },
+            playlists: playlists,
             changed: { [unowned self] subsystems in
                 for (_, connection) in connections { connection.session.changed(subsystems) }
             })
-    }
-
-    func reload(_ settings: DaemonSettings) {
-        guard settings.replayGain.mode != replayGainMode else { return }
-        replayGainMode = settings.replayGain.mode
-        for (_, connection) in connections { connection.session.changed(["options"]) }
     }
 
     deinit { receiveBuffer.deallocate() }
@@ -95,7 +85,8 @@ final class MPDFrontEnd: Subsystem {
             playlistVersion += 1
         }
         if changes.contains(.volume) { subsystems.insert("mixer") }
-        if changes.contains(.modes) { subsystems.insert("options") }
+        if !changes.isDisjoint(with: [.modes, .replayGain]) { subsystems.insert("options") }
+        if changes.contains(.output) { subsystems.insert("output") }
         let scanning = changes.contains(.library) ? view.library?.state == .scanning : wasScanning
         if scanning != wasScanning {
             subsystems.insert("update")

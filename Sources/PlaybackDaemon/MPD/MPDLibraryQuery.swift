@@ -8,6 +8,8 @@ struct MPDLibraryQuery {
     var window: Range<Int>?
     /// What `group` named (`list` and `count`).
     var group: MPDTag?
+    /// Where `findadd` and `searchadd` insert (`position POS`, protocol 0.23), as written.
+    var position: String?
 
     /// The songs' tag a type names, as the library's field.
     static let fields: [String: String] = [
@@ -51,6 +53,8 @@ struct MPDLibraryQuery {
                 case .failure(let error): return .failure(error)
                 case .success(let range): result.window = range
                 }
+            case "position":
+                result.position = value
             case "group":
                 guard let tag = MPDTag.named(value) else {
                     return .failure(MPDError(.argument, "Unknown tag type: \(value)"))

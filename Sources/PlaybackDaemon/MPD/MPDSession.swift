@@ -4,10 +4,11 @@ import PlaybackEngine
 /// has not been told of yet. It answers lines in order; a command that waits for the player
 /// holds the lines after it. It writes through `send` and ends through `close`.
 final class MPDSession {
-    /// The version this front end greets with: 0.21 for `tagtypes clear` and `enable`, which
-    /// mpc uses from that version on (and warns below it). The library's commands of that
-    /// version (`find` with filter expressions) are not implemented yet (docs/mpd.md).
-    static let greeting = "OK MPD 0.21.0\n"
+    /// The version this front end greets with: the protocol changes up to 0.23.5 are those of
+    /// the commands it implements (positions relative to the current song, `position` in
+    /// `findadd` and `searchadd`, ranges in `playlistdelete`, the partition in `status`), and
+    /// clients that need 0.23.5 (myMPD) accept it. What it lacks, `commands` does not list.
+    static let greeting = "OK MPD 0.23.5\n"
     /// Every tag type MPD knows: `tagtypes enable` and `disable` take them (the ones playbackd
     /// does not read are simply never sent).
     static let knownTagTypes: Set<String> = [

@@ -92,6 +92,9 @@ enum MPDSongFormat {
         return relative.isEmpty ? root : root + "/" + relative
     }
 
+    /// The one partition's name (MPD's default partition).
+    static let partition = "default"
+
     /// `status`'s lines for `view`.
     static func status(_ view: PlayerView, playlistVersion: UInt64, updatingJob: Int?, now: Double) -> [String] {
         let playing = view.nowPlaying
@@ -102,9 +105,10 @@ enum MPDSongFormat {
             "random: \(playing.shuffleMode == .off ? 0 : 1)",
             "single: \(playing.repeatMode == .one ? 1 : 0)",
             "consume: 0",
+            "partition: \(partition)",
             "playlist: \(playlistVersion)",
             "playlistlength: \(order.items.count)",
-            "mixrampdb: 0.000000",
+            "mixrampdb: 0",
             "state: \(state(playing.state))",
         ]
         if playing.crossfade.isOn { lines.append("xfade: \(Int(playing.crossfade.seconds.rounded()))") }

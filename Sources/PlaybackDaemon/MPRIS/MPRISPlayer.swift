@@ -112,8 +112,8 @@ extension MPRIS {
             MPRISProperty("CanGoPrevious", "b", .change, "previousTrack is enabled and there is an item") {
                 .boolean($0.can(.previousTrack))
             },
-            MPRISProperty("CanPlay", "b", .change, "play is enabled and the queue is not empty") {
-                .boolean($0.availability.isEnabled(.play) && $0.snapshot.queueCount > 0)
+            MPRISProperty("CanPlay", "b", .change, "play is enabled, the queue is not empty and the output is on") {
+                .boolean($0.availability.isEnabled(.play) && $0.snapshot.queueCount > 0 && $0.snapshot.outputEnabled)
             },
             MPRISProperty("CanPause", "b", .change, "pause is enabled and there is an item") {
                 .boolean($0.can(.pause))

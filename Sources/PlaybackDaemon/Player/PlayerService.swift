@@ -172,7 +172,7 @@ final class PlayerService {
             nowPlaying: shown.snapshot(
                 frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: WallClock.now()),
             availability: shown.currentAvailability, equalizer: state.sound.equalizer,
-            resume: shown.resumeState(frame: frame))
+            replayGainMode: state.sound.replayGain.mode, resume: shown.resumeState(frame: frame))
     }
 
     /// The exit: the device plays out what it holds and fades; the position heard last is

@@ -51,11 +51,22 @@ extension PlayerState {
             if let seconds { crossfade.seconds = seconds }
             if let mode { crossfade.mode = mode }
             return (.success(.done), changeSound { $0.setCrossfade(crossfade) })
+        case .setReplayGainMode(let mode):
+            let changes = changeSound { $0.setReplayGainMode(mode) }
+            soundChanged(changes, rateBefore: currentRate)
+            return (.success(.done), changes)
+        case .setOutputEnabled(let wanted): return (.success(.done), setOutputEnabled(wanted ?? !route.outputEnabled))
         case .remove(let index, let count): return remove(at: index, count: count)
         case .move(let from, let to):
             guard from < queue.count else { return (outOfRange(from), []) }
             guard to < queue.count else { return (outOfRange(to), []) }
             return (.success(.done), move(from: from, to: to))
+        case .shuffleQueue(let index, let count):
+            guard index < queue.count || (index == 0 && queue.isEmpty) else { return (outOfRange(index), []) }
+            let end = count.map { min(queue.count, index + $0) } ?? queue.count
+            guard end - index > 1 else { return (.success(.done), []) }
+            changeQueue { $0.reorderAtRandom(index..<end) }
+            return (.success(.done), .queue)
         case .jump(let index):
             guard index < queue.count else { return (outOfRange(index), []) }
             return playCurrentItem(select(index))
@@ -112,6 +123,7 @@ extension PlayerState {
 
     mutating func play() -> (CommandResult, ChangeSet) {
         if transport == .playing { return (.success(.done), []) }
+        guard route.outputEnabled else { return (.failure(.outputDisabled), []) }
         guard let changes = beginIfNeeded() else {
             return (.failure(CommandFailure(.noActionableNowPlayingItem, "the queue is empty")), [])
         }

@@ -105,6 +105,7 @@ extension PlayerState {
         if let equalizer = saved.equalizer { changes.formUnion(changeSound { $0.setEqualizer(equalizer) }) }
         if let mode = saved.phraseMode { changes.formUnion(setPhraseMode(mode)) }
         if let crossfade = saved.crossfade { changes.formUnion(changeSound { $0.setCrossfade(crossfade) }) }
+        if let enabled = saved.outputEnabled { changes.formUnion(setOutputEnabled(enabled)) }
         guard let item = queue.current else { return changes }
         hold(item.metadata.frame(at: position))
         if saved.state != .stopped { changes.formUnion(setTransport(.paused)) }

@@ -17,6 +17,7 @@ extension PlayerState {
             defaultRate: sound.playbackRate, replayGain: currentReplayGain(), routeChange: route.lastChange)
         snapshot.deviceError = transport == .interrupted ? deviceError : nil
         snapshot.crossfade = sound.crossfade
+        snapshot.outputEnabled = route.outputEnabled
         if let item {
             snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
             snapshot.sleepTimer = sleep.timer
@@ -68,6 +69,7 @@ extension PlayerState {
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
             disabledCommands: availability.disabled, volume: sound.volume, equalizer: sound.equalizer,
             playbackRate: sound.playbackRate, phraseMode: phraseMode, crossfade: sound.crossfade,
+            outputEnabled: route.outputEnabled ? nil : false,
             itemsVersion: ItemsVersion(queue: queueGeneration, revision: queue.itemsRevision))
     }
 

@@ -227,9 +227,9 @@ struct PlayerState {
         availability.set(name, enabled: enabled) ? .commands : []
     }
 
-    /// Reloaded settings: the route policy, the rate minimum, ReplayGain, the phrase, sleep and
-    /// bookmark settings take the file's; the equalizer, volume and crossfade only where the file changed
-    /// them (otherwise what clients set stays); the skip intervals, and the commands whose
+    /// Reloaded settings: the route policy, the rate minimum, ReplayGain (its mode only where the
+    /// file changed it), the phrase, sleep and bookmark settings take the file's; the equalizer,
+    /// volume and crossfade only where the file changed them (otherwise what clients set stays); the skip intervals, and the commands whose
     /// enablement changed in the file (others keep what clients set).
     mutating func apply(_ new: DaemonSettings, replacing old: DaemonSettings) -> ChangeSet {
         route.setPolicy(onLost: new.onRouteLost, onBack: new.onRouteBack)
@@ -237,7 +237,9 @@ struct PlayerState {
         sleep.setFadeSeconds(new.sleepFadeSeconds)
         bookmarks.setMinimumDuration(new.bookmarkMinimumSeconds)
         let rate = currentRate
-        var changes = sound.setReplayGain(new.replayGain)
+        var replayGain = new.replayGain
+        if new.replayGain.mode == old.replayGain.mode { replayGain.mode = sound.replayGain.mode }
+        var changes = sound.setReplayGain(replayGain)
         _ = sound.setRateMinimum(new.rateMinimumSeconds)
         if new.equalizer != old.equalizer { changes.formUnion(sound.setEqualizer(new.equalizer)) }
         if new.volume != old.volume { changes.formUnion(sound.setVolume(new.volume)) }
@@ -270,6 +272,14 @@ struct PlayerState {
         }
     }
 
+    /// The output switched on or off: off, playing pauses (the device is let go as for any
+    /// pause) and `play` is refused until it is on; on again, nothing resumes by itself.
+    mutating func setOutputEnabled(_ enabled: Bool) -> ChangeSet {
+        var changes = route.setOutputEnabled(enabled)
+        if !enabled && (transport == .playing || transport == .interrupted) { changes.formUnion(setTransport(.paused)) }
+        return changes
+    }
+
     /// A route change a watcher saw: recorded for the snapshot; a lost device pauses playback
     /// (`on-route-lost`), and a new one resumes what a lost one paused when `on-route-back`
     /// says so.
@@ -282,7 +292,7 @@ struct PlayerState {
                 route.setPausedByLoss(true)
             }
         case .newDeviceAvailable:
-            if route.isPausedByLoss && transport == .paused && route.onBack == .resume {
+            if route.isPausedByLoss && transport == .paused && route.onBack == .resume && route.outputEnabled {
                 changes.formUnion(startPlaying(at: heldFrame))
             }
         }

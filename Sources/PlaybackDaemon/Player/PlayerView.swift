@@ -11,6 +11,8 @@ struct PlayerView {
     /// Which commands are enabled, and the skip intervals.
     var availability: CommandAvailability
     var equalizer: Equalizer
+    /// Which ReplayGain applies (MPD's `replay_gain_status`).
+    var replayGainMode: ReplayGainMode
     /// What resume saves, with the position at the snapshot's `timestamp`.
     var resume: ResumeState
     /// The music library's status (the daemon adds it; nil without a library).

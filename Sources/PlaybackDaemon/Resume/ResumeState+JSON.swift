@@ -26,6 +26,7 @@ extension ResumeState {
         if let playbackRate { members.append(("playbackRate", .number(playbackRate))) }
         if let phraseMode { members.append(("phraseMode", phraseMode.json)) }
         if let crossfade { members.append(("crossfade", crossfade.json)) }
+        if let outputEnabled { members.append(("outputEnabled", .bool(outputEnabled))) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
         var bytes = JSONValue.object(members).serializedBytes
         bytes.removeLast()  // the closing brace: the items follow
@@ -84,6 +85,10 @@ extension ResumeState {
         playbackRate = json["playbackRate"] == nil ? nil : try reader.number("playbackRate")
         if let playbackRate, !CommandCatalog.playbackRateRange.contains(playbackRate) {
             throw StateFileError("playbackRate \(playbackRate) is outside 0.5 - 3")
+        }
+        if let value = json["outputEnabled"] {
+            guard let enabled = value.boolValue else { throw StateFileError("outputEnabled is not a boolean") }
+            outputEnabled = enabled
         }
         do throws(WireDecodingError) {
             equalizer = try json["equalizer"].map { value throws(WireDecodingError) in try Equalizer(json: value) }

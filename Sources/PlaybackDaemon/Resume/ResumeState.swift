@@ -3,8 +3,8 @@ import PlaybackModel
 
 /// What the daemon needs to carry on after a restart or a crash: the queue with its
 /// metadata (so nothing is probed again), the current item and position, whether it was
-/// playing, the play modes, the sound settings and crossfade clients set, and which commands
-/// clients disabled.
+/// playing, the play modes, the sound settings and crossfade clients set, whether the output
+/// is on, and which commands clients disabled.
 struct ResumeState: Equatable, Sendable {
     /// Bumped when the file's shape changes incompatibly; other versions are set aside.
     static let formatVersion = 1
@@ -29,6 +29,8 @@ struct ResumeState: Equatable, Sendable {
     var phraseMode: PhraseMode? = nil
     /// The crossfade; nil in files from before it existed.
     var crossfade: Crossfade? = nil
+    /// False while the output is off; nil when it is on (and in files from before).
+    var outputEnabled: Bool? = nil
     /// Which items these are (not saved): equal versions have equal items, so their
     /// serialized form can be reused.
     var itemsVersion = ItemsVersion()

@@ -26,6 +26,10 @@ extension CommandFailure {
     /// A seek command for a live stream, which has no position to move to.
     static let liveStream = CommandFailure(.commandDisabled, "the current item is a live stream")
 
+    /// `play` while the output is off.
+    static let outputDisabled = CommandFailure(
+        .commandFailed, "the output is off: nothing plays until it is on again (playbackctl output on)")
+
     /// `name`, disabled by the configuration or a client (`because` is nil), or for the
     /// current item.
     static func disabled(_ name: CommandName, because reason: CommandFailure?) -> CommandFailure {

@@ -1,14 +1,16 @@
 import PlaybackModel
 
-/// The audio route as a value: the latest route change (for the snapshot), what a lost device
-/// does (`on-route-lost`) and what a new one does to playback a lost one paused
-/// (`on-route-back`), and whether the pause in effect is one a lost device caused (only that
-/// one resumes itself).
+/// The audio route as a value: whether the output is on, the latest route change (for the
+/// snapshot), what a lost device does (`on-route-lost`) and what a new one does to playback a
+/// lost one paused (`on-route-back`), and whether the pause in effect is one a lost device
+/// caused (only that one resumes itself).
 struct RouteState: Equatable {
     private(set) var lastChange: RouteChange?
     private(set) var onLost: RouteLostAction
     private(set) var onBack: RouteBackAction
     private(set) var isPausedByLoss = false
+    /// Off, nothing plays (`setOutputEnabled`, MPD's `disableoutput`).
+    private(set) var outputEnabled = true
 
     init(onLost: RouteLostAction, onBack: RouteBackAction) {
         self.onLost = onLost
@@ -18,6 +20,13 @@ struct RouteState: Equatable {
     mutating func note(_ change: RouteChange) -> ChangeSet {
         lastChange = change
         return .route
+    }
+
+    /// Switches the output on or off.
+    mutating func setOutputEnabled(_ enabled: Bool) -> ChangeSet {
+        guard enabled != outputEnabled else { return [] }
+        outputEnabled = enabled
+        return .output
     }
 
     /// The pause in effect is a lost device's (`true`), or another's.

@@ -55,6 +55,13 @@ struct SoundState: Equatable {
         return .replayGain
     }
 
+    /// The ReplayGain mode a client chose (the rest of ReplayGain is the settings').
+    mutating func setReplayGainMode(_ mode: ReplayGainMode) -> ChangeSet {
+        var settings = replayGain
+        settings.mode = mode
+        return setReplayGain(settings)
+    }
+
     /// The playback rate, to a thousandth, clamped to `CommandCatalog.playbackRateRange`.
     mutating func setPlaybackRate(_ rate: Double) -> ChangeSet {
         let range = CommandCatalog.playbackRateRange
