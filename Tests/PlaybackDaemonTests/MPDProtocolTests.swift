@@ -65,6 +65,20 @@ import Testing
         }
     }
 
+    @Test("time stamps as MPD reads them: seconds, or ISO 8601 in UTC to the second, the day or the month")
+    func timeStamps() {
+        #expect(MPDLibraryQuery.timeStamp("1000000000") == 1_000_000_000)
+        #expect(MPDLibraryQuery.timeStamp("2001-09-09T01:46:40Z") == 1_000_000_000)
+        #expect(MPDLibraryQuery.timeStamp("2001-09-09") == 999_993_600)
+        #expect(MPDLibraryQuery.timeStamp("2001-09") == 999_302_400)
+        #expect(MPDLibraryQuery.timeStamp("2001-09-09T01:46:40") == 1_000_000_000, "UTC without its Z")
+        for bad in [
+            "", "soon", "2001-13", "2001-09-09T01:46", "2001-09-09T01:46:40Zx", "2001-09T01:00:00Z", "-5", "2001-09-32",
+        ] {
+            #expect(MPDLibraryQuery.timeStamp(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("addresses: host:port, [IPv6]:port, absolute paths; the rest refused")
     func addresses() throws {
         #expect(try MPDListenAddress.parse("127.0.0.1:6600").get() == .tcp(host: "127.0.0.1", port: 6600))

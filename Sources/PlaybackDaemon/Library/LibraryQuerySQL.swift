@@ -24,6 +24,7 @@ struct LibraryQuerySQL {
         case "skipCount": "u.skips"
         case "lastPlayed": "coalesce(u.lastPlayed, 0)"
         case "dateAdded": "u.added"
+        case "modified": "(s.mtime / 1e9)"
         case "rating": "u.rating"
         default: "s.\"\(name)\""
         }

@@ -1,3 +1,4 @@
+import Glibc
 import PlaybackModel
 
 /// A search of MPD's protocol as a library query: the old `TYPE VALUE` pairs or a filter
@@ -72,18 +73,49 @@ struct MPDLibraryQuery {
         return .success(result)
     }
 
+    /// A time as MPD reads one: ISO 8601 in UTC (`2024-05-01T12:00:00Z`, `2024-05-01`,
+    /// `2024-05`) or whole seconds since the epoch (a time zone offset is not read).
+    static func timeStamp(_ text: String) -> Int? {
+        if let seconds = Int(text), seconds >= 0 { return seconds }
+        let halves = text.split(separator: "T", omittingEmptySubsequences: false)
+        let date = halves[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard halves.count <= 2, (2...3).contains(date.count), date[0].count == 4,
+            date.allSatisfy({ $0.allSatisfy(\.isASCII) }), let year = Int(date[0]), let month = Int(date[1]),
+            (1...12).contains(month)
+        else { return nil }
+        var fields = tm()
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month - 1)
+        fields.tm_mday = 1
+        if date.count == 3 {
+            guard let day = Int(date[2]), (1...31).contains(day) else { return nil }
+            fields.tm_mday = Int32(day)
+        }
+        if halves.count == 2 {
+            let clock = halves[1].hasSuffix("Z") ? halves[1].dropLast() : halves[1]
+            let time = clock.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+            guard date.count == 3 else { return nil }
+            guard time.count == 3, let hour = time[0], let minute = time[1], let second = time[2],
+                (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            else { return nil }
+            (fields.tm_hour, fields.tm_min, fields.tm_sec) = (Int32(hour), Int32(minute), Int32(second))
+        }
+        return timegm(&fields)
+    }
+
     enum Condition {
         case filter(LibraryQuery.Filter)
         /// `any`: words that begin a word of any text tag (the library's search).
         case text(String)
     }
 
-    /// One condition: a tag, `file` (one file), `base` (a folder), or `any`.
+    /// One condition: a tag, `file` (one file), `base` (a folder), `modified-since` (a time
+    /// stamp), or `any`.
     static func filter(
         type: String, value: String, comparison: LibraryQuery.Comparison, roots: [String]
     ) -> Result<Condition, MPDError> {
         let type = type.lowercased()
-        if comparison == .matches && ["any", "file", "base"].contains(type) {
+        if comparison == .matches && ["any", "file", "base", "modified-since"].contains(type) {
             return .failure(MPDError(.argument, "regular expressions apply to tags, not to '\(type)'"))
         }
         if comparison == .matches, let problem = LibraryPattern.problem(value) {
@@ -92,6 +124,11 @@ struct MPDLibraryQuery {
         switch type {
         case "any":
             return .success(.text(value))
+        case "modified-since":
+            guard let seconds = timeStamp(value) else {
+                return .failure(MPDError(.argument, "Failed to parse time stamp: \(value)"))
+            }
+            return .success(.filter(.init(LibraryField.named("modified")!, .atLeast, String(seconds))))
         case "file", "base":
             guard let path = MPDSongFormat.path(ofURI: value, roots: roots) else {
                 return .failure(MPDError(.noExist, "No such directory"))
@@ -117,7 +154,8 @@ struct MPDLibraryQuery {
 
 /// MPD's filter expressions (protocol 0.21): `(TAG == 'VALUE')`, `(TAG != 'VALUE')`,
 /// `(TAG contains 'VALUE')`, `(TAG starts_with 'VALUE')`, `(TAG =~ 'REGEX')`, `(TAG !~ 'REGEX')`,
-/// `(base 'FOLDER')`, `(file == 'FILE')`, `(!(A))` of one filter, and `((A) AND (B))`. A negated
+/// `(base 'FOLDER')`, `(modified-since 'TIME')`, `(file == 'FILE')`, `(!(A))` of one filter, and
+/// `((A) AND (B))`. A negated
 /// combination is refused (the library's queries are conjunctions of filters).
 struct MPDFilterExpression {
     private var characters: [Character]
@@ -178,8 +216,8 @@ struct MPDFilterExpression {
         skipSpaces()
         var comparison = LibraryQuery.Comparison.equalTo
         var isNegated = false
-        if tag.lowercased() == "base" {
-            comparison = .startsWith
+        if ["base", "modified-since"].contains(tag.lowercased()) {
+            comparison = .startsWith  // no operator: a folder, or a time from which on
         } else {
             switch word() {
             case "==": comparison = .equalTo

@@ -38,6 +38,7 @@ public struct LibraryField: Sendable, Hashable {
             LibraryField("skipCount", .number, "how many times it was left for another item in its first 30 s"),
             LibraryField("lastPlayed", .number, "when a play was last counted, seconds since the epoch"),
             LibraryField("dateAdded", .number, "when the library first found it, seconds since the epoch"),
+            LibraryField("modified", .number, "when the file was last modified, seconds since the epoch"),
             LibraryField("rating", .number, "the user's rating, 0 (none) to 5"),
         ]
 
