@@ -10,6 +10,7 @@ public struct Invocation: Equatable {
         case help(verb: String?)
         case version
         case completionScript(shell: String)
+        case completeFilter(word: String)
         case manual
         case request(CLIRequest)
     }
@@ -104,6 +105,8 @@ extension Invocation {
                         "no completion script for '\(value)' (shells: \(CLIOptions.shells.joined(separator: ", ")))")
                 }
                 return Invocation(socket: socket, json: json, timeout: timeout, action: .completionScript(shell: value))
+            case CLIOptions.completeFilter.name:
+                return Invocation(socket: socket, json: json, timeout: timeout, action: .completeFilter(word: value))
             default: verbOptions.append((option, value))
             }
         }

@@ -27,6 +27,10 @@ public enum Runner {
         case .completionScript(let shell):
             Console.out(CompletionScript.script(for: shell))
             return ExitCode.success
+        case .completeFilter(let word):
+            let path = SocketPath.resolve(explicit: invocation.socket, environment: environment)
+            Console.out(LibraryCompletion.candidates(word, path: path).map { $0 + "\n" }.joined())
+            return ExitCode.success
         case .manual:
             Console.out(ManualPage.text)
             return ExitCode.success

@@ -82,6 +82,47 @@ extension IntegrationSuite {
             #expect(try complete(["playbackctl", "help", "templ"]) == "templates\n")
         }
 
+        @Test("bash, fish and zsh complete find and list filters with the library's names, case and accents folded")
+        func libraryNames() throws {
+            let installed = try Installation()
+            let world = try LibraryWorld()
+            let environment =
+                "export PATH='\(TestEnvironment.binDirectory)':\"$PATH\" PLAYBACKD_SOCKET='\(world.daemon.socketPath)';"
+            let bashScript = installed.share + "/bash-completion/completions/playbackctl"
+            func bash(_ words: [String]) throws -> String {
+                let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+                let run = try shell(
+                    "bash",
+                    environment
+                        + "source '\(bashScript)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _playbackctl; printf '%s\\n' \"${COMPREPLY[@]}\""
+                )
+                #expect(run.stderr.isEmpty, "bash said: \(run.stderr)")
+                return run.stdout
+            }
+            // Bash splits `artist=beyo` at `=`: the value alone is replied, quoted for the line.
+            #expect(try bash(["playbackctl", "find", "artist", "=", "beyo"]) == "Beyoncé\n")
+            #expect(try bash(["playbackctl", "find", "artist", "=", "sigur\\ r"]) == "Sigur\\ Rós\n")
+            let genre = try bash(["playbackctl", "find", "genre", "=", "r&"])
+            #expect(genre == "R\\&B\n")
+            #expect(try bash(["playbackctl", "find", "art"]) == "artist=\n")
+            #expect(try bash(["playbackctl", "list", "gen"]) == "genres\n")
+            #expect(try bash(["playbackctl", "list", "albums", "album", "=", "THE"]) == "The\\ Wall\n")
+            // Without '=' among the word breaks, the word is whole.
+            #expect(try bash(["playbackctl", "find", "album=lem"]) == "album=Lemonade\n")
+            let fishScript = installed.share + "/fish/vendor_completions.d/playbackctl.fish"
+            let fish = try shell(
+                "fish", environment + "source '\(fishScript)'; complete -C 'playbackctl find artist=Pink'")
+            #expect(fish.stdout == "artist=Pink Floyd\n", "fish said: \(fish.stderr)")
+            let zsh = try String(contentsOfFile: installed.share + "/zsh/site-functions/_playbackctl", encoding: .utf8)
+            #expect(zsh.contains("find) _arguments ") && zsh.contains("'*:filter:_playbackctl_filters'"))
+            // No daemon: nothing, and nothing said.
+            let alone = try shell(
+                "bash",
+                "PLAYBACKD_SOCKET=/nonexistent/socket \(TestEnvironment.binDirectory)/playbackctl --complete-filter artist=b"
+            )
+            #expect(alone.status == 0 && alone.stdout.isEmpty && alone.stderr.isEmpty)
+        }
+
         @Test("fish completes verbs with descriptions, flags and command names")
         func fish() throws {
             let installed = try Installation()

@@ -25,13 +25,21 @@ struct CompletionModel {
     init() {
         var verbs = VerbTable.all.map { spec, verb in
             let positional: ValueCompletion =
-                // A verb that takes paths completes file names (`insert POSITION PATH...` too).
-                switch verb.positionals.contains(where: { $0.kind == .paths }) ? .paths : verb.positionals.first?.kind {
-                case .paths?, .pathOrAll?, .path?: .file
-                case .commandName?: .choices(Self.remoteCommandNames)
-                case .sleepTimer?: .choices(RequestBuilder.sleepBoundaries.keys.sorted() + Self.sleepTimes + ["off"])
-                case .choice(let words)?: .choices(words)
-                default: .none
+                // A verb that takes paths completes file names (`insert POSITION PATH...` too),
+                // one that takes filters the library's names (`list albums artist=...` too).
+                if verb.positionals.contains(where: { $0.kind == .filters }) {
+                    .libraryFilters(first: Self.choices(verb.positionals.first?.kind))
+                } else {
+                    switch verb.positionals.contains(where: { $0.kind == .paths })
+                        ? .paths : verb.positionals.first?.kind
+                    {
+                    case .paths?, .pathOrAll?, .path?: .file
+                    case .commandName?: .choices(Self.remoteCommandNames)
+                    case .sleepTimer?:
+                        .choices(RequestBuilder.sleepBoundaries.keys.sorted() + Self.sleepTimes + ["off"])
+                    case .choice(let words)?: .choices(words)
+                    default: .none
+                    }
                 }
             let flags = verb.flags.map { flag in
                 (flag, spec.arguments.first { $0.name == flag }?.summary ?? "")
@@ -46,6 +54,12 @@ struct CompletionModel {
                 names: ["help"], summary: "Show help for a command or topic.", flags: [], options: [],
                 positional: .choices(helpTargets)))
         self.verbs = verbs
+    }
+
+    /// The words a positional of `kind` takes, when it is a choice.
+    private static func choices(_ kind: CLIValueKind?) -> [String] {
+        if case .choice(let words)? = kind { return words }
+        return []
     }
 
     /// Every option that takes a value, global or of a verb.

@@ -23,6 +23,13 @@ enum FishCompletion {
             case .file: lines.append("complete -c playbackctl \(condition) -F")
             case .choices(let choices):
                 lines.append("complete -c playbackctl \(condition) -a \(quoted(choices.joined(separator: " ")))")
+            case .libraryFilters(let first):
+                if !first.isEmpty {
+                    lines.append("complete -c playbackctl \(condition) -a \(quoted(first.joined(separator: " ")))")
+                }
+                lines.append(
+                    "complete -c playbackctl \(condition) -a '(playbackctl --complete-filter (commandline -ct) 2>/dev/null)'"
+                )
             case .none: break
             }
         }
@@ -37,6 +44,8 @@ enum FishCompletion {
             case .none: parts.append("-x")
             case .file: parts += ["-r", "-F"]
             case .choices(let choices): parts += ["-x", "-a", quoted(choices.joined(separator: " "))]
+            case .libraryFilters:
+                parts += ["-x", "-a", "'(playbackctl --complete-filter (commandline -ct) 2>/dev/null)'"]
             }
         }
         parts += ["-d", quoted(option.summary)]

@@ -5,6 +5,10 @@ public enum ValueCompletion: Sendable, Equatable {
     case none
     case file
     case choices([String])
+    /// Library filters (`FIELD=VALUE`) whose names come from the running daemon
+    /// (`--complete-filter`), after a first word from `first` when it is not empty (`list`'s
+    /// entity).
+    case libraryFilters(first: [String])
 }
 
 /// An option `playbackctl` handles itself rather than sending to the daemon. Declared once;
@@ -57,8 +61,11 @@ public enum CLIOptions {
         "generate-completion-script", value: "SHELL", "Print the completion script for bash, zsh or fish",
         completion: .choices(shells))
     public static let manual = CLIOption("generate-manual", "Print the man page (roff)")
+    public static let completeFilter = CLIOption(
+        "complete-filter", value: "FIELD=PREFIX",
+        "Print the library's names that complete a find or list filter, one per line (the completion scripts run it)")
 
-    public static let global = [socket, timeout, json, help, version, completionScript, manual]
+    public static let global = [socket, timeout, json, help, version, completionScript, manual, completeFilter]
 
     public static let format = CLIOption(
         "format", value: "TEMPLATE", "Print TEMPLATE, e.g. '{{artist}} - {{title}}' (see TEMPLATES)")
