@@ -17,7 +17,9 @@ enum ParallelRuns {
     /// Online processors, at most 4.
     static let processors = max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    static func map<Item, Result>(_ items: [Item], _ body: @escaping (ArraySlice<Item>) -> [Result]) -> [Result] {
+    static func map<Item, Result>(
+        _ items: [Item], minimum: Int = minimum, _ body: @escaping (ArraySlice<Item>) -> [Result]
+    ) -> [Result] {
         let runs = items.count < minimum ? 1 : processors
         guard runs > 1 else { return body(items[...]) }
         let length = (items.count + runs - 1) / runs

@@ -130,16 +130,21 @@ final class LibraryReader {
     }
 
     /// The counts of the index `database` holds (a reader's or the writer's connection): tens
-    /// of milliseconds at 100,000 songs, so they are counted on the library's thread.
-    static func counts(in database: SQLiteDatabase) throws(SQLiteError) -> Counts {
-        let songs =
-            try database.rows(
-                "SELECT count(*), count(DISTINCT CASE WHEN album IS NOT NULL THEN album_id END) FROM songs WHERE missing = 0"
-            ) { ($0.int(0), $0.int(1)) }.first ?? (0, 0)
-        let artists =
-            try database.rows(
-                "SELECT count(DISTINCT a.folded) FROM song_artists a JOIN songs s ON s.id = a.song WHERE s.missing = 0"
-            ) { $0.int(0) }.first ?? 0
+    /// of milliseconds at 100,000 songs, so they are counted on the library's thread. The songs,
+    /// albums and artists are `unchanged`'s when given (a scan that changed no song).
+    static func counts(in database: SQLiteDatabase, unchanged: Counts? = nil) throws(SQLiteError) -> Counts {
+        var songs = unchanged.map { ($0.songs, $0.albums) } ?? (0, 0)
+        var artists = unchanged?.artists ?? 0
+        if unchanged == nil {
+            songs =
+                try database.rows(
+                    "SELECT count(*), count(DISTINCT CASE WHEN album IS NOT NULL THEN album_id END) FROM songs WHERE missing = 0"
+                ) { ($0.int(0), $0.int(1)) }.first ?? (0, 0)
+            artists =
+                try database.rows(
+                    "SELECT count(DISTINCT a.folded) FROM song_artists a JOIN songs s ON s.id = a.song WHERE s.missing = 0"
+                ) { $0.int(0) }.first ?? 0
+        }
         let failed = try database.rows("SELECT count(*) FROM failures") { $0.int(0) }.first ?? 0
         let updatedAt =
             try database.rows("SELECT value FROM info WHERE key = 'updatedAt'") { $0.optionalDouble(0) }

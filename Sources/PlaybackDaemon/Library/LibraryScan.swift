@@ -12,6 +12,8 @@ struct LibraryScanReport: Equatable {
     var read = 0
     var removed = 0
     var failed = 0
+    /// Whether any song was added, changed, taken out, or marked missing or there again.
+    var changedSongs = false
     /// Every folder walked (the watch follows them).
     var folders: [String] = []
 }
@@ -47,22 +49,18 @@ struct LibraryScan {
             } else {
                 scope = root
             }
-            var walk = LibraryWalk()
-            walk.walk(scope)
-            var indexed = try writer.indexedFiles(under: Self.prefix(of: scope))
+            let walk = LibraryWalk.walking(scope)
+            let compared = try LibraryComparison(
+                walked: walk.files, under: Self.prefix(of: scope), full: full, database: writer.database)
             // A root that is not there, or empty while songs were found in it: its disk is
             // not mounted. Its songs stay, missing, until it is back or a full update.
-            if walk.files.isEmpty && !indexed.isEmpty && scope == root && !full {
+            if walk.files.isEmpty && compared.indexedCount > 0 && scope == root && !full {
                 missingRoots.append(root)
                 continue
             }
             presentRoots.append(root)
-            // Each file found is taken from the indexed ones; those left were not found.
-            walked += walk.files.filter { file in
-                guard let known = indexed.removeValue(forKey: file.path), !full else { return true }
-                return known.identity != file.identity
-            }
-            removed += indexed.keys
+            walked += compared.toRead
+            removed += compared.gone
             failures += walk.failures
             report.folders += walk.folders
         }
@@ -89,8 +87,13 @@ struct LibraryScan {
                 }
             }
             try writer.remove(removed)
-            for root in missingRoots { try writer.setMissing(true, under: Self.folderPrefix(root)) }
-            for root in presentRoots { try writer.setMissing(false, under: Self.folderPrefix(root)) }
+            report.changedSongs = !read.isEmpty || !removed.isEmpty
+            for root in missingRoots where try writer.setMissing(true, under: Self.folderPrefix(root)) > 0 {
+                report.changedSongs = true
+            }
+            for root in presentRoots where try writer.setMissing(false, under: Self.folderPrefix(root)) > 0 {
+                report.changedSongs = true
+            }
             try writer.replaceFailures(under: path.map(Self.prefix(of:)), with: failures)
             if path == nil { try writer.setUpdatedAt(now) }
         }

@@ -12,7 +12,7 @@ import PlaybackModel
 ///   takes its ids from here, so nothing the user made is lost.
 enum LibrarySchema {
     /// Raised when the index's layout changes: an index of another version is rebuilt.
-    static let indexVersion = 1
+    static let indexVersion = 2
 
     /// The SQL type of a track field's column.
     static func columnType(_ field: TrackField) -> String {
@@ -60,6 +60,7 @@ enum LibrarySchema {
             );
             \(foldedIndexes)
             CREATE INDEX songs_album ON songs(album_id);
+            CREATE INDEX songs_identity ON songs(path, size, mtime, inode);
             CREATE TABLE song_artists(
                 song INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL, folded TEXT NOT NULL,
                 PRIMARY KEY(song, position)) WITHOUT ROWID;

@@ -21,10 +21,73 @@ struct LibraryWalk {
     private(set) var failures: [LibraryFailure] = []
     /// Every folder read, for the watch.
     private(set) var folders: [String] = []
+    /// The device and inode of every folder read.
     private var visited: Set<[UInt64]> = []
+    /// Each folder read with its device and inode, in order (for joining walks done apart).
+    private var read: [(identity: [UInt64], path: String)] = []
+    /// The first folder's subfolders, left for walks of their own (`walking`), each with how
+    /// many files and failures came before it.
+    private var deferred: [(path: String, files: Int, failures: Int)]? = nil
     static let audioExtensions = AudioFileFormat.allExtensions
     /// Deepest folder nesting followed.
     static let maximumDepth = 64
+
+    /// Walks `path` as `walk` does, its first folder's subfolders shared out among threads
+    /// (`ParallelRuns`; on 2 cores an update with nothing changed takes two thirds of the time
+    /// alone). The walks are joined in the order one walk would have found everything, and a
+    /// folder a walk before had already read (reached again by a link) is dropped with what it
+    /// holds, as one walk would have passed it over.
+    static func walking(_ path: String) -> LibraryWalk {
+        var top = LibraryWalk()
+        top.deferred = []
+        top.walk(path)
+        guard let deferred = top.deferred, !deferred.isEmpty else { return top }
+        let seed = top.visited
+        let walks = ParallelRuns.map(deferred, minimum: 2) { slice in
+            slice.map { subfolder in
+                var walk = LibraryWalk()
+                walk.visited = seed
+                walk.folder(subfolder.path, depth: 1)
+                return walk
+            }
+        }
+        var joined = LibraryWalk()
+        joined.visited = top.visited
+        joined.read = top.read
+        joined.folders = top.folders
+        var (files, failures) = (0, 0)
+        for (subfolder, walk) in zip(deferred, walks) {
+            joined.files += top.files[files..<subfolder.files]
+            joined.failures += top.failures[failures..<subfolder.failures]
+            (files, failures) = (subfolder.files, subfolder.failures)
+            joined.join(walk)
+        }
+        joined.files += top.files[files...]
+        joined.failures += top.failures[failures...]
+        return joined
+    }
+
+    /// Adds what `walk` found after what this one found, less the folders this one already read.
+    private mutating func join(_ walk: LibraryWalk) {
+        var dropped: [String] = []
+        for (identity, path) in walk.read {
+            guard !dropped.contains(where: { path.hasPrefix(bytes: $0) }) else { continue }
+            guard visited.insert(identity).inserted else {
+                dropped.append(path + "/")
+                continue
+            }
+            read.append((identity, path))
+            folders.append(path)
+        }
+        guard !dropped.isEmpty else {
+            files += walk.files
+            failures += walk.failures
+            return
+        }
+        let kept = { (path: String) in !dropped.contains { path.hasPrefix(bytes: $0) } }
+        files += walk.files.filter { kept($0.path) }
+        failures += walk.failures.filter { kept($0.path) }
+    }
 
     /// Walks `path`: a folder (recursively) or one file.
     mutating func walk(_ path: String) {
@@ -40,23 +103,40 @@ struct LibraryWalk {
         }
     }
 
-    private mutating func folder(_ path: String, depth: Int) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return failures.append(LibraryFailure(path: path, reason: Self.describe(errno)))
-        }
-        guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-        guard depth < Self.maximumDepth else {
+    /// Reads the folder at `path`: opened by its `name` in the open folder `parent` when
+    /// there is one (no path looked up from the root again, 12,000 times for 100,000 songs),
+    /// its entries' kinds from the folder itself, and a stat of only what needs one: an audio
+    /// file (its identity), a link, or an entry whose kind the file system does not say.
+    private mutating func folder(_ path: String, depth: Int, parent: Int32? = nil, name: String? = nil) {
+        let fd =
+            if let parent, let name {
+                openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            } else {
+                open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+        guard fd >= 0 else {
             return failures.append(
-                LibraryFailure(path: path, reason: "nested more than \(Self.maximumDepth) folders deep"))
+                LibraryFailure(path: path, reason: "cannot read the folder: \(Self.describe(errno))"))
         }
-        guard let directory = opendir(path) else {
+        guard let directory = fdopendir(fd) else {
+            close(fd)
             return failures.append(
                 LibraryFailure(path: path, reason: "cannot read the folder: \(Self.describe(errno))"))
         }
         defer { closedir(directory) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            return failures.append(LibraryFailure(path: path, reason: Self.describe(errno)))
+        }
+        let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+        guard visited.insert(identity).inserted else { return }
+        guard depth < Self.maximumDepth else {
+            return failures.append(
+                LibraryFailure(path: path, reason: "nested more than \(Self.maximumDepth) folders deep"))
+        }
         folders.append(path)
-        var names: [String] = []
+        read.append((identity, path))
+        var entries: [(name: String, kind: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { pointer -> String? in
@@ -67,27 +147,33 @@ struct LibraryWalk {
                 failures.append(LibraryFailure(path: path + "/?", reason: "a file name in this folder is not UTF-8"))
                 continue
             }
-            if !name.hasPrefix(bytes: ".") { names.append(name) }
+            if !name.hasPrefix(bytes: ".") { entries.append((name, entry.pointee.d_type)) }
         }
-        names.sort()
-        // The cover from the names just read, and each entry's identity relative to the open
-        // folder (fstatat): no path looked up from the root again, 100,000 times.
-        let cover = ArtworkStore.sideFiles.first { names.contains($0) }.map { path + "/" + $0 }
-        let folderFD = dirfd(directory)
-        for name in names {
-            let child = path.hasSuffix(bytes: "/") ? path + name : path + "/" + name
+        entries.sort { $0.name < $1.name }
+        let cover = ArtworkStore.sideFiles.first { side in entries.contains { $0.name == side } }.map {
+            path + "/" + $0
+        }
+        let prefix = path.hasSuffix(bytes: "/") ? path : path + "/"
+        for (name, kind) in entries {
+            let isAudio = Self.audioExtensions.contains(FileName.extension(name))
+            var mode = kind == DT_DIR ? S_IFDIR : kind == DT_REG ? S_IFREG : 0
+            // A regular file that is not audio needs nothing more; an audio file its identity.
+            if mode == S_IFREG && !isAudio { continue }
             var info = stat()
-            guard fstatat(folderFD, name, &info, 0) == 0 else {
-                // A dangling link, or a file gone since the folder was read.
-                if Self.audioExtensions.contains(FileName.extension(name)) {
-                    failures.append(LibraryFailure(path: child, reason: Self.describe(errno)))
+            if mode != S_IFDIR {
+                guard fstatat(fd, name, &info, 0) == 0 else {
+                    // A dangling link, or a file gone since the folder was read.
+                    if isAudio { failures.append(LibraryFailure(path: prefix + name, reason: Self.describe(errno))) }
+                    continue
                 }
-                continue
+                mode = info.st_mode & S_IFMT
             }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: folder(child, depth: depth + 1)
-            case S_IFREG where Self.audioExtensions.contains(FileName.extension(name)):
-                files.append(File(path: child, identity: Self.identity(info), folderCover: cover))
+            switch mode {
+            case S_IFDIR where depth == 0 && deferred != nil:
+                deferred?.append((prefix + name, files.count, failures.count))
+            case S_IFDIR: folder(prefix + name, depth: depth + 1, parent: fd, name: name)
+            case S_IFREG where isAudio:
+                files.append(File(path: prefix + name, identity: Self.identity(info), folderCover: cover))
             default: continue
             }
         }

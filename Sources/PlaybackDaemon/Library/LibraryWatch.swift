@@ -16,8 +16,8 @@ final class LibraryWatch {
     private let fd: Int32
     private let loop: EventLoop
     private let timer: OneShotTimer
-    /// Each watch descriptor's folder.
-    private let folders = Locked([Int32: String]())
+    /// Each watch descriptor's folder, and the folders watched.
+    private let folders = Locked(WatchedFolders())
     /// Folders changed since the last hand-over (event loop only).
     private var changed: Set<String> = []
     var onChanges: ([String]) -> Void = { _ in }
@@ -40,18 +40,20 @@ final class LibraryWatch {
         IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF
             | IN_ONLYDIR)
 
-    /// Watches `paths` (folders); returns how many could not be watched (the user's inotify
-    /// limit reached). Any thread.
+    /// Watches `paths` (folders) not watched yet, or all of them `again` (a scan with nothing
+    /// changed adds none of its 12,000); returns how many could not be watched (the user's
+    /// inotify limit reached). Any thread.
     @discardableResult
-    func watch(_ paths: [String]) -> Int {
+    func watch(_ paths: [String], again: Bool = false) -> Int {
+        let new = again ? paths : folders.withLock { watched in paths.filter { !watched.paths.contains($0) } }
         var failed = 0
-        for path in paths {
+        for path in new {
             let descriptor = inotify_add_watch(fd, path, Self.mask)
             if descriptor < 0 {
                 failed += 1
                 continue
             }
-            folders.withLock { $0[descriptor] = path }
+            folders.withLock { $0.set(descriptor, path) }
         }
         return failed
     }
@@ -62,7 +64,7 @@ final class LibraryWatch {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             var offset = 0
-            let known = folders.withLock { $0 }
+            let known = folders.withLock { $0.byDescriptor }
             while offset + MemoryLayout<inotify_event>.size <= count {
                 let (descriptor, mask, length) = buffer.withUnsafeBytes { raw in
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
@@ -70,7 +72,9 @@ final class LibraryWatch {
                 }
                 if let folder = known[descriptor] {
                     changed.insert(folder)
-                    if mask & UInt32(IN_IGNORED) != 0 { _ = folders.withLock { $0.removeValue(forKey: descriptor) } }
+                    if mask & UInt32(IN_IGNORED) != 0 { folders.withLock { $0.remove(descriptor) } }
+                    // Moved, its path may be made again: a watch of that path is then new.
+                    if mask & UInt32(IN_MOVE_SELF) != 0 { folders.withLock { $0.moved(descriptor) } }
                     // A folder made or moved in: watched at once, so that the files copied into
                     // it keep the scan waiting until the copy is done; scanned with its files.
                     if mask & UInt32(IN_ISDIR) != 0, length > 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
@@ -79,7 +83,7 @@ final class LibraryWatch {
                             return String(cString: start.assumingMemoryBound(to: CChar.self))
                         }
                         changed.insert(folder + "/" + name)
-                        watch([folder + "/" + name])
+                        watch([folder + "/" + name], again: true)
                     }
                 }
                 offset += MemoryLayout<inotify_event>.size + length
@@ -91,5 +95,27 @@ final class LibraryWatch {
             changed = []
             onChanges(folders)
         }
+    }
+}
+
+/// The folders a watch follows, by descriptor and by path. A folder moved keeps its
+/// descriptor: the scan that finds it at its new path watches that path again, which gives the
+/// same descriptor and replaces the old path.
+private struct WatchedFolders {
+    private(set) var byDescriptor: [Int32: String] = [:]
+    private(set) var paths: Set<String> = []
+
+    mutating func set(_ descriptor: Int32, _ path: String) {
+        if let old = byDescriptor.updateValue(path, forKey: descriptor) { paths.remove(old) }
+        paths.insert(path)
+    }
+
+    mutating func remove(_ descriptor: Int32) {
+        if let old = byDescriptor.removeValue(forKey: descriptor) { paths.remove(old) }
+    }
+
+    /// The folder of `descriptor` was moved: its path no longer says where it is.
+    mutating func moved(_ descriptor: Int32) {
+        if let old = byDescriptor[descriptor] { paths.remove(old) }
     }
 }

@@ -137,11 +137,14 @@ final class LibraryWriter {
         for path in paths { try database.run("DELETE FROM songs WHERE path = ?", [.text(path)]) }
     }
 
-    /// Marks the songs under `prefix` missing (their disk is not there) or there again.
-    func setMissing(_ missing: Bool, under prefix: String) throws(SQLiteError) {
+    /// Marks the songs under `prefix` missing (their disk is not there) or there again; returns
+    /// how many changed.
+    @discardableResult
+    func setMissing(_ missing: Bool, under prefix: String) throws(SQLiteError) -> Int {
         try database.run(
             "UPDATE songs SET missing = ?2 WHERE missing != ?2 AND substr(path, 1, length(?1)) = ?1",
             [.text(prefix), .integer(missing ? 1 : 0)])
+        return database.changes
     }
 
     /// The failures under `prefix` are replaced by `failures`.

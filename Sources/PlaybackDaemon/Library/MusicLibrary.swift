@@ -48,6 +48,9 @@ final class MusicLibrary {
     /// scan ends (counting 100,000 songs' albums takes tens of milliseconds, too long for the
     /// event loop; progress is pushed hundreds of times a scan).
     private var counts: LibraryReader.Counts?
+    /// The same, kept on the library's thread: a scan that changed no song counts only its
+    /// failures again.
+    private var countedOnThread: LibraryReader.Counts?
     /// Told on the event loop when the status or the contents changed.
     var onChange: () -> Void = {}
 
@@ -95,6 +98,7 @@ final class MusicLibrary {
                 if let reason = writer.rebuilt { log.warning("library: \(reason): it is made anew from the files") }
                 self.writer = writer
                 let counts = try? LibraryReader.counts(in: writer.database)
+                countedOnThread = counts
                 return { [unowned self] in
                     reader = nil
                     self.counts = counts
@@ -256,7 +260,9 @@ final class MusicLibrary {
             try? writer.database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user.wal_checkpoint(TRUNCATE)")
             writer.database.releaseMemory()
             ProcessHeap.releaseFree()
-            let counts = try? LibraryReader.counts(in: writer.database)
+            let unchanged = report.map { !$0.changedSongs } ?? false ? countedOnThread : nil
+            let counts = try? LibraryReader.counts(in: writer.database, unchanged: unchanged)
+            countedOnThread = counts
             // The folders are watched before the scan is said to have ended: a file copied in
             // right after must not fall between the walk and the watch.
             let unwatched = report.flatMap { report in watch.map { $0.watch(report.folders) } } ?? 0

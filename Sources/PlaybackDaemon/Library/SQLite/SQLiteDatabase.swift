@@ -99,6 +99,15 @@ final class SQLiteDatabase {
         return rows
     }
 
+    /// Runs `sql` with `values` and gives each row to `body` (no array of rows made).
+    func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteStatement) -> Void)
+        throws(SQLiteError)
+    {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        while try statement.step() { body(statement) }
+    }
+
     /// Runs `sql` with `values` for its effect.
     func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
         let statement = try statement(sql)
@@ -195,6 +204,13 @@ final class SQLiteStatement {
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+    /// Whether the text in `column` is `string`, compared as bytes (no string made).
+    func text(_ column: Int32, equals string: String) -> Bool {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let bytes = sqlite3_column_text(handle, column), count == string.utf8.count else { return false }
+        var copy = string
+        return copy.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(start: bytes, count: count)) }
+    }
     func optionalText(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
