@@ -42,35 +42,51 @@ struct LibraryWalk {
         top.deferred = []
         top.walk(path)
         guard let deferred = top.deferred, !deferred.isEmpty else { return top }
+        // One walk a thread, through its run of subfolders in order, each subfolder's start
+        // marked: a walk a subfolder made thousands of small arrays, and the heap they left
+        // kept 7 MiB more after a scan of 100,000 songs.
         let seed = top.visited
-        let walks = ParallelRuns.map(deferred, minimum: 2) { slice in
-            slice.map { subfolder in
-                var walk = LibraryWalk()
-                walk.visited = seed
+        let runs = ParallelRuns.map(deferred, minimum: 2) { slice in
+            var walk = LibraryWalk()
+            walk.visited = seed
+            var starts: [Mark] = []
+            for subfolder in slice {
+                starts.append(walk.mark)
                 walk.folder(subfolder.path, depth: 1)
-                return walk
             }
+            return [(walk, starts)]
         }
         var joined = LibraryWalk()
         joined.visited = top.visited
         joined.read = top.read
         joined.folders = top.folders
+        joined.files.reserveCapacity(top.files.count + runs.reduce(0) { $0 + $1.0.files.count })
+        var next = 0
         var (files, failures) = (0, 0)
-        for (subfolder, walk) in zip(deferred, walks) {
-            joined.files += top.files[files..<subfolder.files]
-            joined.failures += top.failures[failures..<subfolder.failures]
-            (files, failures) = (subfolder.files, subfolder.failures)
-            joined.join(walk)
+        for (walk, starts) in runs {
+            for (offset, start) in starts.enumerated() {
+                let subfolder = deferred[next]
+                next += 1
+                joined.files += top.files[files..<subfolder.files]
+                joined.failures += top.failures[failures..<subfolder.failures]
+                (files, failures) = (subfolder.files, subfolder.failures)
+                joined.join(walk, from: start, to: offset + 1 < starts.count ? starts[offset + 1] : walk.mark)
+            }
         }
         joined.files += top.files[files...]
         joined.failures += top.failures[failures...]
         return joined
     }
 
-    /// Adds what `walk` found after what this one found, less the folders this one already read.
-    private mutating func join(_ walk: LibraryWalk) {
+    /// How far a walk had come: its files, failures and folders read.
+    private typealias Mark = (files: Int, failures: Int, read: Int)
+    private var mark: Mark { (files.count, failures.count, read.count) }
+
+    /// Adds what `walk` found between `start` and `end` (one subfolder's walk) after what this
+    /// one found, less the folders this one already read and what they hold.
+    private mutating func join(_ walk: LibraryWalk, from start: Mark, to end: Mark) {
         var dropped: [String] = []
-        for (identity, path) in walk.read {
+        for (identity, path) in walk.read[start.read..<end.read] {
             guard !dropped.contains(where: { path.hasPrefix(bytes: $0) }) else { continue }
             guard visited.insert(identity).inserted else {
                 dropped.append(path + "/")
@@ -79,14 +95,9 @@ struct LibraryWalk {
             read.append((identity, path))
             folders.append(path)
         }
-        guard !dropped.isEmpty else {
-            files += walk.files
-            failures += walk.failures
-            return
-        }
         let kept = { (path: String) in !dropped.contains { path.hasPrefix(bytes: $0) } }
-        files += walk.files.filter { kept($0.path) }
-        failures += walk.failures.filter { kept($0.path) }
+        files += walk.files[start.files..<end.files].lazy.filter { dropped.isEmpty || kept($0.path) }
+        failures += walk.failures[start.failures..<end.failures].lazy.filter { dropped.isEmpty || kept($0.path) }
     }
 
     /// Walks `path`: a folder (recursively) or one file.

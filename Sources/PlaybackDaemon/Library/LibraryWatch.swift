@@ -45,15 +45,18 @@ final class LibraryWatch {
     /// inotify limit reached). Any thread.
     @discardableResult
     func watch(_ paths: [String], again: Bool = false) -> Int {
-        let new = again ? paths : folders.withLock { watched in paths.filter { !watched.paths.contains($0) } }
+        let new = again ? paths : folders.withLock { watched in paths.filter { !watched.paths.contains($0[...]) } }
+        // The paths kept are slices of one string: 12,000 strings made after a scan would lie
+        // among what the scan freed and keep those heap pages resident.
+        let kept = new.joined(separator: "\0").split(separator: "\0", omittingEmptySubsequences: false)
         var failed = 0
-        for path in new {
+        for (path, slice) in zip(new, kept) {
             let descriptor = inotify_add_watch(fd, path, Self.mask)
             if descriptor < 0 {
                 failed += 1
                 continue
             }
-            folders.withLock { $0.set(descriptor, path) }
+            folders.withLock { $0.set(descriptor, slice) }
         }
         return failed
     }
@@ -70,7 +73,8 @@ final class LibraryWatch {
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                     return (event.wd, event.mask, Int(event.len))
                 }
-                if let folder = known[descriptor] {
+                if let slice = known[descriptor] {
+                    let folder = String(slice)
                     changed.insert(folder)
                     if mask & UInt32(IN_IGNORED) != 0 { folders.withLock { $0.remove(descriptor) } }
                     // Moved, its path may be made again: a watch of that path is then new.
@@ -102,10 +106,10 @@ final class LibraryWatch {
 /// descriptor: the scan that finds it at its new path watches that path again, which gives the
 /// same descriptor and replaces the old path.
 private struct WatchedFolders {
-    private(set) var byDescriptor: [Int32: String] = [:]
-    private(set) var paths: Set<String> = []
+    private(set) var byDescriptor: [Int32: Substring] = [:]
+    private(set) var paths: Set<Substring> = []
 
-    mutating func set(_ descriptor: Int32, _ path: String) {
+    mutating func set(_ descriptor: Int32, _ path: Substring) {
         if let old = byDescriptor.updateValue(path, forKey: descriptor) { paths.remove(old) }
         paths.insert(path)
     }

@@ -250,22 +250,19 @@ final class MusicLibrary {
                     "library: the scan of \(path ?? roots.joined(separator: ", ")) failed, the index is as it was: \(error)"
                 )
             }
+            // The folders are watched before the scan is said to have ended: a file copied in
+            // right after must not fall between the walk and the watch. The watch keeps its own
+            // copy of their paths, in one piece.
+            let unwatched = report.flatMap { report in watch.map { $0.watch(report.folders) } } ?? 0
+            report?.folders = []
             // What the scan held (the files known and read) goes back to the system, and the
-            // write-ahead log is folded into the databases and emptied. The folders the watch
-            // keeps are copied first: the walk made them between its files' paths, and one
-            // string kept on every page would keep every page.
-            if let folders = report?.folders {
-                report?.folders = folders.map { String(decoding: Array($0.utf8), as: UTF8.self) }
-            }
+            // write-ahead log is folded into the databases and emptied.
             try? writer.database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user.wal_checkpoint(TRUNCATE)")
             writer.database.releaseMemory()
             ProcessHeap.releaseFree()
             let unchanged = report.map { !$0.changedSongs } ?? false ? countedOnThread : nil
             let counts = try? LibraryReader.counts(in: writer.database, unchanged: unchanged)
             countedOnThread = counts
-            // The folders are watched before the scan is said to have ended: a file copied in
-            // right after must not fall between the walk and the watch.
-            let unwatched = report.flatMap { report in watch.map { $0.watch(report.folders) } } ?? 0
             if let report {
                 log.log(
                     report.read + report.removed > 0 ? .info : .debug,
