@@ -11,7 +11,11 @@ extension CommandCatalog {
         ),
         ArgumentSpec(
             "filters", .objectList,
-            "Conditions every result meets, each `{\"field\", \"op\", \"value\"}`: op \"equalTo\" (the default), \"contains\" or \"startsWith\" for text (case and accents folded; any value of a multi-valued tag) or \"matches\" (a Perl-compatible regular expression on the value as tagged, case-insensitive), \"equalTo\", \"atLeast\" or \"atMost\" for numbers. Fields: \(LibraryField.all.map(\.name).joined(separator: ", "))."
+            "Conditions every result meets, each `{\"field\", \"op\", \"value\"}` (with `\"not\": true`, one it does not meet; a song without the field then meets it): op \"equalTo\" (the default), \"contains\" or \"startsWith\" for text (case and accents folded; any value of a multi-valued tag) or \"matches\" (a Perl-compatible regular expression on the value as tagged, case-insensitive), \"equalTo\", \"atLeast\" or \"atMost\" for numbers. Fields: \(LibraryField.all.map(\.name).joined(separator: ", "))."
+        ),
+        ArgumentSpec(
+            "exclude", .objectList,
+            "Groups of conditions no result meets all of, each `{\"filters\": [...]}` (filters as above): MPD's `(!((A) AND (B)))`."
         ),
         ArgumentSpec(
             "text", .string,

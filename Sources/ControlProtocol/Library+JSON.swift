@@ -5,7 +5,7 @@ import PlaybackModel
 /// songs, albums and names written by the daemon and read by `playbackctl`.
 extension LibraryQuery {
     /// The members a query is made of.
-    static let memberNames: Set<String> = ["entity", "filters", "text", "sort", "offset", "limit"]
+    static let memberNames: Set<String> = ["entity", "filters", "exclude", "text", "sort", "offset", "limit"]
 
     /// Reads a query from `members`; every problem names what is wrong (an unknown entity,
     /// field or comparison, a bad page).
@@ -22,6 +22,17 @@ extension LibraryQuery {
         if let list = members["filters"] {
             guard let filters = list.arrayValue else { throw RequestError("'filters' must be an array of objects") }
             for filter in filters { self.filters.append(try Filter(json: filter)) }
+        }
+        if let list = members["exclude"] {
+            guard let groups = list.arrayValue else { throw RequestError("'exclude' must be an array of objects") }
+            for group in groups {
+                guard let filters = group["filters"]?.arrayValue, !filters.isEmpty else {
+                    throw RequestError("each of 'exclude' must be an object with a non-empty 'filters' array")
+                }
+                var excluded: [Filter] = []
+                for filter in filters { excluded.append(try Filter(json: filter)) }
+                exclusions.append(excluded)
+            }
         }
         if let text = members["text"] {
             guard let words = text.stringValue else { throw RequestError("'text' must be a string") }
@@ -58,6 +69,10 @@ extension LibraryQuery {
     public var members: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [("entity", .string(entity.rawValue))]
         if !filters.isEmpty { members.append(("filters", .array(filters.map(\.json)))) }
+        if !exclusions.isEmpty {
+            members.append(
+                ("exclude", .array(exclusions.map { .object([("filters", .array($0.map(\.json)))]) })))
+        }
         if let text { members.append(("text", .string(text))) }
         if !sort.isEmpty {
             members.append(("sort", .array(sort.map { .string(($0.descending ? "-" : "") + $0.field) })))
@@ -96,14 +111,22 @@ extension LibraryQuery.Filter {
         default:
             throw RequestError("the filter on '\(name)' needs a \(field.kind == .text ? "string" : "number") 'value'")
         }
-        self.init(field, comparison, value)
+        var negated = false
+        if let not = object["not"] {
+            guard let flag = not.boolValue else {
+                throw RequestError("the filter on '\(name)': 'not' must be a boolean")
+            }
+            negated = flag
+        }
+        self.init(field, comparison, value, negated: negated)
     }
 
     var json: JSONValue {
-        .object([
-            ("field", .string(field.name)), ("op", .string(comparison.rawValue)),
-            ("value", field.kind == .number ? .number(Double(value) ?? 0) : .string(value)),
-        ])
+        .object(
+            [
+                ("field", .string(field.name)), ("op", .string(comparison.rawValue)),
+                ("value", field.kind == .number ? .number(Double(value) ?? 0) : .string(value)),
+            ] + (isNegated ? [("not", .bool(true))] : []))
     }
 }
 

@@ -24,6 +24,27 @@ extension IntegrationSuite {
             // An album in disc and track order, whatever the file names say.
             #expect(
                 try world.titles(World.only("album", "the wall")) == ["In the Flesh?", "The Thin Ice", "Hey You"])
+            // A filter turned around, and a group left out.
+            let notThin = JSONValue.object([
+                ("field", .string("title")), ("op", .string("contains")), ("value", .string("thin")),
+                ("not", .bool(true)),
+            ])
+            #expect(
+                try world.titles([("filters", .array([World.filter("album", .string("the wall")), notThin]))]) == [
+                    "In the Flesh?", "Hey You",
+                ])
+            let group = JSONValue.object([
+                (
+                    "filters",
+                    .array([
+                        World.filter("title", .string("hey"), op: "contains"), World.filter("discNumber", .number(2)),
+                    ])
+                )
+            ])
+            #expect(
+                try world.titles(World.only("album", "the wall") + [("exclude", .array([group]))]) == [
+                    "In the Flesh?", "The Thin Ice",
+                ])
             #expect(
                 try world.titles(World.only("album", "the wall") + [("sort", .array([.string("-title")]))]) == [
                     "The Thin Ice", "In the Flesh?", "Hey You",

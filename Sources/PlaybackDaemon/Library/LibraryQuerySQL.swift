@@ -9,11 +9,21 @@ struct LibraryQuerySQL {
 
     init(_ query: LibraryQuery) {
         for filter in query.filters { add(filter) }
+        // A group left out: not all of its conditions (a song without a field does not meet
+        // a condition on it).
+        for group in query.exclusions {
+            var excluded = LibraryQuerySQL(conditions: [])
+            for filter in group { excluded.add(filter) }
+            conditions.append("(NOT coalesce((\(excluded.conditions.joined(separator: " AND "))), 0))")
+            values += excluded.values
+        }
         if let text = query.text, let match = Self.match(text) {
             conditions.append("s.id IN (SELECT rowid FROM song_text WHERE song_text MATCH ?)")
             values.append(.text(match))
         }
     }
+
+    private init(conditions: [String]) { self.conditions = conditions }
 
     var whereClause: String { "WHERE " + conditions.joined(separator: " AND ") }
 

@@ -30,6 +30,7 @@ struct MPDLibraryQuery {
                 case .failure(let error): return .failure(error)
                 case .success(let (filters, text)):
                     result.query.filters += filters
+                    result.query.exclusions += parser.exclusions
                     if let text {
                         result.query.text = [result.query.text, text].compactMap { $0 }.joined(separator: " ")
                     }
@@ -154,13 +155,16 @@ struct MPDLibraryQuery {
 
 /// MPD's filter expressions (protocol 0.21): `(TAG == 'VALUE')`, `(TAG != 'VALUE')`,
 /// `(TAG contains 'VALUE')`, `(TAG starts_with 'VALUE')`, `(TAG =~ 'REGEX')`, `(TAG !~ 'REGEX')`,
-/// `(base 'FOLDER')`, `(modified-since 'TIME')`, `(file == 'FILE')`, `(!(A))` of one filter, and
-/// `((A) AND (B))`. A negated
-/// combination is refused (the library's queries are conjunctions of filters).
+/// `(base 'FOLDER')`, `(modified-since 'TIME')`, `(file == 'FILE')`, `(!(A))`, and
+/// `((A) AND (B))`, negated too (the query's `exclusions`); a negated group inside a negation
+/// is refused.
 struct MPDFilterExpression {
     private var characters: [Character]
     private var position = 0
     private let roots: [String]
+    /// The negated groups of several filters read (`(!((A) AND (B)))`), for the query's
+    /// `exclusions`.
+    private(set) var exclusions: [[LibraryQuery.Filter]] = []
 
     init(text: String, roots: [String]) {
         characters = Array(text)
@@ -200,16 +204,22 @@ struct MPDFilterExpression {
         if take("!") {
             var negated: [LibraryQuery.Filter] = []
             var negatedWords: [String] = []
+            let groups = exclusions.count
             if case .failure(let error) = expression(&negated, &negatedWords, depth: depth + 1) {
                 return .failure(error)
             }
+            guard exclusions.count == groups else {
+                return .failure(MPDError(.argument, "a negated group inside a negation is not supported"))
+            }
             skipSpaces()
             guard take(")") else { return .failure(MPDError(.argument, "')' expected")) }
-            guard negated.count == 1, negatedWords.isEmpty else {
-                return .failure(MPDError(.argument, "only a single tag filter can be negated"))
+            guard negatedWords.isEmpty else { return .failure(MPDError(.argument, "'any' cannot be negated")) }
+            if negated.count == 1 {
+                negated[0].isNegated.toggle()
+                filters.append(negated[0])
+            } else {
+                exclusions.append(negated)
             }
-            negated[0].isNegated.toggle()
-            filters.append(negated[0])
             return .success(())
         }
         let tag = word()

@@ -78,6 +78,9 @@ public struct LibraryQuery: Sendable, Equatable {
 
     public var entity: Entity
     public var filters: [Filter]
+    /// Groups of filters no result meets all of (a group of one is a negated filter): MPD's
+    /// `(!((A) AND (B)))`.
+    public var exclusions: [[Filter]] = []
     /// Words that must each begin a word of the title, artist, album, album artist or composer.
     public var text: String?
     /// Empty: the entity's default order.
