@@ -26,7 +26,8 @@ extension IntegrationSuite {
                 changes.append(ToneAnalysis.rmsDB(output, inner) - ToneAnalysis.rmsDB(reference, inner))
                 offset += reference.count
             }
-            #expect(offset == captured.count, "every frame was captured once")
+            // A clean clone's run once captured one 3 s item twice (auto mode): the log says why.
+            #expect(offset == captured.count, "every frame was captured once\n\(daemon.worldLogs)")
             return changes
         }
 

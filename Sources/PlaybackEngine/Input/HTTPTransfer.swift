@@ -100,39 +100,47 @@ final class HTTPTransfer: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Transfer threads running in the process (each ends by itself once closed).
-    private static let running = Locked(0)
+    /// The transfer threads started and not joined yet, each with whether its work is done.
+    /// A thread is joined once done: when the next transfer starts, or at the daemon's exit. (A
+    /// count of threads running, lowered as each body returned, said none was left while the
+    /// last was still ending: a loaded machine's exit listed it.)
+    private static let threads = Locked(TransferThreads())
+
+    /// Joins the transfer threads whose work is done; whether none is left.
+    private static func joinDone() -> Bool {
+        let (done, isEmpty) = threads.withLock { $0.takeDone() }
+        for thread in done { thread.join() }
+        return isEmpty
+    }
 
     /// Waits until every transfer thread has ended, at most `timeout` seconds (a closed
     /// transfer ends at libcurl's next callback, within about a second); whether they all did.
     /// For the daemon's exit (`PlaybackEngine.waitForTransfersToEnd`).
     static func waitForAllToEnd(timeout: Double) -> Bool {
         let deadline = PlaybackClock.monotonicNow() + UInt64(timeout * 1e9)
-        while running.withLock({ $0 }) > 0 {
+        while !joinDone() {
             guard PlaybackClock.monotonicNow() < deadline else { return false }
             usleep(10_000)
         }
         return true
     }
 
-    /// Starts the transfer thread; false when the system gives no thread. The thread is not
-    /// joined by its transfer (`close` does not wait for it): it ends by itself, and the
-    /// process waits for it at exit (`waitForAllToEnd`).
+    /// Starts the transfer thread; false when the system gives no thread. Its transfer does not
+    /// wait for it (`close` does not): it ends by itself, and is joined when the next transfer
+    /// starts or at exit (`waitForAllToEnd`).
     func start() -> Bool {
+        _ = Self.joinDone()
         let transfer = UncheckedSendable(self)
-        Self.running.withLock { $0 += 1 }
+        let key = Self.threads.withLock { $0.newKey() }
         guard
             let thread = NamedThread.start(
                 name: "pbd-http",
                 body: {
                     transfer.value.run()
-                    Self.running.withLock { $0 -= 1 }
+                    Self.threads.withLock { $0.done.insert(key) }
                 })
-        else {
-            Self.running.withLock { $0 -= 1 }
-            return false
-        }
-        thread.detach()
+        else { return false }
+        Self.threads.withLock { $0.running[key] = UncheckedSendable(thread) }
         return true
     }
 
@@ -514,5 +522,26 @@ extension Substring {
             return ""
         }
         return String(self[first...last])
+    }
+}
+
+/// The transfer threads not joined yet, by key, and the keys of those whose work is done (a
+/// body may end before its thread is recorded).
+private struct TransferThreads {
+    var running: [Int: UncheckedSendable<NamedThread>] = [:]
+    var done: Set<Int> = []
+    private var lastKey = 0
+
+    mutating func newKey() -> Int {
+        lastKey += 1
+        return lastKey
+    }
+
+    /// Takes out the threads whose work is done; whether none is left.
+    mutating func takeDone() -> ([NamedThread], Bool) {
+        let keys = done.filter { running[$0] != nil }
+        let threads = keys.compactMap { running.removeValue(forKey: $0)?.value }
+        done.subtract(keys)
+        return (threads, running.isEmpty && done.isEmpty)
     }
 }
