@@ -38,6 +38,7 @@ extension MachineSuite {
             let copies = TestEnvironment.sanitizer == nil ? 2 : 8
             _ = try daemon.enqueue(Array(repeating: "long.mp3", count: copies), play: true)
             _ = try daemon.waitForState("playing")
+            let playing = Date()
             // Counted while playing: the device's own descriptors are open from here on.
             let startDescriptors = Self.openDescriptors(daemon.pid)
             let tally = Tally()
@@ -113,6 +114,7 @@ extension MachineSuite {
             )
             #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing", "playback went on")
             _ = try daemon.call("pause")
+            let played = Date().timeIntervalSince(playing)
             subscribers.removeAll()
             // Memory stays bounded, and every client's descriptor is closed again.
             let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
@@ -132,7 +134,13 @@ extension MachineSuite {
             // What was played is the reference, byte for byte, with no gap and nothing twice.
             let captured = try daemon.captured()
             let reference = Data(repeatElement(try TestEnvironment.reference("long"), count: copies).joined())
-            #expect(captured.count > 44_100 * 4 * 15, "at least 15 s were captured (\(captured.count) bytes)")
+            // The load lasted 15 s and more of wall time (the clients' deadline). What the device
+            // took in that time is the sink's pace, which a loaded machine slows: a null sink
+            // that falls behind catches up later, so the capture is held to half the wall time
+            // measured here, not to the 15 s.
+            let capturedSeconds = Double(captured.count) / (44_100 * 4)
+            #expect(played >= 15, "the load lasted \(played) s")
+            #expect(capturedSeconds > played / 2, "\(capturedSeconds) s captured in \(played) s of play")
             #expect(
                 captured == reference.prefix(captured.count),
                 "the capture is the reference's first \(captured.count) bytes")
