@@ -97,7 +97,7 @@ extension IntegrationSuite {
         )
         func snapserverRestarts() throws {
             let rig = try SnapcastRig()
-            let room = try rig.addClient("hall")
+            _ = try rig.addClient("hall")  // a room listening when snapserver goes
             let daemon = try DaemonProcess(arguments: ["--snapcast", rig.address])
             let events = try daemon.connect()
             _ = try events.subscribe()
@@ -120,14 +120,17 @@ extension IntegrationSuite {
             }
             #expect(slowest < 0.5, "a request took \(slowest) s while snapserver was away")
 
-            let heardBefore = SnapcastRig.left(room).count
             try rig.startServer()
             let back = Date()
             let resumed = try #require(try events.waitForState("playing", timeout: 20)["nowPlaying"])
             #expect(Date().timeIntervalSince(back) < 5, "playing again \(Date().timeIntervalSince(back)) s after")
             #expect(abs((resumed["elapsed"]?.numberValue ?? -1) - kept) < 0.5, "on from \(kept)")
-            // The client reconnects by itself and plays the stream again.
-            try waitUntil(timeout: 20) { SnapcastRig.left(room).dropFirst(heardBefore).contains { abs($0) > 2000 } }
+            // The stream reaches snapserver again: a client that connects now plays it. (The
+            // client from before reconnects by itself, most runs; once, beside the rest of the
+            // suite, snapclient 0.26 logged its disconnect and then nothing for 20 s while
+            // playbackd streamed again. Its reconnection is snapclient's, not playbackd's.)
+            let again = try rig.addClient("hall-again")
+            try waitUntil(timeout: 20) { SnapcastRig.left(again).contains { abs($0) > 2000 } }
             #expect(daemon.stderrText.contains("is back after"))
         }
 
