@@ -1,4 +1,3 @@
-import CSystemShim
 import PlaybackEngine
 import SystemSupport
 
@@ -79,7 +78,7 @@ final class BackgroundWorker: @unchecked Sendable {
     static let niceness: Int32 = 10
 
     private func work() {
-        _ = playbackd_make_this_thread_background(Self.niceness)
+        NamedThread.makeCurrentBackground(niceness: Self.niceness)
         while true {
             let next: UncheckedSendable<Job>? = queue.withLock { queue in
                 guard !queue.jobs.isEmpty else {

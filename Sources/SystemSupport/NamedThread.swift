@@ -47,6 +47,14 @@ public struct NamedThread {
         return NamedThread(thread: handle)
     }
 
+    /// Makes the calling thread background work: `SCHED_BATCH` at nice `niceness` (Linux sets
+    /// the nice value per thread), so that it yields to the event loop, to the clients asking
+    /// it and to the rest of the system. Returns false when either part was refused.
+    @discardableResult
+    public static func makeCurrentBackground(niceness: Int32) -> Bool {
+        playbackd_make_this_thread_background(niceness) == 0
+    }
+
     /// Asks for real-time FIFO scheduling; returns false when the system refuses.
     public func requestRealtime(priority: Int32) -> Bool {
         var param = sched_param(sched_priority: priority)

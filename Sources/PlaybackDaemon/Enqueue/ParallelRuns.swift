@@ -1,4 +1,3 @@
-import CSystemShim
 import SystemSupport
 
 #if canImport(Glibc)
@@ -30,7 +29,7 @@ enum ParallelRuns {
             let slice = UncheckedSendable(slices[index])
             let box = UncheckedSendable(results[index - 1])
             return NamedThread.start(name: "pbd-probe") {
-                _ = playbackd_make_this_thread_background(BackgroundWorker.niceness)
+                NamedThread.makeCurrentBackground(niceness: BackgroundWorker.niceness)
                 box.value.value = work.value(slice.value)
             }
         }

@@ -137,7 +137,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 name: "pbd-http",
                 body: {
                     transfer.value.run()
-                    Self.threads.withLock { $0.done.insert(key) }
+                    _ = Self.threads.withLock { $0.done.insert(key) }
                 })
         else { return false }
         Self.threads.withLock { $0.running[key] = UncheckedSendable(thread) }
