@@ -91,10 +91,9 @@ public final class PlaybackEngine {
     public var isRealtime: Bool { pipeline?.isRealtime ?? false }
 
     /// Starts playing `item` from `frame` (clamped to the item), followed by `upcoming`.
-    /// Returns the frame decoding starts at. Without `launching`, the pipeline is only
-    /// prepared, and its threads start at `launch`. The pipeline's output thread opens (or
-    /// reopens, on a format change) the device; `deviceOpened` or `deviceFailed` says how
-    /// that went. With `fadingIn`, the first 5 ms rise from silence: for a restart in mid-sound that is
+    /// Returns the frame decoding starts at. The pipeline's output thread opens (or reopens, on
+    /// a format change) the device; `deviceOpened` or `deviceFailed` says how that went.
+    /// With `fadingIn`, the first 5 ms rise from silence: for a restart in mid-sound that is
     /// not a seek (a new rate), which would otherwise begin with a step. Without it, the
     /// samples are the decoder's, bit for bit.
     ///
@@ -110,9 +109,8 @@ public final class PlaybackEngine {
     /// left cannot be opened again.
     public func start(
         _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false,
-        fadingFrom outgoing: EngineItem? = nil, launching: Bool = true
+        fadingFrom outgoing: EngineItem? = nil
     ) throws(DecoderError) -> Int {
-        defer { if launching { launch() } }
         halt()
         let left = parked
         let reused = left.flatMap { $0.itemID == item.id ? $0.decoder : nil }
@@ -169,11 +167,6 @@ public final class PlaybackEngine {
             rate: playbackRate, fadesIn: fadingIn, opening: opening)
         return target
     }
-
-    /// Starts the threads of the pipeline `start` prepared (nothing when they run already).
-    /// Until then nothing is decoded or written; a halt launches it first. The caller answers
-    /// the request that asked for the start in between.
-    public func launch() { pipeline?.launch() }
 
     /// The decoder of the item left by a skip, to fade out into `format`: the halted pipeline's
     /// (`parked`) when it was still on that item, else opened again; nil when it cannot fade

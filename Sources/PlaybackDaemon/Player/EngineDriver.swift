@@ -46,11 +46,6 @@ final class EngineDriver {
     private var pendingBoundaries: [(id: UInt64, segment: Int, due: Double)] = []
     /// Whether the missing real-time priority was logged (it is said once).
     private var hasReportedNoRealtime = false
-    /// While set, a pipeline started is only prepared, and `launch` starts its threads: the
-    /// reply to the request that started it is written in between.
-    var defersLaunch = false
-    /// A pipeline prepared while `defersLaunch` was set waits for `launch`.
-    private var launchDeferred = false
     /// Called when a pipeline's output thread has opened the device: what the device turned
     /// out to be (set by the daemon, which hands it to the route watch).
     var onDeviceOpened: (OpenDevice) -> Void = { _ in }
@@ -148,11 +143,11 @@ final class EngineDriver {
         do throws(DecoderError) {
             let started = try engine.start(
                 current, atFrame: frame, upcoming: start.upcoming, fadingIn: start.fadesIn,
-                fadingFrom: start.fadingFrom, launching: !defersLaunch)
+                fadingFrom: start.fadingFrom)
             runningEpoch = start.epoch
             appliedUpcoming = start.upcoming
             appliedFade = nil
-            if defersLaunch { launchDeferred = true } else { noteRealtimePriority() }
+            noteRealtimePriority()
             return .started(epoch: start.epoch, frame: started)
         } catch {
             runningEpoch = nil
@@ -248,14 +243,6 @@ final class EngineDriver {
     }
 
     /// Says once if the output thread could not get real-time scheduling; playback goes on.
-    /// Starts the threads of the pipeline prepared while `defersLaunch` was set.
-    func launch() {
-        guard launchDeferred else { return }
-        launchDeferred = false
-        engine.launch()
-        noteRealtimePriority()
-    }
-
     private func noteRealtimePriority() {
         guard !engine.isRealtime, !hasReportedNoRealtime else { return }
         hasReportedNoRealtime = true

@@ -76,14 +76,7 @@ final class PlayerService {
         case .nowPlaying, .subscribe: reply(.success(.nowPlaying(view().nowPlaying)))
         case .equalizer, .loadEqualizer, .saveEqualizer:
             reply(step { [presets] state, _ in presets.perform(command, on: &state) })
-        default:
-            // The reply goes out before a pipeline the command started begins to run: two
-            // thread starts, and a decoder filling its ring on the other core, would delay it.
-            driver.defersLaunch = true
-            let result = step { state, moment in state.perform(command, at: moment) }
-            driver.defersLaunch = false
-            reply(result)
-            driver.launch()
+        default: reply(step { state, moment in state.perform(command, at: moment) })
         }
     }
 

@@ -21,8 +21,6 @@ final class Pipeline: @unchecked Sendable {
     private let decoderWake = EventSignal()
     private var decoderThread: NamedThread?
     private var outputThread: NamedThread?
-    /// Starts the threads (`launch`); nil once they have started.
-    private var launcher: (() -> Void)?
     /// The device's opening the output thread waits for, held here so that it is released
     /// with the pipeline, not at the output thread's end (its first release instantiates
     /// metadata: an allocation there).
@@ -39,11 +37,6 @@ final class Pipeline: @unchecked Sendable {
     static let processMilliseconds = 250
     /// Frames the sound chain works on at a time (its scratch space; about 90 ms at 44.1 kHz).
     static let chainFrames = 4096
-    /// The decoder thread's nice value, in `SCHED_BATCH`: a start's burst of decoding (about
-    /// 2 ms of CPU for the ring of an MP3) otherwise took the second core from the client
-    /// whose `play` had just been answered. Even at nice 5 behind two busy programs it decodes
-    /// tens of times faster than it plays.
-    static let decoderNiceness: Int32 = 5
     /// Frames decoded at a time for the stretcher (about 23 ms at 44.1 kHz).
     static let stretchFrames = 1024
 
@@ -94,13 +87,17 @@ final class Pipeline: @unchecked Sendable {
         let opening: DeviceOpening?
     }
 
-    /// Prepares the decoder and output threads on a ring of `Sample`s; `launch` starts them.
+    /// Starts the decoder and output threads on a ring of `Sample`s.
     private func run<Sample: PCMSample>(_ start: Start, as _: Sample.Type) {
         let sink = start.sink
         // A device that can replace what it holds gets the ring's last samples kept behind the
         // read position, to process them again (`RewriteHistory`). One still to be opened is
         // asked whether it may (the output thread drops the history if it turns out not to).
         let rewrites = start.opening == nil ? sink.canRewrite : sink.mayRewrite
+        let opening = start.opening.flatMap { opening in
+            opening.format.map { DeviceWork.opening(sink, $0, after: opening.after) } ?? opening.after
+        }
+        self.opening = opening
         let buffers = PipelineBuffers<Sample>(
             format: format,
             reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) * format.channels : 0,
@@ -111,51 +108,28 @@ final class Pipeline: @unchecked Sendable {
             openItem: start.openItem, outputWake: outputWake, decoderWake: decoderWake, parking: parking,
             stretcher: start.stretcher, stretchInput: buffers.stretchInput)
         let soundScratch = SoundScratch(frames: Self.chainFrames)
-        let history =
-            rewrites
-            ? RewriteHistory(
-                capacity: Self.rewriteReserveFrames(format.sampleRate, sink) / RewriteHistory.blockFrames + 8,
-                chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
-            : nil
+        let output = OutputLoop(
+            sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: buffers.ring,
+            segments: segments, state: state, clock: clock, outputWake: outputWake,
+            decoderWake: decoderWake, events: start.events, fadeBuffer: buffers.fade, sound: start.sound,
+            processBuffer: buffers.process, soundScratch: soundScratch,
+            fadeInFrames: start.fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0,
+            history: rewrites
+                ? RewriteHistory(
+                    capacity: Self.rewriteReserveFrames(format.sampleRate, sink) / RewriteHistory.blockFrames + 8,
+                    chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
+                : nil,
+            opening: opening, opens: start.opening?.format != nil, stopped: stopped)
+        let decoderWork = UncheckedSendable((decoding, start.decoder))
+        let outputWork = UncheckedSendable(output)
         let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
         let bounds = DecoderLoop<Sample>.ItemBounds(item: start.item, frame: start.startFrame)
-        // The threads (and the device's opening, a thread too) start at `launch`, unowned: the
-        // closure lives in the pipeline and runs at most once.
-        launcher = { [unowned self] in
-            let opening = start.opening.flatMap { opening in
-                opening.format.map { DeviceWork.opening(sink, $0, after: opening.after) } ?? opening.after
-            }
-            self.opening = opening
-            let output = OutputLoop(
-                sink: sink, channels: format.channels, sampleRate: format.sampleRate, ring: buffers.ring,
-                segments: segments, state: state, clock: clock, outputWake: outputWake,
-                decoderWake: decoderWake, events: start.events, fadeBuffer: buffers.fade, sound: start.sound,
-                processBuffer: buffers.process, soundScratch: soundScratch,
-                fadeInFrames: start.fadesIn ? format.sampleRate * Self.fadeInMilliseconds / 1000 : 0,
-                history: history, opening: opening, opens: start.opening?.format != nil, stopped: stopped)
-            let decoderWork = UncheckedSendable((decoding, start.decoder))
-            let outputWork = UncheckedSendable(output)
-            decoderThread = NamedThread(name: "pbd-decoder") {
-                // Decoding runs far ahead of the output (a second and a half at a start): it
-                // yields to the clients asking and the event loop answering (`decoderNiceness`).
-                NamedThread.makeCurrentBackground(niceness: Self.decoderNiceness)
-                decoderWork.value.0.run(
-                    first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, bounds: bounds)
-            }
-            let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
-            isRealtime = start.realtime && outputThread.requestRealtime(priority: 20)
-            self.outputThread = outputThread
+        decoderThread = NamedThread(name: "pbd-decoder") {
+            decoderWork.value.0.run(first: decoderWork.value.1, itemID: itemID, seekingTo: seekFrame, bounds: bounds)
         }
-    }
-
-    /// Starts the threads `init` prepared, once: the event loop answers the request that
-    /// started the pipeline first (creating two threads, and a decoder filling the ring on the
-    /// other core, would otherwise come before the reply). Every way of stopping the pipeline
-    /// launches it first, so a pipeline halted before it was launched ends as one that ran.
-    func launch() {
-        guard let launcher else { return }
-        self.launcher = nil
-        launcher()
+        let outputThread = NamedThread(name: "pbd-output") { outputWork.value.run() }
+        isRealtime = start.realtime && outputThread.requestRealtime(priority: 20)
+        self.outputThread = outputThread
     }
 
     /// The longest a halt waits for the output thread to publish where it stopped: far beyond
@@ -188,7 +162,6 @@ final class Pipeline: @unchecked Sendable {
     /// Raises `request` for the output thread, waits for it to end (it writes its last audio
     /// itself), then stops the decoder. A halt while the device is still opening.
     private func endOutput(on request: borrowing Atomic<Bool>) -> Ending {
-        launch()
         guard state.deviceReady.load(ordering: .acquiring) else { return halt() }
         request.store(true, ordering: .releasing)
         outputWake.signal()
@@ -219,7 +192,6 @@ final class Pipeline: @unchecked Sendable {
     /// for `stopWaitMilliseconds` at most: the position is then the output thread's last
     /// reading, from before that write, which is what was heard. Idempotent.
     func halt() -> Ending {
-        launch()
         let abandons = !state.deviceReady.load(ordering: .acquiring)
         if abandons { state.closesDevice.store(true, ordering: .releasing) }
         state.haltRequested.store(true, ordering: .releasing)
@@ -244,7 +216,6 @@ final class Pipeline: @unchecked Sendable {
 
     /// Waits for both threads (after the output thread reported an outcome).
     func join() {
-        launch()
         if state.outcomeValue != .running || state.isHaltRequested {
             // The output thread is done; make sure the decoder is not waiting for space.
             state.haltRequested.store(true, ordering: .releasing)
