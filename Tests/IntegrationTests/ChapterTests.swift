@@ -92,7 +92,10 @@ extension IntegrationSuite {
     }
 }
 
-extension IntegrationSuite {
+extension MachineSuite {
+    /// A boundary pushed when it is heard, on the paced sink: alone, because a null sink whose
+    /// server was starved catches up in one step (1.7 s once, beside the whole suite), and the
+    /// daemon rightly follows it.
     @Suite struct ChapterBoundaries {
         @Test("while playing, each chapter boundary is pushed once, when it is heard")
         func pushedAtBoundaries() throws {

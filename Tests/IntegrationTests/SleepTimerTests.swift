@@ -43,9 +43,39 @@ extension IntegrationSuite {
 }
 
 extension IntegrationSuite {
-    /// The sleep timer on the paced sound server: it fades out through the sound chain and
-    /// pauses, at its time or at the end of the item or chapter.
+    /// The sleep timer on the paced sound server, at the end of the item or chapter (its fade
+    /// at a time: `MachineSuite.SleepTimerFade`).
     @Suite struct SleepTimer {
+        @Test("endOfItem pauses with the next item current at 0 s; endOfChapter at the chapter's end")
+        func atBoundaries() throws {
+            let daemon = try DaemonProcess(device: "pulse", pulse: true)
+            let events = try daemon.connect()
+            _ = try events.subscribe()
+            _ = try daemon.enqueue(["one.mp3", "two.mp3"], play: true)
+            try events.waitForState("playing")
+            #expect(
+                try daemon.call("setSleepTimer", [("at", .string("endOfItem"))])["status"]?.stringValue == "success")
+            let item = try #require(try events.waitForState("paused", timeout: 30)["nowPlaying"])
+            #expect(item["queueIndex"]?.numberValue == 1 && item["elapsed"]?.numberValue == 0, "\(item.serialized)")
+            #expect(item["sleepTimer"] == .null)
+
+            _ = try daemon.enqueue(["chapters.mp3"], replace: true)
+            _ = try daemon.call("changePlaybackPosition", [("position", .number(5.5))])
+            _ = try daemon.call("play")
+            try events.waitForState("playing")
+            #expect(
+                try daemon.call("setSleepTimer", [("at", .string("endOfChapter"))])["status"]?.stringValue == "success")
+            let chapter = try #require(try events.waitForState("paused", timeout: 30)["nowPlaying"])
+            #expect(chapter["elapsed"]?.numberValue == 7.25, "\(chapter.serialized)")
+            #expect(chapter["chapterNumber"]?.numberValue == 2)
+        }
+    }
+}
+
+extension MachineSuite {
+    /// The timer's fade, against the wall clock on the paced sink: alone, because a null sink
+    /// whose server was starved catches up in one step (1.5 s once, beside the whole suite).
+    @Suite struct SleepTimerFade {
         @Test("seconds: 4 pauses 4 s later, after a fade whose level falls steadily to silence; the position is kept")
         func afterSeconds() throws {
             let server = try PulseServer()
@@ -91,30 +121,6 @@ extension IntegrationSuite {
             for index in (fadeStart + 1)..<silent {
                 #expect(levels[index] <= levels[index - 1] + full / 200, "the level rose at window \(index): \(levels)")
             }
-        }
-
-        @Test("endOfItem pauses with the next item current at 0 s; endOfChapter at the chapter's end")
-        func atBoundaries() throws {
-            let daemon = try DaemonProcess(device: "pulse", pulse: true)
-            let events = try daemon.connect()
-            _ = try events.subscribe()
-            _ = try daemon.enqueue(["one.mp3", "two.mp3"], play: true)
-            try events.waitForState("playing")
-            #expect(
-                try daemon.call("setSleepTimer", [("at", .string("endOfItem"))])["status"]?.stringValue == "success")
-            let item = try #require(try events.waitForState("paused", timeout: 30)["nowPlaying"])
-            #expect(item["queueIndex"]?.numberValue == 1 && item["elapsed"]?.numberValue == 0, "\(item.serialized)")
-            #expect(item["sleepTimer"] == .null)
-
-            _ = try daemon.enqueue(["chapters.mp3"], replace: true)
-            _ = try daemon.call("changePlaybackPosition", [("position", .number(5.5))])
-            _ = try daemon.call("play")
-            try events.waitForState("playing")
-            #expect(
-                try daemon.call("setSleepTimer", [("at", .string("endOfChapter"))])["status"]?.stringValue == "success")
-            let chapter = try #require(try events.waitForState("paused", timeout: 30)["nowPlaying"])
-            #expect(chapter["elapsed"]?.numberValue == 7.25, "\(chapter.serialized)")
-            #expect(chapter["chapterNumber"]?.numberValue == 2)
         }
     }
 }

@@ -115,11 +115,9 @@ final class EngineDriver {
             // Heard already in an item the state has not reached yet (its start is an event
             // still to take): the list is from the state's item on, and would conflict with
             // what the decoder took. It is handed over once the state follows, at that event.
-            if let heard, heard.itemID != start.current?.id, start.upcoming.contains(where: { $0.id == heard.itemID }) {
-                applyFade(plan.sleepFade, now: now)
-                return nil
-            }
-            if start.upcoming != appliedUpcoming, let heard {
+            if start.upcoming != appliedUpcoming, let heard,
+                heard.itemID == start.current?.id || !start.upcoming.contains(where: { $0.id == heard.itemID })
+            {
                 appliedUpcoming = start.upcoming
                 if engine.setUpcoming(start.upcoming, afterSegment: heard.segment) == .conflicts {
                     return .upcomingConflicts
