@@ -243,8 +243,9 @@ public final class PlaybackEngine {
     }
 
     /// Ends playback without a click, for shutdown: the device plays out what it holds, then a
-    /// 50 ms fade of what follows, and stops at silence. Blocks until then (at most the device's
-    /// buffer, 1 s, plus the fade). Returns the position heard last; nil when nothing ran.
+    /// 50 ms fade of what follows, and stops at silence. Blocks until then (the device's buffer
+    /// plus the fade; a device that takes no more audio is halted after 2 s). Returns the
+    /// position heard last; nil when nothing ran.
     @discardableResult
     public func fadeOut() -> EnginePosition? {
         end { $0.fadeOut() }

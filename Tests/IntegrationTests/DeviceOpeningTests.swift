@@ -64,5 +64,48 @@ extension IntegrationSuite {
             try waitUntil(timeout: 20) { try daemon.nowPlaying()["state"]?.stringValue == "stopped" }
             #expect(daemon.terminate() == 0)
         }
+        @Test(
+            "SIGTERM while a write to the device blocks (a FIFO whose reader stopped reading): the daemon exits with 0, the position saved"
+        )
+        func exitWhileAWriteBlocks() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let fifo = directory + "/fifo"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // Opened for writing too, so that the open returns at once and the daemon's open
+            // does not wait for a reader.
+            let reader = open(fifo, O_RDWR | O_NONBLOCK)
+            #expect(reader >= 0)
+            defer { close(reader) }
+            let daemon = try DaemonProcess(device: "playbackd_fifo", environment: ["PLAYBACKD_FIFO": fifo])
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            // Read a second of audio, then nothing more: the pipe fills and the output thread's
+            // write blocks in the kernel.
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            var total = 0
+            try waitUntil(timeout: 20, state: { "\(total) bytes read" }) {
+                let count = read(reader, &buffer, buffer.count)
+                if count > 0 { total += count }
+                return total >= 176_400
+            }
+            try waitUntil(timeout: 20, state: { threadReport(daemon.pid) }) {
+                threadReport(daemon.pid).contains("pipe_write")
+            }
+            let playing = try daemon.nowPlaying()
+            #expect(playing["state"]?.stringValue == "playing")
+            let signalled = Date()
+            daemon.signal(SIGTERM)
+            // The fade-out waits 2 s at most for the device, the close 2 s: 4 s here. Before, the
+            // exit waited for the device for ever (systemd kills it after TimeoutStopSec, without
+            // the last save). 60 s tells the two apart.
+            let status = daemon.waitForExit(timeout: 60)
+            let seconds = Date().timeIntervalSince(signalled)
+            print("device: exited \(seconds) s after SIGTERM while a write blocked")
+            #expect(status == 0, "exit \(status.map(String.init) ?? "none") after \(seconds) s:\n\(daemon.worldLogs)")
+            let saved = try JSONParser.parse(
+                Array(FileManager.default.contents(atPath: daemon.directory + "/state/playbackd/state.json") ?? Data()))
+            #expect(saved["state"]?.stringValue == "playing", "\(saved.serialized.prefix(300))")
+            #expect((saved["position"]?.numberValue ?? 0) > 0.5, "\(saved.serialized.prefix(300))")
+        }
     }
 }

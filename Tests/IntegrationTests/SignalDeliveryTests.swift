@@ -62,8 +62,23 @@ extension IntegrationSuite {
             #expect(try daemon.call("nowPlaying")["status"]?.stringValue == "success", "alive after 20 SIGHUPs")
             usleep(UInt32(round) * 50_000)  // a different point in the engine's work each round: the test's input
             daemon.signal(SIGTERM)
-            #expect(
-                daemon.waitForExit(timeout: 10) == 0, "\(moment): exit status \(daemon.waitForExit(timeout: 0) ?? -1)")
+            let signalled = Date()
+            let status = daemon.waitForExit(timeout: 10)
+            if status == nil {
+                // Where it is, then how long it took after all (once, beside stress-ng and the
+                // whole suite, three daemons took over 10 s at the same moment, and then exited
+                // cleanly).
+                let threads = threadReport(daemon.pid)
+                let late = daemon.waitForExit(timeout: 50)
+                Issue.record(
+                    """
+                    \(moment): not exited 10 s after SIGTERM (\(late.map { "exit \($0)" } ?? "still running") \
+                    after \(Date().timeIntervalSince(signalled)) s); its threads at 10 s:
+                    \(threads)
+                    \(daemon.stderrText.suffix(1500))
+                    """)
+            }
+            #expect(status == nil || status == 0, "\(moment): exit status \(status ?? -1)")
             #expect(daemon.notify.waitFor("STOPPING=1", timeout: 1))
             #expect(Self.threadsAtExit(daemon) == ["playbackd"], "\(moment): \(daemon.stderrText.suffix(500))")
         }

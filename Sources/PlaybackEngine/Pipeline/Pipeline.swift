@@ -136,6 +136,10 @@ final class Pipeline: @unchecked Sendable {
     /// a write of one period, or a busy machine's delay in waking the thread (the position it
     /// publishes is exact; the reading before it is behind by what played since).
     static let stopWaitMilliseconds = 1000
+    /// The longest `fadeOut()` and `splice()` wait for the output thread to end: the device's
+    /// buffer (at most 1.5 s, through ALSA's pulse plugin) and the fade, with room. Past it the
+    /// thread is inside a write the device does not take, and the halt does not wait for it.
+    static let endOutputWaitMilliseconds = 2000
     /// How long the fade at the end of `fadeOut()` lasts.
     static let fadeMilliseconds = 50
     /// How long a pipeline started with `fadesIn` takes to rise from silence.
@@ -149,7 +153,7 @@ final class Pipeline: @unchecked Sendable {
 
     /// Ends without a click: the output thread writes a linear fade of the next
     /// `fadeMilliseconds` of audio after what the device holds, drains the device, and ends.
-    /// Blocks until then (at most the device's buffer plus the fade).
+    /// Blocks until then (the device's buffer plus the fade; `endOutputWaitMilliseconds` at most).
     func fadeOut() -> Ending { endOutput(on: state.fadeRequested) }
 
     /// Ends where the next pipeline can take over without a cut, on a device that can replace
@@ -160,14 +164,25 @@ final class Pipeline: @unchecked Sendable {
     func splice() -> Ending { endOutput(on: state.spliceRequested) }
 
     /// Raises `request` for the output thread, waits for it to end (it writes its last audio
-    /// itself), then stops the decoder. A halt while the device is still opening.
+    /// itself), then stops the decoder. A halt while the device is still opening, and after
+    /// `endOutputWaitMilliseconds`: a device that takes no more audio (a FIFO whose reader
+    /// stopped reading) would otherwise hold the caller, and SIGTERM, until it does.
     private func endOutput(on request: borrowing Atomic<Bool>) -> Ending {
         guard state.deviceReady.load(ordering: .acquiring) else { return halt() }
         request.store(true, ordering: .releasing)
         outputWake.signal()
-        outputThread?.join()
-        outputThread = nil
-        return halt()
+        var waited = 0
+        while state.outcomeValue == .running && waited < Self.endOutputWaitMilliseconds {
+            stopped.wait(timeoutMilliseconds: 10)
+            waited += 10
+        }
+        // Still running: inside a write the device does not take; the halt leaves it to end.
+        guard state.outcomeValue == .running else {
+            outputThread?.join()
+            outputThread = nil
+            return halt()
+        }
+        return halt(waitingMilliseconds: 0)
     }
 
     /// Wakes the output thread if it waits for the device, so that it looks at new settings.
@@ -191,7 +206,7 @@ final class Pipeline: @unchecked Sendable {
     /// A write the device holds (a FIFO nobody reads, behind ALSA's file plugin) is waited
     /// for `stopWaitMilliseconds` at most: the position is then the output thread's last
     /// reading, from before that write, which is what was heard. Idempotent.
-    func halt() -> Ending {
+    func halt(waitingMilliseconds: Int = stopWaitMilliseconds) -> Ending {
         let abandons = !state.deviceReady.load(ordering: .acquiring)
         if abandons { state.closesDevice.store(true, ordering: .releasing) }
         state.haltRequested.store(true, ordering: .releasing)
@@ -207,7 +222,7 @@ final class Pipeline: @unchecked Sendable {
         let work = DeviceWork.outputThread(outputThread, keeping: self) { state.outcomeValue != .running }
         if abandons { return .abandoned(work) }
         var waited = 0
-        while !state.stopPublished.load(ordering: .acquiring) && waited < Self.stopWaitMilliseconds {
+        while !state.stopPublished.load(ordering: .acquiring) && waited < waitingMilliseconds {
             stopped.wait(timeoutMilliseconds: 10)
             waited += 10
         }

@@ -105,9 +105,12 @@ final class DaemonProcess {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// What the daemon and its sound server logged, for a failure's message.
+    /// What the daemon and its sound server logged, for a failure's message; while the daemon
+    /// runs, where each of its threads is (`threadReport`).
     var worldLogs: String {
-        "playbackd:\n\(stderrText.suffix(4000))" + (soundServer.map { "\nPulseAudio:\n\($0.log.suffix(2000))" } ?? "")
+        "playbackd:\n\(stderrText.suffix(4000))"
+            + (process.isRunning ? "\nits threads now:\n\(threadReport(pid))" : "")
+            + (soundServer.map { "\nPulseAudio:\n\($0.log.suffix(2000))" } ?? "")
     }
 
     /// The daemon's sound server; fails the test when it has none.

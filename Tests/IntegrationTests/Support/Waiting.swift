@@ -70,3 +70,21 @@ extension DaemonProcess {
         }
     }
 }
+
+/// Each thread of `pid`: its name, its scheduler state (`R` running, `S` sleeping, `D` waiting
+/// on the kernel, e.g. a disk), the kernel function it waits in (`wchan`) and the number of the
+/// system call it is in (74 is fsync), one per line.
+/// What a failure shows of a process that did not do in time what it was asked.
+func threadReport(_ pid: Int32) -> String {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.sorted().map { task in
+        let read = { (file: String) in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/\(file)", encoding: .utf8)) ?? "?")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let state = read("status").split(separator: "\n").first { $0.hasPrefix("State:") }?.dropFirst(6)
+        let call = read("syscall").split(separator: " ").first ?? "?"
+        return
+            "  \(read("comm")): \(state.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?") in \(read("wchan")) (syscall \(call))"
+    }.joined(separator: "\n")
+}
