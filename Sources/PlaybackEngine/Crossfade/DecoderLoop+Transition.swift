@@ -101,8 +101,10 @@ extension DecoderLoop {
             guard waitForOutput() else { return false }
         }
         segment.startSample = sample
-        segments.append(segment)
+        // The upcoming list learns of the segment first: once it is in the log, the output
+        // thread can play it and the event loop name it (`UpcomingItems.replace`).
         upcoming.noteSegmentStarted()
+        segments.append(segment)
         return true
     }
 }

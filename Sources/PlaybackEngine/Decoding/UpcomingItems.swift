@@ -50,6 +50,9 @@ final class UpcomingItems: Sendable {
     /// of them; those must be the list's first entries.
     func replace(with items: [EngineItem], afterSegment segment: Int) -> UpcomingUpdate {
         state.withLock { state in
+            // The decoder notes a segment before logging it, so a segment heard is known here;
+            // one that is not cannot be reasoned about, and a restart where it is heard can.
+            guard segment <= state.segmentTakes.count else { return .conflicts }
             let start = segment == 0 ? 0 : state.segmentTakes[segment - 1] + 1
             let decided = state.taken[start...]
             guard decided.count <= items.count, zip(decided, items).allSatisfy({ $0 == $1.id }) else {
