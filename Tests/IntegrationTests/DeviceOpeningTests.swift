@@ -6,15 +6,26 @@ import Testing
 extension IntegrationSuite {
     /// The device is opened and closed off the event loop: no reply waits for it.
     @Suite struct DeviceOpening {
+        /// A FIFO in `directory`: the device of `daemon(playingInto:)`.
+        static func fifo(in directory: String) throws -> String {
+            let fifo = directory + "/fifo"
+            guard mkfifo(fifo, 0o600) == 0 else { throw TestFailure("mkfifo \(fifo): errno \(errno)") }
+            return fifo
+        }
+
+        /// A daemon whose device is ALSA's file plugin writing into `fifo`.
+        static func daemon(playingInto fifo: String) throws -> DaemonProcess {
+            try DaemonProcess(device: "playbackd_fifo", environment: ["PLAYBACKD_FIFO": fifo])
+        }
+
         @Test(
             "a device whose open hangs (a FIFO nobody reads): play, pause and play answer at once, another client is answered throughout, and once the FIFO is read the item plays whole"
         )
         func openThatHangs() throws {
             let directory = TestEnvironment.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let fifo = directory + "/fifo"
-            #expect(mkfifo(fifo, 0o600) == 0)
-            let daemon = try DaemonProcess(device: "playbackd_fifo", environment: ["PLAYBACKD_FIFO": fifo])
+            let fifo = try Self.fifo(in: directory)
+            let daemon = try Self.daemon(playingInto: fifo)
             _ = try daemon.enqueue(["long.mp3"])
             let other = try daemon.connect()
             var slowest = (seconds: 0.0, what: "")
@@ -70,14 +81,13 @@ extension IntegrationSuite {
         func exitWhileAWriteBlocks() throws {
             let directory = TestEnvironment.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let fifo = directory + "/fifo"
-            #expect(mkfifo(fifo, 0o600) == 0)
+            let fifo = try Self.fifo(in: directory)
             // Opened for writing too, so that the open returns at once and the daemon's open
             // does not wait for a reader.
             let reader = open(fifo, O_RDWR | O_NONBLOCK)
             #expect(reader >= 0)
             defer { close(reader) }
-            let daemon = try DaemonProcess(device: "playbackd_fifo", environment: ["PLAYBACKD_FIFO": fifo])
+            let daemon = try Self.daemon(playingInto: fifo)
             _ = try daemon.enqueue(["long.mp3"], play: true)
             // Read a second of audio, then nothing more: the pipe fills and the output thread's
             // write blocks in the kernel.

@@ -171,18 +171,22 @@ final class Pipeline: @unchecked Sendable {
         guard state.deviceReady.load(ordering: .acquiring) else { return halt() }
         request.store(true, ordering: .releasing)
         outputWake.signal()
+        let state = state
+        waitForOutput(atMost: Self.endOutputWaitMilliseconds) { state.outcomeValue != .running }
+        // Still running: inside a write the device does not take; the halt leaves it to end.
+        if state.outcomeValue == .running { return halt(waitingMilliseconds: 0) }
+        outputThread?.join()
+        outputThread = nil
+        return halt()
+    }
+
+    /// Waits on `stopped`, in 10 ms steps, until `done` or for `milliseconds` at most.
+    private func waitForOutput(atMost milliseconds: Int, until done: () -> Bool) {
         var waited = 0
-        while state.outcomeValue == .running && waited < Self.endOutputWaitMilliseconds {
+        while !done() && waited < milliseconds {
             stopped.wait(timeoutMilliseconds: 10)
             waited += 10
         }
-        // Still running: inside a write the device does not take; the halt leaves it to end.
-        guard state.outcomeValue == .running else {
-            outputThread?.join()
-            outputThread = nil
-            return halt()
-        }
-        return halt(waitingMilliseconds: 0)
     }
 
     /// Wakes the output thread if it waits for the device, so that it looks at new settings.
@@ -221,11 +225,7 @@ final class Pipeline: @unchecked Sendable {
         let state = state
         let work = DeviceWork.outputThread(outputThread, keeping: self) { state.outcomeValue != .running }
         if abandons { return .abandoned(work) }
-        var waited = 0
-        while !state.stopPublished.load(ordering: .acquiring) && waited < waitingMilliseconds {
-            stopped.wait(timeoutMilliseconds: 10)
-            waited += 10
-        }
+        waitForOutput(atMost: waitingMilliseconds) { state.stopPublished.load(ordering: .acquiring) }
         return .dropping(work)
     }
 
