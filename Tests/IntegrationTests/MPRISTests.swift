@@ -369,9 +369,8 @@ extension IntegrationSuite {
 }
 
 extension MachineSuite {
-    /// MPRIS signals timed to what is heard on the paced sink. A null sink whose server was
-    /// starved catches up at once (1.5 s in one step, once, beside the whole suite) and the
-    /// daemon rightly follows it; so this runs alone.
+    /// MPRIS signals timed to what is heard on the paced sink, alone: the loop points are held
+    /// to 0.3 s of when the sink played them.
     @Suite struct MPRISLoopPoints {
         @Test("a repeat-one loop point is a jump back to 0: one Seeked per pass, sent when the loop is heard")
         func seekedAtEachLoopPoint() throws {
@@ -382,13 +381,18 @@ extension MachineSuite {
             _ = try daemon.call("changeRepeatMode", [("mode", .string("one"))])
             let monitor = try BusMonitor(bus)
             _ = try daemon.call("play")
-            // Two passes of the 2 s item: two loop points, and the start's PlaybackStatus.
-            var loops: [BusSignal] = []
-            try waitUntil(timeout: 20) {
-                loops = monitor.signals.filter { $0.member == "Seeked" }
-                return loops.count >= 2
+            // Two passes of the 2 s item: two loop points. A fresh PulseAudio stream can stall
+            // after it started, and that re-anchoring is rightly a Seeked of its own, to where
+            // the stream is (docs/mpris.md; 1.50 s once): one may come before the first loop.
+            let isLoopPoint = { (signal: BusSignal) in (signal.seekedPosition ?? 9) < 0.3 }
+            var seeked: [BusSignal] = []
+            try waitUntil(timeout: 20, state: { "\(seeked.map(\.seekedPosition))" }) {
+                seeked = monitor.signals.filter { $0.member == "Seeked" }
+                return seeked.filter(isLoopPoint).count >= 2
             }
-            #expect(loops.allSatisfy { ($0.seekedPosition ?? 9) < 0.3 }, "\(loops.map(\.seekedPosition))")
+            let first = seeked.firstIndex(where: isLoopPoint) ?? seeked.count
+            #expect(first <= 1, "one re-anchoring at the start at most: \(seeked.map(\.seekedPosition))")
+            #expect(seeked[first...].allSatisfy(isLoopPoint), "\(seeked.map(\.seekedPosition))")
         }
     }
 }
