@@ -513,6 +513,9 @@ extension IntegrationSuite.MPD {
         // Stored playlists.
         #"add "Pink Floyd/The Wall""#, "save wall", "save wall", "listplaylists", "listplaylist wall",
         "listplaylistinfo wall", "lsinfo", #"playlistadd wall "Queen/Greatest Hits/01 Bohemian Rhapsody.opus""#,
+        #"playlistadd wall "Queen/Greatest Hits/01 Bohemian Rhapsody.opus" x"#,
+        #"playlistadd wall "Queen/Greatest Hits/01 Bohemian Rhapsody.opus" 99"#,
+        #"playlistadd wall "Loose/untagged tune.mp3" 1"#, "listplaylist wall",
         "playlistdelete wall 0", "listplaylist wall", "playlistdelete wall 9", "rename wall queen", "listplaylists",
         "listplaylist wall", "clear", "load queen", "playlistinfo", "load queen 1:2", "playlistinfo", "rm queen",
         "rm queen", "listplaylists", "load nothing", #"save "a/b""#, "playlistclear nothing", "save empty", "clear",

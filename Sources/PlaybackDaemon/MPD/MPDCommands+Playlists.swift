@@ -86,15 +86,22 @@ extension MPDCommands {
             guard let path = MPDSongFormat.path(ofURI: arguments[1], roots: context.roots) else {
                 return reply(.failure(MPDError(.noExist, "No such directory")))
             }
-            change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
+            var position: Int?
+            if arguments.count > 2 {
+                switch MPDArgument.unsigned(arguments[2], maximum: Int.max) {
+                case .success(let value): position = value
+                case .failure(let error): return reply(.failure(error))
+                }
+            }
+            change(context, arguments[0], reply) { [position] playlists throws(StoredPlaylistError) in
                 var entries: [String] = []
                 do throws(StoredPlaylistError) {
                     entries = try playlists.entries(arguments[0])
                 } catch .missing {
                     // playlistadd makes the playlist.
                 }
-                let at = arguments.count > 2 ? Int(arguments[2]) ?? -1 : entries.count
-                guard (0...entries.count).contains(at) else { throw .failed("Bad song index") }
+                let at = position ?? entries.count
+                guard at <= entries.count else { throw .failed("Bad song index") }
                 entries.insert(path, at: at)
                 try playlists.write(arguments[0], entries)
             }
