@@ -11,7 +11,8 @@ extension JSONValue {
         return out
     }
 
-    func write(to out: inout [UInt8]) {
+    /// Appends the compact text to `out` (a file of many values written into one buffer).
+    public func write(to out: inout [UInt8]) {
         switch self {
         case .null: out += Self.nullBytes
         case .bool(let b): out += b ? Self.trueBytes : Self.falseBytes

@@ -16,8 +16,14 @@ extension TrackField {
 
     /// Reads the value from JSON written by `json(_:onWire:)`; nil for null, for a value of
     /// the wrong type, and for a number that is not finite (or not whole, for a whole number).
+    public func decode(_ json: JSONValue, onWire: Bool) -> TrackFieldValue? { storage.decode(json, onWire: onWire) }
+}
+
+extension TrackField.Storage {
+    /// `TrackField.decode(_:onWire:)`, for a reader of many values that keeps only the storage
+    /// of each column (a field's strings stay untouched, and uncounted, on every value).
     public func decode(_ json: JSONValue, onWire: Bool) -> TrackFieldValue? {
-        switch (storage, json) {
+        switch (self, json) {
         case (.path, .string(let text)): (onWire ? FileURL.path(fromURL: text) : text).map(TrackFieldValue.text)
         case (.requiredText, .string(let text)), (.text, .string(let text)): .text(text)
         case (.number, .number(let number)), (.requiredNumber, .number(let number)):
@@ -96,7 +102,7 @@ extension TrackMetadata {
 extension TrackField {
     /// The keys of `all`, in order: on the wire and in the resume state.
     static let wireKeys = all.map(\.key)
-    static let stateKeys = all.map(\.stateKey)
+    public static let stateKeys = all.map(\.stateKey)
     /// Where `key` is in `keys`, looking from `start` to the end, then from the beginning.
     /// Lengths are compared first: most keys passed differ in length, and that is cheaper to see.
     static func index(of key: String, in keys: [String], from start: Int) -> Int? {
@@ -115,7 +121,7 @@ extension TrackField {
         return nil
     }
     /// A bit for each required field, by its place in `all` (there are fewer than 64 fields).
-    static let requiredMask = all.indices.reduce(UInt64(0)) { mask, index in
+    public static let requiredMask = all.indices.reduce(UInt64(0)) { mask, index in
         all[index].isRequired ? mask | 1 << index : mask
     }
 }

@@ -190,7 +190,23 @@ extension TrackField {
     /// leaves it as it is and returns false.
     @discardableResult
     public func set(_ value: TrackFieldValue?, in metadata: inout TrackMetadata) -> Bool {
-        switch (storage, value) {
+        storage.set(value, in: &metadata)
+    }
+
+    /// Whether every item has the field.
+    public var isRequired: Bool {
+        switch storage {
+        case .requiredText, .requiredNumber: true
+        case .text, .number, .path, .decimal, .seconds: false
+        }
+    }
+}
+
+extension TrackField.Storage {
+    /// `TrackField.set(_:in:)`, for a reader of many values that keeps only each column's storage.
+    @discardableResult
+    public func set(_ value: TrackFieldValue?, in metadata: inout TrackMetadata) -> Bool {
+        switch (self, value) {
         case (.requiredText(let slot), .text(let text)?): slot.set(&metadata, text)
         case (.text(let slot), .text(let text)?), (.path(let slot), .text(let text)?): slot.set(&metadata, text)
         case (.text(let slot), nil), (.path(let slot), nil): slot.set(&metadata, nil)
@@ -203,13 +219,5 @@ extension TrackField {
         default: return false
         }
         return true
-    }
-
-    /// Whether every item has the field.
-    public var isRequired: Bool {
-        switch storage {
-        case .requiredText, .requiredNumber: true
-        case .text, .number, .path, .decimal, .seconds: false
-        }
     }
 }

@@ -112,10 +112,9 @@ extension IntegrationSuite {
             let seconds = Date().timeIntervalSince(signalled)
             print("device: exited \(seconds) s after SIGTERM while a write blocked")
             #expect(status == 0, "exit \(status.map(String.init) ?? "none") after \(seconds) s:\n\(daemon.worldLogs)")
-            let saved = try JSONParser.parse(
-                Array(FileManager.default.contents(atPath: daemon.directory + "/state/playbackd/state.json") ?? Data()))
-            #expect(saved["state"]?.stringValue == "playing", "\(saved.serialized.prefix(300))")
-            #expect((saved["position"]?.numberValue ?? 0) > 0.5, "\(saved.serialized.prefix(300))")
+            let saved = try #require(SavedState(path: daemon.directory + "/state/playbackd/state.json"))
+            #expect(saved["state"]?.stringValue == "playing", "\(saved.header.serialized.prefix(300))")
+            #expect((saved["position"]?.numberValue ?? 0) > 0.5, "\(saved.header.serialized.prefix(300))")
         }
     }
 }

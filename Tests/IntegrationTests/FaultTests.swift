@@ -22,12 +22,7 @@ extension IntegrationSuite {
         }
 
         /// The number of queue items in a state file; nil when it is missing or not whole.
-        private static func items(inStateFile path: String) -> Int? {
-            guard let data = FileManager.default.contents(atPath: path),
-                let state = try? JSONParser.parse(Array(data))
-            else { return nil }
-            return state["items"]?.arrayValue?.count
-        }
+        private static func items(inStateFile path: String) -> Int? { SavedState(path: path)?.itemLines }
 
         private static func occurrences(of text: String, in log: String) -> Int {
             log.components(separatedBy: text).count - 1
@@ -124,9 +119,8 @@ extension IntegrationSuite {
             #expect(mode == 0o700, "the directory is made private again")
             #expect(daemon.terminate() == 0)
             #expect(!FileManager.default.fileExists(atPath: runtime + "/control.sock"), "removed at the stop")
-            let state = try JSONParser.parse(
-                Array(try Data(contentsOf: URL(fileURLWithPath: stateHome + "/playbackd/state.json"))))
-            #expect((state["position"]?.numberValue ?? 0) >= 0.5, "\(state.serialized)")
+            let state = try #require(SavedState(path: stateHome + "/playbackd/state.json"))
+            #expect((state["position"]?.numberValue ?? 0) >= 0.5, "\(state.header.serialized)")
             #expect(!daemon.stderrText.contains("error"), "\(daemon.stderrText.suffix(2000))")
         }
 

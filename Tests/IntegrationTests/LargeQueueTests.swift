@@ -54,8 +54,7 @@ extension IntegrationSuite {
             // The save runs on its own thread: wait until the file holds the jump.
             let stateFile = stateHome + "/playbackd/state.json"
             try waitUntil(timeout: 60) {
-                let data = FileManager.default.contents(atPath: stateFile) ?? Data()
-                return (try? JSONParser.parse(Array(data)))?["currentIndex"]?.numberValue == Double(current)
+                SavedState(path: stateFile)?["currentIndex"]?.numberValue == Double(current)
             }
             first.signal(SIGKILL)
             _ = first.waitForExit(timeout: 10)

@@ -43,8 +43,7 @@ extension IntegrationSuite {
             // Until a periodic save while playing has written a position past the seek.
             var saved = 0.0
             try waitUntil(timeout: 30) {
-                let data = FileManager.default.contents(atPath: stateFile(stateHome)) ?? Data()
-                saved = (try? JSONParser.parse(Array(data)))?["position"]?.numberValue ?? 0
+                saved = SavedState(path: stateFile(stateHome))?["position"]?.numberValue ?? 0
                 return saved > 11
             }
             let before = try lasting(first)

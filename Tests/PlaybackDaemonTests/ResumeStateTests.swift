@@ -17,6 +17,9 @@ import Testing
         tagged.discNumber = 1
         tagged.discCount = 2
         tagged.artworkPath = "/run/user/1000/playbackd/artwork/0123.jpg"
+        tagged.chapters = [
+            Chapter(start: 0, end: 4, title: "One"), Chapter(start: 4, end: 12.345, title: "Two, \"quoted\""),
+        ]
         let plain = TrackMetadata(title: "plain", duration: 1, sampleRate: 44_100, channels: 2)
         return ResumeState(
             items: [
@@ -29,11 +32,38 @@ import Testing
             crossfade: Crossfade(seconds: 4.5, mode: .always, skipSeconds: 0.5), outputEnabled: false)
     }
 
-    @Test("a state reads back equal from its file, every metadata field included")
+    @Test("a state reads back equal from its file, every metadata field and the chapters included")
     func roundTrip() throws {
         let original = state()
-        let parsed = try ResumeState(json: try JSONParser.parse(original.fileBytes()))
+        let parsed = try ResumeState(fileBytes: original.fileBytes())
         #expect(parsed == original)
+    }
+
+    @Test("the file is a line of settings naming the items' columns once, then a line per item")
+    func itemLines() throws {
+        let text = String(decoding: state().fileBytes(), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines[3].isEmpty, "\(text)")
+        #expect(lines[0].contains(#""itemCount":2"#) && lines[0].contains(#""itemColumns":["title","artist","#))
+        #expect(!lines[0].contains("/m/a b.mp3"))
+        // Columns are the fields some item has (no album here). The plain item has no artist and
+        // no tags: nulls hold their places, and none follows its last value.
+        #expect(lines[2] == #"["/m/c.mp3","plain",null,1,null,null,null,null,null,null,null,null,null,44100,2]"#)
+        #expect(!text.contains(#""sampleRate":"#), "no item repeats a field's key")
+    }
+
+    @Test("a version 1 file (one line, the items as objects) reads as the state it held")
+    func versionOne() throws {
+        let text = #"""
+            {"version":1,"currentIndex":1,"position":3.5,"state":"paused","repeatMode":"all","shuffleMode":"off","disabledCommands":["nextTrack"],"items":[{"path":"/music/a.mp3","title":"A","duration":10.5,"sampleRate":44100,"channels":2,"chapters":[{"start":0,"end":10.5,"title":"Only"}]},{"path":"/music/b.mp3","title":"B","artist":"X","duration":3,"sampleRate":48000,"channels":1,"replayGainAlbumGain":-3}]}
+            """#
+        let state = try ResumeState(fileBytes: Array((text + "\n").utf8))
+        #expect(state.items.map(\.path) == ["/music/a.mp3", "/music/b.mp3"])
+        #expect(state.items.map(\.id) == [1, 2])
+        #expect(state.items[0].metadata.chapters == [Chapter(start: 0, end: 10.5, title: "Only")])
+        #expect(state.items[1].metadata.artist == "X" && state.items[1].metadata.replayGainAlbumGain == -3)
+        #expect(state.currentIndex == 1 && state.position == 3.5 && state.repeatMode == .all)
+        #expect(try ResumeState(fileBytes: state.fileBytes()) == state, "and writes back as this version")
     }
 
     @Test("serialized items given by the cache give the same file")
@@ -41,13 +71,59 @@ import Testing
         let original = state()
         var moved = original
         moved.position = 9
-        #expect(moved.fileBytes(items: original.itemsBytes) == moved.fileBytes())
+        #expect(moved.fileBytes(items: original.itemLines) == moved.fileBytes())
+    }
+
+    private static let header =
+        #"{"version":2,"currentIndex":null,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[],"#
+
+    @Test(
+        "an item line that is not what its header says is an error that names it",
+        arguments: [
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":2}"# + "\n" + #"["/a","t",44100,2]"#,
+                "1 item lines where itemCount says 2"
+            ),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"["/a","t",44100,2]"#
+                    + "\n" + #"["/b","t",44100,2]"#, "more item lines than itemCount 1"
+            ),
+            (#""itemColumns":["title","mood"],"itemCount":0}"#, "itemColumns: 'mood' is no field"),
+            (#""itemColumns":["title","title"],"itemCount":0}"#, "itemColumns: 'title' is given twice"),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"{"path":"/a"}"#,
+                "item 0: not an array of a path and at most 3 values"
+            ),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"["/a","t",44100,2,5]"#,
+                "item 0: not an array of a path and at most 3 values"
+            ),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"["/a","t","fast",2]"#,
+                "item 0: 'sampleRate' is not valid"
+            ),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"["/a","t",44100]"#,
+                "item 0: 'channels' is missing"
+            ),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"["a","t",44100,2]"#,
+                "item 0: path is neither absolute nor an http(s) URL"
+            ),
+            (
+                #""itemColumns":["title","sampleRate","channels"],"itemCount":1}"# + "\n" + #"["/a","t",44100,2"#,
+                "item 0: invalid JSON at byte 17: expected ',' or ']'"
+            ),
+            (#""itemColumns":["title"],"itemCount":1e300}"#, "state: 'itemCount' is missing or not a whole number"),
+        ])
+    func badItemLines(_ text: String, _ message: String) throws {
+        #expect(throws: StateFileError(message)) { try ResumeState(fileBytes: Array((Self.header + text).utf8)) }
     }
 
     @Test(
         "a state with a bad field is an error that names it",
         arguments: [
-            (#"{"version":2,"items":[]}"#, "unsupported version 2"),
+            (#"{"version":3,"items":[]}"#, "unsupported version 3"),
             (#"{"version":1}"#, "state: 'items' is missing or not an array"),
             (
                 #"{"version":1,"items":[{"path":"/a","title":"t","duration":1,"sampleRate":44100,"channels":2}],"currentIndex":3,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[]}"#,
@@ -75,7 +151,7 @@ import Testing
             ),
         ])
     func badFields(_ text: String, _ message: String) throws {
-        #expect(throws: StateFileError(message)) { try ResumeState(json: try JSONParser.parse(Array(text.utf8))) }
+        #expect(throws: StateFileError(message)) { try ResumeState(fileBytes: Array(text.utf8)) }
     }
 
     @Test("the queue's items revision moves with its items only")

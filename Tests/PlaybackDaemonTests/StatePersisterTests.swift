@@ -27,7 +27,9 @@ import Testing
         let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
         let persister = StatePersister(file: StateFile(path: "/nonexistent/state.json"), loop: loop, log: log) {
             bytes in
-            let position = (try? JSONParser.parse(bytes))?["position"]?.numberValue ?? -1
+            // The first line: everything but the items.
+            let header = bytes.prefix { $0 != UInt8(ascii: "\n") }
+            let position = (try? JSONParser.parse(header))?["position"]?.numberValue ?? -1
             if written.withLock({ $0.isEmpty }) {
                 entered.signal()
                 gate.wait()

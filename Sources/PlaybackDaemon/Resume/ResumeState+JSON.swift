@@ -9,9 +9,11 @@ struct StateFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension ResumeState {
-    /// The file's contents. `items` is the serialized `items` array when the caller has it
-    /// (`itemsBytes`), since a queue can be large and changes less often than the position.
-    func fileBytes(items: [UInt8]? = nil) -> [UInt8] {
+    /// The file's contents: a line of everything but the items (with the items' columns and
+    /// count), then a line per item (`StateItemLines`). `items` is the items' lines when the
+    /// caller has them, since a queue can be large and changes less often than the position.
+    func fileBytes(items: StateItemLines? = nil) -> [UInt8] {
+        let lines = items ?? itemLines
         var members: [(String, JSONValue)] = [
             ("version", .number(Double(Self.formatVersion))),
             ("currentIndex", .optional(currentIndex.map(Double.init))),
@@ -28,30 +30,65 @@ extension ResumeState {
         if let crossfade { members.append(("crossfade", crossfade.json)) }
         if let outputEnabled { members.append(("outputEnabled", .bool(outputEnabled))) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
+        members.append(("itemColumns", .array(lines.columns.map { .string($0.name) })))
+        members.append(("itemCount", .number(Double(lines.count))))
         var bytes = JSONValue.object(members).serializedBytes
-        bytes.removeLast()  // the closing brace: the items follow
-        bytes += Array(#","items":"#.utf8)
-        bytes += items ?? itemsBytes
-        bytes += Array("}\n".utf8)
-        return bytes
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes + lines.bytes
     }
 
-    /// The `items` array, serialized.
-    var itemsBytes: [UInt8] { JSONValue.array(items.map(\.stateJSON)).serializedBytes }
+    /// The items' lines.
+    var itemLines: StateItemLines { StateItemLines(items) }
 
-    /// Reads a state file's JSON; every field is checked, and anything unexpected is an error
-    /// (the caller sets the file aside rather than guess).
-    init(json: JSONValue) throws(StateFileError) {
+    /// Reads a state file: this version's, or version 1's (one line, the items in it as objects).
+    /// Every field is checked, and anything unexpected is an error (the caller sets the file
+    /// aside rather than guess).
+    init(fileBytes bytes: [UInt8]) throws(StateFileError) {
+        let parsed: Result<Self, StateFileError> = bytes.withUnsafeBufferPointer { whole in
+            let headerEnd = whole.firstIndex(of: UInt8(ascii: "\n")) ?? whole.count
+            let rest = UnsafeBufferPointer(rebasing: whole[min(headerEnd + 1, whole.count)...])
+            do throws(StateFileError) {
+                let header: JSONValue
+                do throws(JSONParseError) {
+                    header = try JSONParser.parse(UnsafeBufferPointer(rebasing: whole[..<headerEnd]))
+                } catch {
+                    throw StateFileError(error.description)
+                }
+                let reader = StateReader(object: header, context: "state")
+                switch try reader.number("version") {
+                case 1:
+                    guard rest.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+                        throw StateFileError("version 1 has more than one line")
+                    }
+                    var items: [QueueItem] = []
+                    for (index, value) in try reader.array("items").enumerated() {
+                        items.append(try QueueItem(stateJSON: value, id: UInt64(index + 1), index: index))
+                    }
+                    return .success(try Self(header: header, items: items))
+                case Double(Self.formatVersion):
+                    let columns = try reader.array("itemColumns").map { name throws(StateFileError) in
+                        guard let name = name.stringValue else {
+                            throw StateFileError("itemColumns has \(name.serialized)")
+                        }
+                        return name
+                    }
+                    let count = try reader.count("itemCount")
+                    let items = try StateItemLines.items(rest, columns: columns, count: count)
+                    return .success(try Self(header: header, items: items))
+                default:
+                    throw StateFileError("unsupported version \(header["version"]?.serialized ?? "?")")
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try parsed.get()
+    }
+
+    /// Everything but the items, from the file's header (version 1: the whole file).
+    private init(header json: JSONValue, items: [QueueItem]) throws(StateFileError) {
         let reader = StateReader(object: json, context: "state")
-        guard try reader.number("version") == Double(Self.formatVersion) else {
-            throw StateFileError("unsupported version \(json["version"]?.serialized ?? "?")")
-        }
-        let itemValues = try reader.array("items")
-        items = []
-        items.reserveCapacity(itemValues.count)
-        for (index, value) in itemValues.enumerated() {
-            items.append(try QueueItem(stateJSON: value, id: UInt64(index + 1), index: index))
-        }
+        self.items = items
         currentIndex = try reader.optionalNumber("currentIndex").map(Int.init)
         if let currentIndex, !items.indices.contains(currentIndex) {
             throw StateFileError("currentIndex \(currentIndex) is outside the \(items.count) items")
@@ -101,12 +138,7 @@ extension ResumeState {
 }
 
 extension QueueItem {
-    fileprivate var stateJSON: JSONValue {
-        var members = [("path", JSONValue.string(path))] + metadata.stateMembers
-        if !metadata.chapters.isEmpty { members.append(("chapters", metadata.chapters.json)) }
-        return .object(members)
-    }
-
+    /// An item of a version 1 file: an object with the path and the track fields by key.
     fileprivate init(stateJSON json: JSONValue, id: UInt64, index: Int) throws(StateFileError) {
         // Made only for an error: a state file holds thousands of items.
         func context() -> String { "item \(index)" }
@@ -119,23 +151,7 @@ extension QueueItem {
         } catch {
             throw StateFileError(error.description)
         }
-        guard path.hasPrefix(bytes: "/") || StreamURL.isStream(path) else {
-            throw StateFileError("\(context()): path is neither absolute nor an http(s) URL")
-        }
-        guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
-            throw StateFileError("\(context()): bad format")
-        }
-        var withChapters = metadata
-        if let chapters = json["chapters"] {
-            do {
-                let read = try [Chapter](json: chapters)
-                withChapters.chapters = Chapter.normalized(
-                    read.map { ($0.start, $0.title) }, duration: metadata.duration)
-            } catch {
-                throw StateFileError("\(context()): \(error.description)")
-            }
-        }
-        self.init(id: id, path: path, metadata: withChapters)
+        try self.init(resumed: path, metadata: metadata, chapters: json["chapters"], id: id, context: context())
     }
 }
 
@@ -155,6 +171,10 @@ private struct StateReader {
         try read { () throws(WireDecodingError) -> Double? in
             try reader.optionalWholeNumber(key).map { (n: Int) in Double(n) }
         }
+    }
+    /// A whole number from 0 up.
+    func count(_ key: String) throws(StateFileError) -> Int {
+        try read { () throws(WireDecodingError) -> Int in try reader.wholeNumber(key) }
     }
     func array(_ key: String) throws(StateFileError) -> [JSONValue] {
         try read { () throws(WireDecodingError) in try reader.array(key) }

@@ -6,8 +6,9 @@ import PlaybackModel
 /// playing, the play modes, the sound settings and crossfade clients set, whether the output
 /// is on, and which commands clients disabled.
 struct ResumeState: Equatable, Sendable {
-    /// Bumped when the file's shape changes incompatibly; other versions are set aside.
-    static let formatVersion = 1
+    /// Bumped when the file's shape changes incompatibly. Version 1 (one line, the items in it
+    /// as objects) is still read; other versions are set aside.
+    static let formatVersion = 2
 
     var items: [QueueItem]
     var currentIndex: Int?

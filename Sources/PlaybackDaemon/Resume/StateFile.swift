@@ -27,7 +27,7 @@ struct StateFile: Sendable {
         case corrupt(StateFileError, movedTo: String?)
     }
 
-    /// Largest state file read (100,000 items take about 15 MB).
+    /// Largest state file read (100,000 items take about 16 MB).
     static let maximumBytes = 256 << 20
 
     func load() -> Loaded {
@@ -40,9 +40,7 @@ struct StateFile: Sendable {
             return setAside(StateFileError("cannot read: \(error)"))
         }
         do throws(StateFileError) {
-            let json: JSONValue
-            do { json = try JSONParser.parse(bytes) } catch { throw StateFileError(error.description) }
-            return .state(try ResumeState(json: json))
+            return .state(try ResumeState(fileBytes: bytes))
         } catch {
             return setAside(error)
         }

@@ -8,15 +8,14 @@ public enum StateFileReading {
     /// aside. Parses and checks everything the daemon does at start, except whether the files
     /// exist.
     public static func itemCount(_ bytes: some Collection<UInt8>) -> Int? {
-        guard let json = try? JSONParser.parse(bytes), let state = try? ResumeState(json: json) else { return nil }
-        return state.items.count
+        (try? ResumeState(fileBytes: Array(bytes)))?.items.count
     }
 
     /// Nil when the daemon would set the bytes aside (not JSON, or not a state it can use);
     /// otherwise whether the state it reads writes back to a file that reads the same.
     public static func readsBack(_ bytes: some Collection<UInt8>) -> Bool? {
-        guard let json = try? JSONParser.parse(bytes), let state = try? ResumeState(json: json) else { return nil }
-        guard let again = try? ResumeState(json: try JSONParser.parse(state.fileBytes())) else { return false }
+        guard let state = try? ResumeState(fileBytes: Array(bytes)) else { return nil }
+        guard let again = try? ResumeState(fileBytes: state.fileBytes()) else { return false }
         return again.items == state.items && again.currentIndex == state.currentIndex
             && again.position == state.position && again.equalizer == state.equalizer
     }

@@ -22,7 +22,7 @@ final class StatePersister {
     private let log: DaemonLog
     /// The last items serialized, by revision. Touched only by the job running on the worker
     /// (and by `saveNow` after the worker is drained).
-    private var cachedItems: (version: ItemsVersion, bytes: [UInt8])?
+    private var cachedItems: (version: ItemsVersion, lines: StateItemLines)?
 
     private let spacingTimer: OneShotTimer
     /// When the last write ended (monotonic milliseconds).
@@ -99,9 +99,9 @@ final class StatePersister {
     /// The file's bytes, reusing the serialized items when they have not changed since.
     private func serialize(_ state: ResumeState) -> [UInt8] {
         if cachedItems?.version != state.itemsVersion {
-            cachedItems = (state.itemsVersion, state.itemsBytes)
+            cachedItems = (state.itemsVersion, state.itemLines)
         }
-        return state.fileBytes(items: cachedItems?.bytes)
+        return state.fileBytes(items: cachedItems?.lines)
     }
 
     private static func monotonicMilliseconds() -> Double {
