@@ -4,10 +4,11 @@ import SystemSupport
     import Glibc
 #endif
 
-/// Work on a long list of independent files or folders (probing for an enqueue, walking the
-/// library's folders and reading their tags), cut into one contiguous run per processor (at
-/// most 4), each run on a background thread of its own (`pbd-probe`) beside the calling one,
-/// which does the first. Results come back in the list's order.
+/// Work on a long list of independent files, folders or lines (probing for an enqueue, walking
+/// the library's folders and reading their tags, reading the state file's items), cut into one
+/// contiguous run per processor (at most 4), each run on a background thread of its own
+/// (`pbd-probe`) beside the calling one, which does the first. Results come back in the list's
+/// order.
 enum ParallelRuns {
     /// Lists shorter than this are done on the calling thread alone: a thread costs more than
     /// it saves.
