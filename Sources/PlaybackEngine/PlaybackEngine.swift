@@ -76,9 +76,12 @@ public final class PlaybackEngine {
     /// Whether the device is open, or being opened for the running pipeline.
     public var isDeviceOpen: Bool { deviceFormat != nil }
     public var deviceName: String { sink.deviceName }
-    /// Whether the open device is a sound server's stream, not worth holding while paused
-    /// (`AudioSink.isServerStream`); false until it is open.
+    /// Whether the open device is a sound server's stream (`AudioSink.isServerStream`); false
+    /// until it is open.
     public var isServerStream: Bool { openedDevice?.isServerStream ?? false }
+    /// Whether the open device is closed at a pause, not held (`AudioSink.closesAtPause`);
+    /// false until it is open.
+    public var closesDeviceAtPause: Bool { openedDevice?.closesAtPause ?? false }
     /// Whether the device can come back by itself after a failure (`AudioSink.reconnects`).
     public var deviceReconnects: Bool { sink.reconnects }
     /// The card behind the open device, when it is a card's own (`AudioSink.hardwareDevice`).
@@ -306,7 +309,8 @@ public final class PlaybackEngine {
             return
         }
         openedDevice = OpenedDevice(
-            isServerStream: sink.isServerStream, hardware: sink.hardwareDevice, canRewrite: sink.canRewrite)
+            isServerStream: sink.isServerStream, closesAtPause: sink.closesAtPause, hardware: sink.hardwareDevice,
+            canRewrite: sink.canRewrite)
     }
 
     /// Waits, at most `timeout` seconds, until the threads of the streams' HTTP transfers that
@@ -326,6 +330,9 @@ public final class PlaybackEngine {
 
     /// Whether a decoder is kept for the next `start` of the item it played (its file open).
     public var holdsDecoder: Bool { parked != nil }
+
+    /// Whether the decoder kept is `itemID`'s: a `start` of that item opens nothing.
+    public func holdsDecoder(of itemID: UInt64) -> Bool { parked?.itemID == itemID }
 
     /// Forgets the parked decoder (its file may have changed or the queue was cleared).
     public func forgetParkedDecoder() {
@@ -463,6 +470,7 @@ public final class PlaybackEngine {
 /// What the open device turned out to be, read once its output thread said it is open.
 private struct OpenedDevice {
     var isServerStream: Bool
+    var closesAtPause: Bool
     var hardware: HardwareDevice?
     var canRewrite: Bool
 }

@@ -12,7 +12,7 @@ extension MachineSuite {
         static let soundServerDevices = ["pulse", "pulseaudio"]
 
         @Test(
-            "elapsed follows the wall clock; pause freezes it; a sound server's stream is released at the pause, whatever the hold time, and play resumes there",
+            "elapsed follows the wall clock; pause freezes it; ALSA's plugin's stream is released at the pause, whatever the hold time, the daemon's own one held; play resumes there",
             arguments: soundServerDevices)
         func clockPauseReleaseAndResume(device: String) throws {
             let daemon = try DaemonProcess(device: device, arguments: ["--pause-hold", "30"], pulse: true)
@@ -50,8 +50,11 @@ extension MachineSuite {
             #expect(paused.number("rate") == 0)
             Thread.sleep(forTimeInterval: 0.5)
             #expect(try daemon.nowPlaying().number("elapsed") == paused.number("elapsed"))
-            // Held, libpulse's thread would wake the daemon about twice a second.
-            #expect(try daemon.server().openStreams() == 0, "the stream is released at the pause")
+            // Held, the plugin's libpulse thread would wake the daemon about twice a second; the
+            // daemon's own stream wakes nothing, corked.
+            #expect(
+                try daemon.server().openStreams() == (device == "pulse" ? 0 : 1),
+                "the plugin's stream is released at the pause, the daemon's own is held")
 
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
             let resumed = try daemon.nowPlaying()
@@ -124,17 +127,29 @@ extension IntegrationSuite {
             #expect(daemon.terminate() == 0)
         }
 
-        @Test("a device that is not a sound server's stream is held for the hold time, then released; play reopens it")
-        func holdTimeOnOtherDevices() throws {
-            // The file plugin in front of PulseAudio: ALSA calls it a file device, not a server's.
-            let daemon = try DaemonProcess(
-                device: "playbackd_capture_paced", arguments: ["--pause-hold", "1.5"], pulse: true)
+        /// The file plugin in front of PulseAudio (ALSA calls it a file device), and the
+        /// daemon's own stream.
+        @Test(
+            "a device other than ALSA's plugin for a sound server is held for the hold time (the daemon's own stream corked, waking nothing), then released; play reopens it",
+            arguments: ["playbackd_capture_paced", "pulseaudio"])
+        func holdTimeOnOtherDevices(device: String) throws {
+            let daemon = try DaemonProcess(device: device, arguments: ["--pause-hold", "3"], pulse: true)
             _ = try daemon.enqueue(["long.mp3"], play: true)
             try daemon.waitForElapsed(atLeast: 0.5)
             #expect(try daemon.call("pause")["status"]?.stringValue == "success")
-            // A third of the way into the 1.5 s hold (a server's stream would be gone by now).
+            // Into the 3 s hold (ALSA's pulse plugin's stream would be gone by now).
             Thread.sleep(forTimeInterval: 0.5)
             #expect(try daemon.server().openStreams() == 1, "held during the hold time")
+            if device == "pulseaudio" {
+                #expect(
+                    try daemon.server().sinkInputProperties().contains("Corked: yes"),
+                    "corked: the server's sink is free to suspend")
+                // Held by ALSA's pulse plugin, libpulse's thread wakes about twice a second.
+                let before = try daemon.wakeups(allThreads: true)
+                Thread.sleep(forTimeInterval: 1.5)
+                let woken = try daemon.wakeups(allThreads: true) - before
+                #expect(woken <= 1, "\(woken) wake-ups of the daemon's threads in 1.5 s, paused")
+            }
             #expect(try daemon.server().waitForStreams(0, timeout: 15), "released after the hold time")
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
             #expect(try daemon.server().waitForStreams(1, timeout: 10), "play reopens it")

@@ -93,22 +93,15 @@ extension IntegrationSuite {
             // pause hold's release (10 s) may wake the event loop.
             // The window measured: 8 - 14 s after the failure.
             Thread.sleep(forTimeInterval: max(0, 8 - Date().timeIntervalSince(failed)))
-            let before = try Self.wakeups(daemon)
+            let before = try daemon.wakeups()
             Thread.sleep(forTimeInterval: 6)
-            let woken = try Self.wakeups(daemon) - before
+            let woken = try daemon.wakeups() - before
             print("snapcast: no snapserver: \(woken) wake-ups of the event loop in 6 s between tries")
             #expect(woken <= 3, "\(woken) wake-ups in 6 s")
             let lines = daemon.stderrText.split(separator: "\n")
             #expect(lines.filter { $0.contains("is not there: trying again") }.count == 1)
             #expect(lines.filter { $0.contains("cannot open audio device") }.count == 1, "a failed try is not logged")
             #expect(try daemon.nowPlaying()["elapsed"]?.numberValue == 0, "the position is kept")
-        }
-
-        /// The event loop's (the main thread's) voluntary context switches so far.
-        static func wakeups(_ daemon: DaemonProcess) throws -> Int {
-            let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
-            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
-            return try #require(Int(line.split(separator: "\t").last!.trimmingCharacters(in: .whitespaces)))
         }
 
         @Test(

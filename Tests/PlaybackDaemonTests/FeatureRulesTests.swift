@@ -90,7 +90,7 @@ import Testing
         let changes = world.reach(.sleep, heard: 660)
         #expect(changes.isSuperset(of: [.state, .sleepTimer, .bookmarks]))
         #expect(world.state.transport == .paused && world.bookmark == 660)
-        #expect(world.plan().output == .held && world.plan(heard: 660).sleepFade == nil)
+        #expect(world.plan().output == .held(keepsDevice: true) && world.plan(heard: 660).sleepFade == nil)
         #expect(world.deadline(.sleep, heard: 660) == nil)
     }
 

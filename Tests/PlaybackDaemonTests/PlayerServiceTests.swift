@@ -66,6 +66,50 @@ import Testing
         return answer
     }
 
+    @Test(
+        "play, pause and stop answer before the engine follows; a start that opens the item's file answers after it, with its failure; a command sent meanwhile waits for the step"
+    )
+    func answersBeforeTheEngine() throws {
+        let directory = NSTemporaryDirectory() + "playbackd-answers-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/long.mp3"
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/long.mp3", toPath: path)
+        let (items, _) = service.prober.probe([path], limit: 1, ids: service.itemIDs)
+        service.step { state, moment in
+            state.enqueue(items, rejected: [], placement: .end, replace: false, play: false, at: moment)
+        }
+        /// The answer, and whether a pipeline ran when it came.
+        func answer(_ command: Command) -> (CommandResult?, Bool?) {
+            var answered: (CommandResult?, Bool?) = (nil, nil)
+            service.handle(command) { answered = ($0, service.driver.isRunning) }
+            return answered
+        }
+        #expect(answer(.play) == (.success(.done), true), "the item's file was opened first")
+        #expect(answer(.pause) == (.success(.done), true), "answered before the halt")
+        #expect(!service.driver.isRunning)
+        #expect(answer(.play) == (.success(.done), false), "the pause kept the decoder: answered before the start")
+        #expect(service.driver.isRunning)
+
+        // The next command, sent from within the early answer, runs once the step is done.
+        var order: [String] = []
+        service.handle(.pause) { _ in
+            order.append("pause answered")
+            service.handle(.nowPlaying) { _ in order.append("nowPlaying answered") }
+            order.append("pause's answer returned")
+        }
+        #expect(order == ["pause answered", "pause's answer returned", "nowPlaying answered"])
+
+        #expect(answer(.stop) == (.success(.done), false))
+        try FileManager.default.removeItem(atPath: path)
+        guard case (.failure(let failure), false) = answer(.play) else {
+            Issue.record("play of a vanished file did not fail")
+            return
+        }
+        #expect(failure.status == .noSuchContent && failure.message.contains("long.mp3"), "\(failure.message)")
+        #expect(service.state.queue.count == 1, "the queue is kept")
+    }
+
     @Test("transport and seeking answer with domain results; the landed position is exact")
     func transport() throws {
         guard case .success(.enqueued(let outcome)) = enqueue(["long.mp3", "one.mp3"]) else {

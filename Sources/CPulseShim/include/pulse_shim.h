@@ -78,6 +78,8 @@ int playbackd_pulse_load(void);
               (s, cb, userdata))                                                                                     \
     RETURNING(pa_operation *, pa_stream_flush, (pa_stream * s, pa_stream_success_cb_t cb, void *userdata),           \
               (s, cb, userdata))                                                                                     \
+    RETURNING(pa_operation *, pa_stream_cork, (pa_stream * s, int b, pa_stream_success_cb_t cb, void *userdata),     \
+              (s, b, cb, userdata))                                                                                  \
     VOID(pa_stream_set_underflow_callback, (pa_stream * s, pa_stream_notify_cb_t cb, void *userdata),               \
          (s, cb, userdata))                                                                                          \
     RETURNING(pa_operation *, pa_stream_update_timing_info, (pa_stream * s, pa_stream_success_cb_t cb, void *userdata), \

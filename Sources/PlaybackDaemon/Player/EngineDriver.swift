@@ -69,6 +69,9 @@ final class EngineDriver {
             runningRate: engine.runningRate)
     }
 
+    /// Whether a pipeline runs.
+    var isRunning: Bool { engine.isRunning }
+
     /// Whether the device has started playing what the running pipeline wrote.
     var isRunningAndSilent: Bool { engine.isRunning && !engine.isAudible }
 
@@ -99,15 +102,17 @@ final class EngineDriver {
             runningEpoch = nil
             if engine.isRunning || engine.isDeviceOpen || engine.holdsDecoder { engine.releaseAll() }
             return nil
-        case .held:
+        case .held(let keepsDevice):
             pendingBoundaries.removeAll()
             runningEpoch = nil
             if engine.isRunning {
                 let position = engine.halt()
-                armHoldRelease(now: now)
+                armHoldRelease(keepingDevice: keepsDevice, now: now)
                 return .halted(position)
             }
-            if holdRelease == nil && (engine.isDeviceOpen || engine.holdsDecoder) { armHoldRelease(now: now) }
+            if holdRelease == nil && (engine.isDeviceOpen || engine.holdsDecoder) {
+                armHoldRelease(keepingDevice: keepsDevice, now: now)
+            }
             return nil
         case .playing(let start):
             holdRelease = nil
@@ -126,6 +131,12 @@ final class EngineDriver {
             applyFade(plan.sleepFade, now: now)
             return nil
         }
+    }
+
+    /// Whether a new pipeline beginning with item `id` opens its file, which can fail
+    /// (`Report.startFailed`): unless a pause kept its decoder (a live stream connects anew).
+    func opensItem(_ id: UInt64, connectsAnew: Bool) -> Bool {
+        connectsAnew || !engine.holdsDecoder(of: id)
     }
 
     /// Starts `start`'s pipeline, or, for a restart in place, first ends the running one.
@@ -201,12 +212,14 @@ final class EngineDriver {
     }
 
     /// Arms the release of what a pause holds. After the hold time the device and the item's
-    /// file are both closed (`play` then opens the file again and seeks). A sound server's
-    /// stream, which costs wake-ups while held and reopens in under a millisecond, is closed at
-    /// once (on the loop's next turn, after the pause has taken its position), the file after
-    /// the hold time.
-    private func armHoldRelease(now: Double) {
-        holdRelease = engine.isServerStream ? (now, true) : (now + pauseHoldSeconds, false)
+    /// file are both closed (`play` then opens the file again and seeks). A device not to be
+    /// kept, or a stream through ALSA's plugin for a sound server, which costs wake-ups while
+    /// held and reopens in under a millisecond (`AudioSink.closesAtPause`), is closed at once
+    /// (on the loop's next turn, after the pause has taken its position), the file after the
+    /// hold time.
+    private func armHoldRelease(keepingDevice: Bool, now: Double) {
+        let closesNow = !keepingDevice || engine.closesDeviceAtPause
+        holdRelease = closesNow ? (now, true) : (now + pauseHoldSeconds, false)
     }
 
     private func releaseHeld(deviceOnly: Bool, now: Double) {

@@ -8,8 +8,9 @@ struct EnginePlan: Equatable {
         /// Nothing open (stopped): the disk the music came from can be unmounted.
         case released
         /// Nothing plays; the device and the item's file are kept for the hold time (paused or
-        /// interrupted).
-        case held
+        /// interrupted). Without `keepsDevice` (the pause of a lost route) the device is closed
+        /// at once.
+        case held(keepsDevice: Bool)
         /// A pipeline plays.
         case playing(Start)
     }

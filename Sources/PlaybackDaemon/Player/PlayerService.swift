@@ -38,6 +38,9 @@ final class PlayerService {
     private var published: NowPlaying?
     /// Set by the exit's fade: the engine is left as it is from then on.
     private var isStopping = false
+    /// Commands a front end sent while an early answer was being delivered (the next line of a
+    /// pipelined request): carried out when the step that answered is done.
+    private var heldCommands: [(Command, (CommandResult) -> Void)]?
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
     /// Receives the plays and skips counted (set by the daemon: the library records them).
@@ -69,11 +72,14 @@ final class PlayerService {
     /// thread is done, answers with its result in domain terms, and publishes what it changed.
     /// A disabled remote command is refused here, for every front end.
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
+        if heldCommands != nil { return heldCommands!.append((command, reply)) }
         if let refusal = state.refusal(of: command.name) { return reply(.failure(refusal)) }
         switch command {
         case .enqueue(let paths, let placement, let replace, let play):
             enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
         case .nowPlaying, .subscribe: reply(.success(.nowPlaying(view().nowPlaying)))
+        case .play, .pause, .togglePlayPause, .stop:
+            step(answering: reply) { state, moment in state.perform(command, at: moment) }
         case .equalizer, .loadEqualizer, .saveEqualizer:
             reply(step { [presets] state, _ in presets.perform(command, on: &state) })
         default: reply(step { state, moment in state.perform(command, at: moment) })
@@ -85,13 +91,29 @@ final class PlayerService {
     /// One step: what the engine is heard playing, then `operation` on the state, then the
     /// engine reconciled with the plan, what follows from the changes, and the publication. A
     /// start that failed is the result of the operation that asked for it. Returns the result.
+    ///
+    /// With `answer`, the result is also handed to it: as soon as the state has changed when
+    /// the engine's part cannot fail (it opens no item's file: starting threads, halting,
+    /// opening or closing the device happen after the reply), else at the end. Commands that
+    /// arrive while the early answer is delivered wait for the end of the step.
     @discardableResult
-    func step(_ operation: (inout PlayerState, Moment) -> (CommandResult, ChangeSet)) -> CommandResult {
+    func step(
+        answering answer: ((CommandResult) -> Void)? = nil,
+        _ operation: (inout PlayerState, Moment) -> (CommandResult, ChangeSet)
+    ) -> CommandResult {
         let moment = Moment(heard: driver.observe().heard, now: WallClock.now())
         let wasRetrying = state.retry.isActive
         note(state.observe(moment.heard))
         var (result, changes) = operation(&state, moment)
         note(changes)
+        var answer = answer
+        var held: [(Command, (CommandResult) -> Void)] = []
+        if let early = answer, case .success = result, !startOpensItem() {
+            heldCommands = []
+            early(result)
+            (held, heldCommands, answer) = (heldCommands ?? [], nil, nil)
+        }
+        defer { for (command, reply) in held { handle(command, reply: reply) } }
         if let failure = reconcile(), case .success = result { result = .failure(failure) }
         if !wasRetrying && state.retry.isActive {
             log.notice(
@@ -102,7 +124,14 @@ final class PlayerService {
         // A seek lands where the engine started (a frame past the item's end is its end).
         if case .success(.position) = result { result = .success(.position(state.heldSeconds)) }
         publishChanges()
+        answer?(result)
         return result
+    }
+
+    /// Whether the engine, brought to the state's plan now, would open an item's file.
+    private func startOpensItem() -> Bool {
+        guard let item = state.itemToStart else { return false }
+        return driver.opensItem(item.id, connectsAnew: !item.metadata.isSeekable)
     }
 
     /// A step whose operation has no result to answer with.

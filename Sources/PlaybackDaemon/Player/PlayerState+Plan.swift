@@ -16,8 +16,11 @@ extension PlayerState {
     /// (`phraseStart`: the step it starts with is recorded, hence the changes); a live stream
     /// at its live edge.
     mutating func plan(shown: NowPlaying?, now: Double) -> (EnginePlan, ChangeSet) {
+        // A pause for a lost device does not keep the device: a sound server has moved its
+        // stream to another sink, and `play` is to open the device anew, wherever it is then.
+        let held = EnginePlan.Output.held(keepsDevice: !(transport == .paused && route.isPausedByLoss))
         var plan = EnginePlan(
-            output: transport == .stopped ? .released : .held, sound: sound.engineSettings,
+            output: transport == .stopped ? .released : held, sound: sound.engineSettings,
             sleepFade: shown.flatMap { sleep.fade($0, now: now) })
         guard transport == .playing, let item = queue.current else {
             if transport == .playing { plan.output = .released }
@@ -39,6 +42,12 @@ extension PlayerState {
                 current: items?.current, upcoming: items?.upcoming ?? [], connectsAnew: live,
                 fadingFrom: start.fadeOut.map(engineItem(fadingOut:))))
         return (plan, changes)
+    }
+
+    /// The item a pipeline not started yet begins with (what `plan` would hand the engine to
+    /// open); nil when none is to start.
+    var itemToStart: QueueItem? {
+        transport == .playing && start.startedEpoch != start.epoch ? queue.current : nil
     }
 
     /// The item a skip left, as the engine plays its fade out: from where it was heard, for

@@ -121,7 +121,7 @@ enum SettingsCatalog {
             defaultText: "(the system's)", keepOnReload: SettingSpec.atRestart(\.tlsCAFile)
         ) { input, settings throws(SettingValueError) in settings.tlsCAFile = try text(input, nonEmpty: true) },
         seconds(
-            "pause-hold", "Release the device after this long paused (a sound server's stream: at once)", "10",
+            "pause-hold", "Release the device after this long paused (ALSA's plugin for a sound server: at once)", "10",
             allowZero: true, max: 86_400,
             \.pauseHoldSeconds),
         SettingSpec(

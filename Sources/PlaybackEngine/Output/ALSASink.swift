@@ -26,6 +26,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public private(set) var openFormat: AudioFormat?
     public private(set) var periodFrames = 0
     public private(set) var isServerStream = false
+    public var closesAtPause: Bool { isServerStream }
     public private(set) var hardwareDevice: HardwareDevice?
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)

@@ -32,11 +32,14 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     var periodFrames: Int { get }
     /// Human-readable device name (for logs and errors).
     var deviceName: String { get }
-    /// Whether the open device is a stream to a sound server (an ALSA external I/O plugin:
-    /// PulseAudio, PipeWire, JACK). Holding one open while paused keeps the client library's
-    /// thread waking (PulseAudio's: about 1.7 times a second), and opening it again takes
-    /// under a millisecond, so it is not worth holding.
+    /// Whether the open device is a stream to a sound server (through an ALSA external I/O
+    /// plugin: PulseAudio, PipeWire, JACK; or the daemon's own libpulse stream).
     var isServerStream: Bool { get }
+    /// Whether the open device is closed at a pause rather than held for the hold time: a
+    /// stream through an ALSA external I/O plugin, whose client library's thread keeps waking
+    /// the daemon while it is held (PulseAudio's: about 1.7 times a second), and which opens
+    /// again in under a millisecond.
+    var closesAtPause: Bool { get }
     /// The sound card and PCM device number behind the open device when it is a card's own
     /// (`hw:`, `plughw:`); nil for a sound server's stream, a file, or a closed device.
     var hardwareDevice: HardwareDevice? { get }
@@ -94,6 +97,7 @@ extension AudioSink {
     public var reportsStart: Bool { false }
     public func hasStartedPlaying() -> Bool { false }
     public var reconnects: Bool { false }
+    public var closesAtPause: Bool { false }
 }
 
 /// An ALSA card's PCM device: what a jack watcher needs to know which card to watch.

@@ -43,6 +43,7 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     public var openFormat: AudioFormat? { current.openFormat }
     public var periodFrames: Int { current.periodFrames }
     public var isServerStream: Bool { current.isServerStream }
+    public var closesAtPause: Bool { current.closesAtPause }
     public var hardwareDevice: HardwareDevice? { current.hardwareDevice }
     public var recoveredXruns: Int { current.recoveredXruns }
     public var canRewrite: Bool { current.canRewrite }

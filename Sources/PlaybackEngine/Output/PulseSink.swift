@@ -57,6 +57,11 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
     private var writtenFrames = 0
     /// Whether `drain` runs (the stream running out is then no underrun).
     private var isDraining = false
+    /// Whether `drop` corked the stream: the next write uncorks it.
+    private var isCorked = false
+    /// The server's read index (bytes) when `drop` emptied the stream: the sink has played
+    /// what was written since once it reads past it.
+    private var droppedAtIndex: Int64 = 0
     private let poll = PulsePoll()
     /// Underruns the server reported: counted on the output thread, read by the event loop.
     private let underruns = Atomic<Int>(0)
@@ -141,6 +146,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         }
         seekBytes = 0
         writtenFrames = 0
+        (isCorked, droppedAtIndex) = (false, 0)
         // The output thread compares an operation's state in `wait(for:)`: the first
         // comparison makes the Swift runtime build the C enum's metadata (an allocation).
         _ = PA_OPERATION_RUNNING == PA_OPERATION_DONE
@@ -167,6 +173,10 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         }
         seekBytes = 0
         writtenFrames += bytes / frameBytes
+        if isCorked {
+            isCorked = false
+            forget(playbackd_pa_stream_cork(stream, 0, nil, nil))
+        }
         return bytes / frameBytes
     }
 
@@ -243,7 +253,7 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         wait(for: playbackd_pa_stream_update_timing_info(stream, nil, nil))
         guard let timing = playbackd_pa_stream_get_timing_info(stream)?.pointee, timing.read_index_corrupt == 0
         else { return false }
-        return timing.playing != 0 && timing.read_index > 0
+        return timing.playing != 0 && timing.read_index > droppedAtIndex
     }
 
     public func rewind(_ frames: Int) -> Int {
@@ -260,10 +270,18 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         isDraining = false
     }
 
+    /// Corks the stream (a stream held paused leaves the sink free to suspend, and plays
+    /// nothing until the next write) and empties it, in one round trip.
     public func drop() {
         guard let stream else { return }
         seekBytes = 0
-        wait(for: playbackd_pa_stream_flush(stream, nil, nil))
+        isCorked = true
+        forget(playbackd_pa_stream_cork(stream, 1, nil, nil))
+        forget(playbackd_pa_stream_flush(stream, nil, nil))
+        wait(for: playbackd_pa_stream_update_timing_info(stream, nil, nil))
+        if let timing = playbackd_pa_stream_get_timing_info(stream)?.pointee, timing.read_index_corrupt == 0 {
+            droppedAtIndex = timing.read_index
+        }
     }
 
     public func close() {
@@ -281,6 +299,11 @@ public final class PulseSink: AudioSink, @unchecked Sendable {
         context = nil
         mainloop = nil
         openFormat = nil
+    }
+
+    /// Lets `operation` complete on its own: its result is not waited for.
+    private func forget(_ operation: OpaquePointer?) {
+        if let operation { playbackd_pa_operation_unref(operation) }
     }
 
     /// Runs the main loop until `operation` completes or the stream fails.

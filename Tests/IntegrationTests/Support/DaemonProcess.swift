@@ -121,6 +121,18 @@ final class DaemonProcess {
 
     var pid: Int32 { process.processIdentifier }
 
+    /// Voluntary context switches so far (how often it went to sleep and woke up): of the
+    /// event loop (the main thread), or of all the daemon's threads.
+    func wakeups(allThreads: Bool = false) throws -> Int {
+        let tasks =
+            allThreads ? try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") : ["\(pid)"]
+        return try tasks.reduce(0) { total, task in
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+            return total + (try #require(Int(line.split(separator: "\t").last!.trimmingCharacters(in: .whitespaces))))
+        }
+    }
+
     /// Runs `body` (which spawns the daemon) with no signal blocked in the calling thread, so
     /// the daemon starts as systemd starts a service: a child inherits the spawning thread's
     /// mask, and the test runner's threads (libdispatch workers) block nearly every signal,
