@@ -455,18 +455,22 @@ extension PlayerService {
         }
         if case .failure(let failure) = result { log.error("resume: cannot play on: \(failure.message)") }
         recoverArtwork(of: check.lostArtwork)
-        checkFiles(of: checksLater ? saved.items.filter { $0.id != current?.id } : [], fileExists)
+        checkFiles(of: checksLater ? saved.items : [], except: current?.id, fileExists)
     }
 
     /// Checks the files of `items` (and their covers) on the prober thread, and learns each
     /// queued file's identity; then drops the items whose file is gone and recovers the
     /// covers, as `restore` does for those it checks itself. Items removed or changed
-    /// meanwhile are left as they are.
-    private func checkFiles(of items: [QueueItem], _ fileExists: @escaping @Sendable (String) -> Bool) {
+    /// meanwhile are left as they are. The item `checked` was checked already (the list is
+    /// filtered there, not on the event loop: 100,000 items take milliseconds to copy).
+    private func checkFiles(
+        of items: [QueueItem], except checked: UInt64?, _ fileExists: @escaping @Sendable (String) -> Bool
+    ) {
         let everything = state.queue.items
         probing.submit {
             let (check, identities) = (
-                QueueFileCheck(items, fileExists: fileExists), QueueFileCheck.identities(of: everything)
+                QueueFileCheck(items.filter { $0.id != checked }, fileExists: fileExists),
+                QueueFileCheck.identities(of: everything)
             )
             return { [unowned self] in
                 let goneIDs = Set(check.gone.map(\.id))
