@@ -127,13 +127,17 @@ public final class Daemon {
             EngineDevice(driver: service.driver, log: log), route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
-                restore: { [unowned service, mode = settings.resume] saved in
-                    // A stream is not checked (that would wait on its server); its format is
-                    // known from when it was enqueued, so playing it does not wait either.
-                    service.restore(
-                        saved, fileExists: { StreamURL.isStream($0) || access($0, F_OK) == 0 }, play: mode == .playing)
-                    return service.view()
-                }),
+                restoring: ResumePersistence.Restoring(
+                    restore: { [unowned service, mode = settings.resume] saved in
+                        // A stream is not checked (that would wait on its server); its format is
+                        // known from when it was enqueued, so playing it does not wait either.
+                        service.restore(
+                            saved, fileExists: { StreamURL.isStream($0) || access($0, F_OK) == 0 },
+                            play: mode == .playing)
+                        return service.view()
+                    },
+                    showHead: { [unowned service] head, loading in service.restoreHead(head, loading: loading) },
+                    abandon: { [unowned service] in service.abandonLoading() })),
             status, watchdog, drift, idleExit,
         ]
     }

@@ -191,8 +191,8 @@ extension IntegrationSuite {
         }
 
         @Test(
-            "a truncated or garbage state file is moved aside with a warning and the daemon starts empty",
-            arguments: ["truncated", "garbage", "wrong shape"])
+            "a truncated or garbage state file is moved aside with a warning and the daemon starts empty; a long queue's broken past its current item, once its head was shown",
+            arguments: ["truncated", "garbage", "wrong shape", "long, broken past its head"])
         func brokenStateFile(_ kind: String) throws {
             let stateHome = TestEnvironment.makeTemporaryDirectory()
             do {
@@ -207,7 +207,10 @@ extension IntegrationSuite {
                 switch kind {
                 case "truncated": saved.prefix(saved.count / 2)
                 case "garbage": Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
-                default: Data(#"{"version":1,"items":[{"path":"relative.mp3"}]}"#.utf8)
+                case "wrong shape": Data(#"{"version":1,"items":[{"path":"relative.mp3"}]}"#.utf8)
+                default:
+                    // 6,000 items (read in two steps: the head, then the rest), item 4,000 cut short.
+                    try Self.longBrokenState(saved)
                 }
             try broken.write(to: URL(fileURLWithPath: path))
 
@@ -220,6 +223,18 @@ extension IntegrationSuite {
                 .filter { $0.hasPrefix("state.json.corrupt-") }
             #expect(aside.count == 1)
             #expect(try Data(contentsOf: URL(fileURLWithPath: stateHome + "/playbackd/" + aside[0])) == broken)
+        }
+
+        /// `saved` (two items, the first current) made a state of 6,000 items, the first two and
+        /// then the first again, whose item 4,000 is cut short.
+        static func longBrokenState(_ saved: Data) throws -> Data {
+            let lines = String(decoding: saved, as: UTF8.self).split(separator: "\n").map(String.init)
+            try #require(
+                lines.count == 3 && lines[0].contains(#""itemCount":2"#) && lines[0].contains(#""currentIndex":0"#))
+            var items = [lines[1], lines[2]] + Array(repeating: lines[1], count: 5_998)
+            items[4_000] = String(items[4_000].prefix(10))
+            let header = lines[0].replacingOccurrences(of: #""itemCount":2"#, with: #""itemCount":6000"#)
+            return Data(([header] + items).joined(separator: "\n").utf8 + [UInt8(ascii: "\n")])
         }
 
         @Test("covers that a reboot removed (a new runtime directory) are extracted again after a restore")

@@ -206,10 +206,13 @@ extension IntegrationSuite {
             #expect(!streams.contains("ALSA"), "not through ALSA's plugin: \(streams)")
             #expect(streams.contains("application.name = \"playbackd\"") && streams.contains("media.role = \"music\""))
             #expect(try daemon.call("changeVolume", [("volume", .number(50))])["status"]?.stringValue == "success")
+            // A pause corks the stream and holds it (for the hold time); play uncorks it.
             #expect(try daemon.call("pause")["status"]?.stringValue == "success")
-            try waitUntil { try server.openStreams() == 0 }
+            try waitUntil { try server.sinkInputProperties().contains("Corked: yes") }
+            #expect(try server.openStreams() == 1)
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
-            try waitUntil { try server.openStreams() == 1 }
+            try waitUntil { try server.sinkInputProperties().contains("Corked: no") }
+            #expect(try server.openStreams() == 1)
         }
 
         @Test(

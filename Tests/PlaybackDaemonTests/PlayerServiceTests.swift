@@ -110,6 +110,35 @@ import Testing
         #expect(service.state.queue.count == 1, "the queue is kept")
     }
 
+    @Test(
+        "while a long queue is read, nowPlaying shows its head where it stands in the whole; other commands wait, and are answered in order once it is whole"
+    )
+    func loadingQueue() throws {
+        let (items, _) = service.prober.probe(
+            ["one.mp3", "long.mp3", "two.mp3"].map { Self.fixtures + "/" + $0 }, limit: 3, ids: ItemIDs())
+        let saved = ResumeState(
+            items: items, currentIndex: 1, position: 2, state: .paused, repeatMode: .off, shuffleMode: .off,
+            shuffledOrder: nil, disabledCommands: [])
+        var head = saved
+        (head.items, head.currentIndex) = ([items[1]], 0)
+        service.restoreHead(head, loading: QueueLoading(index: 1, count: 3))
+        let shown = service.view()
+        #expect(shown.isLoading)
+        #expect(shown.nowPlaying.queueIndex == 1 && shown.nowPlaying.queueCount == 3)
+        #expect(shown.nowPlaying.item?.id == items[1].id && shown.nowPlaying.elapsed == 2)
+        #expect(send(.nowPlaying) != nil, "answered at once")
+        var answered: [String] = []
+        service.handle(.nextTrack) { answered.append("nextTrack \($0)") }
+        service.handle(.pause) { answered.append("pause \($0)") }
+        #expect(answered.isEmpty, "waiting for the whole queue")
+
+        service.restore(saved, fileExists: { _ in true }, play: false)
+        #expect(answered == ["nextTrack \(CommandResult.success(.done))", "pause \(CommandResult.success(.done))"])
+        let whole = service.view()
+        #expect(!whole.isLoading && whole.resume.items.count == 3)
+        #expect(whole.nowPlaying.queueIndex == 2 && whole.nowPlaying.item?.id == items[2].id)
+    }
+
     @Test("transport and seeking answer with domain results; the landed position is exact")
     func transport() throws {
         guard case .success(.enqueued(let outcome)) = enqueue(["long.mp3", "one.mp3"]) else {

@@ -66,6 +66,40 @@ import Testing
         #expect(try ResumeState(fileBytes: state.fileBytes()) == state, "and writes back as this version")
     }
 
+    @Test(
+        "a long queue's head is its current item with the id the whole file gives it, where it stands, and the settings; a short queue, one with no current item or another version has none"
+    )
+    func head() throws {
+        var long = state()
+        long.items = (0..<12).map { index in
+            QueueItem(
+                id: UInt64(index + 1), path: "/m/\(index).mp3",
+                metadata: TrackMetadata(title: "T\(index)", duration: 1, sampleRate: 44_100, channels: 2))
+        }
+        (long.currentIndex, long.shuffledOrder) = (9, Array((0..<12).reversed()))
+        func head(_ bytes: [UInt8], minimumItems: Int) throws(StateFileError) -> (ResumeState, QueueLoading)? {
+            try ResumeState.head(fileBytes: bytes, minimumItems: minimumItems)
+        }
+        let bytes = long.fileBytes()
+        let (shown, loading) = try #require(try head(bytes, minimumItems: 10))
+        #expect(loading == QueueLoading(index: 9, count: 12))
+        #expect(shown.items == [try ResumeState(fileBytes: bytes).items[9]], "the same item, id 10")
+        #expect(shown.currentIndex == 0 && shown.shuffledOrder == nil)
+        #expect(
+            shown.position == 0.75 && shown.repeatMode == .all && shown.volume == 62.5 && shown.outputEnabled == false)
+        #expect(try head(bytes, minimumItems: 13) == nil, "read whole at once")
+        long.currentIndex = nil
+        #expect(try head(long.fileBytes(), minimumItems: 1) == nil)
+        let versionOne =
+            #"{"version":1,"currentIndex":null,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[],"items":[]}"#
+        #expect(try head(Array((versionOne + "\n").utf8), minimumItems: 0) == nil)
+        // A current item's line that is not an item: the head fails as the whole would.
+        long.currentIndex = 11
+        var broken = long.fileBytes()
+        broken.replaceSubrange((broken.count - 3)..., with: Array("x]\n".utf8))
+        #expect(throws: StateFileError.self) { try head(broken, minimumItems: 1) }
+    }
+
     @Test("serialized items given by the cache give the same file")
     func cachedItems() {
         let original = state()

@@ -8,29 +8,40 @@ import SystemSupport
 /// Resume as a subsystem: at start it reads the state file (when there is one) and hands it to
 /// the player; after every meaningful change, and every few seconds while playing, it saves
 /// what the published view says; at the end it writes the last state, the position heard after
-/// the fade.
+/// the fade. A long queue's file is read in two steps: its head at once, for the player to
+/// show, and the whole on a thread of its own (`pbd-resume`); nothing is saved in between.
 final class ResumePersistence: Subsystem {
+    /// What the player does with what is read.
+    struct Restoring {
+        /// Takes a saved state (`PlayerService.restore`); returns the view after it.
+        var restore: (ResumeState) -> PlayerView
+        /// Shows a long queue's head (`PlayerService.restoreHead`).
+        var showHead: (ResumeState, QueueLoading) -> Void
+        /// The whole of a long queue could not be read (`PlayerService.abandonLoading`).
+        var abandon: () -> Void
+    }
+
     private let loop: EventLoop
     private let log: DaemonLog
     private let mode: ResumeMode
     private let path: String?
     private var persister: StatePersister?
-    /// Hands a saved state to the player (`PlayerService.restore`); returns the view after it.
-    private let restore: (ResumeState) -> PlayerView
+    private let restoring: Restoring
+    /// Reads the whole of a long queue's file.
+    private var reader: BackgroundWorker?
     /// The last published view: what the next save writes.
     private var latest: PlayerView?
     /// Saves the position every `StatePersister.playingInterval` while playing.
     private let saveTimer: OneShotTimer
 
     init(
-        path: String?, mode: ResumeMode, loop: EventLoop, log: DaemonLog,
-        restore: @escaping (ResumeState) -> PlayerView
+        path: String?, mode: ResumeMode, loop: EventLoop, log: DaemonLog, restoring: Restoring
     ) {
         self.path = path
         self.mode = mode
         self.loop = loop
         self.log = log
-        self.restore = restore
+        self.restoring = restoring
         saveTimer = OneShotTimer(loop: loop, accuracy: 0.25)
     }
 
@@ -43,19 +54,33 @@ final class ResumePersistence: Subsystem {
         let file = StateFile(path: path)
         persister = StatePersister(file: file, loop: loop, log: log)
         guard mode != .off else { return }
-        switch file.load() {
+        take(file.load(), from: file)
+    }
+
+    private func take(_ loaded: StateFile.Loaded, from file: StateFile) {
+        switch loaded {
         case .none:
             break
         case .corrupt(let error, let aside):
             log.warning(
-                "the state file \(path) is unreadable (\(error)); "
+                "the state file \(file.path) is unreadable (\(error)); "
                     + (aside.map { "moved it to \($0)" } ?? "could not move it aside") + "; starting empty",
                 event: "state-corrupt")
+            // Found in the rest of a long queue's file: its head was shown.
+            if reader != nil { restoring.abandon() }
         case .state(let saved):
-            let snapshot = restore(saved).nowPlaying
+            let snapshot = restoring.restore(saved).nowPlaying
             log.info(
-                "resumed \(snapshot.queueCount) items from \(path)"
+                "resumed \(snapshot.queueCount) items from \(file.path)"
                     + (snapshot.queueIndex.map { ", at item \($0)" } ?? ""), event: "resumed")
+        case .head(let head, let loading, let rest):
+            restoring.showHead(head, loading)
+            let reader = BackgroundWorker(name: "pbd-resume", loop: loop)
+            self.reader = reader
+            reader.submit {
+                let whole = file.load(whole: rest)
+                return { [unowned self] in take(whole, from: file) }
+            }
         }
     }
 
@@ -63,7 +88,10 @@ final class ResumePersistence: Subsystem {
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
         latest = view
-        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate])
+        if !view.isLoading
+            && !changes.isDisjoint(with: [
+                .queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate,
+            ])
         {
             persist()
         }
@@ -82,9 +110,12 @@ final class ResumePersistence: Subsystem {
         }
     }
 
+    /// Writes the last state, unless a long queue was still being read: the file holds it
+    /// whole, and nothing has changed (commands waited for it).
     func stop(_ last: PlayerView) {
         saveTimer.cancel()
-        persister?.saveNow(last.resumeState(at: WallClock.now()))
+        reader?.stop()
+        if !last.isLoading { persister?.saveNow(last.resumeState(at: WallClock.now())) }
         persister?.stop()
     }
 }

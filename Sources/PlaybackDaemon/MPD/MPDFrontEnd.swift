@@ -31,6 +31,9 @@ final class MPDFrontEnd: Subsystem {
     /// MPD numbers each database update; this is the number of the last one begun.
     private var updateJob = 0
     private var wasScanning = false
+    /// Listeners not accepting while a long queue is read at start (`PlayerView.isLoading`):
+    /// MPD's commands read the queue from the view, which holds only its head meanwhile.
+    private var waitingListeners: [Int32] = []
 
     init(
         addresses: [MPDListenAddress], roots: [String], device: String, playlists: StoredPlaylists?,
@@ -78,6 +81,14 @@ final class MPDFrontEnd: Subsystem {
     }
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
+        if !view.isLoading && !waitingListeners.isEmpty {
+            let waiting = waitingListeners
+            waitingListeners = []
+            for fd in waiting {
+                loop.setEvents(fd, Int16(POLLIN))
+                accept(fd)
+            }
+        }
         var subsystems: Set<String> = []
         if !changes.isDisjoint(with: [.state, .item, .position, .rate]) { subsystems.insert("player") }
         if changes.contains(.queue) {
@@ -110,6 +121,11 @@ final class MPDFrontEnd: Subsystem {
     // MARK: Connections
 
     private func accept(_ listenFD: Int32) {
+        if context.view().isLoading {
+            // Connections wait in the listen queue until the queue is whole.
+            loop.setEvents(listenFD, 0)
+            return waitingListeners.append(listenFD)
+        }
         while true {
             let fd = playbackd_accept(listenFD)
             guard fd >= 0 else { return }

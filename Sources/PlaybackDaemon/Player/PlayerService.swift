@@ -41,6 +41,8 @@ final class PlayerService {
     /// Commands a front end sent while an early answer was being delivered (the next line of a
     /// pipelined request): carried out when the step that answered is done.
     private var heldCommands: [(Command, (CommandResult) -> Void)]?
+    /// What waits for a long queue being read at start (`QueueLoading`), in order.
+    private var waitingForQueue: [() -> Void] = []
     /// Receives each step's coalesced changes with the view after them (set by the daemon).
     var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
     /// Receives the plays and skips counted (set by the daemon: the library records them).
@@ -73,6 +75,10 @@ final class PlayerService {
     /// A disabled remote command is refused here, for every front end.
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
         if heldCommands != nil { return heldCommands!.append((command, reply)) }
+        // While a long queue is read, only what shows the head is answered at once.
+        if state.loading != nil && command != .nowPlaying && command != .subscribe {
+            return waitingForQueue.append { [unowned self] in handle(command, reply: reply) }
+        }
         if let refusal = state.refusal(of: command.name) { return reply(.failure(refusal)) }
         switch command {
         case .enqueue(let paths, let placement, let replace, let play):
@@ -201,7 +207,8 @@ final class PlayerService {
             nowPlaying: shown.snapshot(
                 frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: WallClock.now()),
             availability: shown.currentAvailability, equalizer: state.sound.equalizer,
-            replayGainMode: state.sound.replayGain.mode, resume: shown.resumeState(frame: frame))
+            replayGainMode: state.sound.replayGain.mode, resume: shown.resumeState(frame: frame),
+            isLoading: state.loading != nil)
     }
 
     /// The exit: the device plays out what it holds and fades; the position heard last is
@@ -428,6 +435,30 @@ extension PlayerService {
 
     // MARK: Resume
 
+    /// Shows a long queue's head (`StateFile.Loaded.head`) while the rest is read: its current
+    /// item, paused (stopped if it was), where it stands in the whole. Nothing is checked or
+    /// played yet; commands wait for `restore` (or `abandonLoading`).
+    func restoreHead(_ head: ResumeState, loading: QueueLoading) {
+        step { state, _ in state.restore(head, vanished: [], loading: loading) }
+    }
+
+    /// The long queue being read could not be: the daemon goes on empty, and what waited runs.
+    func abandonLoading() {
+        step { state, _ in state.abandonLoading() }
+        runWaitingForQueue()
+    }
+
+    /// Runs `body` now, or once a long queue being read at start is whole.
+    func afterLoading(_ body: @escaping () -> Void) {
+        if state.loading != nil { waitingForQueue.append(body) } else { body() }
+    }
+
+    private func runWaitingForQueue() {
+        let waiting = waitingForQueue
+        waitingForQueue = []
+        for body in waiting { body() }
+    }
+
     /// Takes over a saved state at start: items whose file is gone are dropped (each is
     /// logged); a vanished current item gives way to the next one, from its start. The state
     /// comes back paused (stopped if it was), or playing when `play` and it was playing.
@@ -456,6 +487,7 @@ extension PlayerService {
         if case .failure(let failure) = result { log.error("resume: cannot play on: \(failure.message)") }
         recoverArtwork(of: check.lostArtwork)
         checkFiles(of: checksLater ? saved.items : [], except: current?.id, fileExists)
+        runWaitingForQueue()
     }
 
     /// Checks the files of `items` (and their covers) on the prober thread, and learns each

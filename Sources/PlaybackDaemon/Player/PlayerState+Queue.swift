@@ -84,18 +84,27 @@ extension PlayerState {
         changeQueue { $0.setFileIdentities(identities) }
     }
 
+    /// The long queue being read could not be: the daemon goes on empty.
+    mutating func abandonLoading() -> ChangeSet {
+        guard loading != nil else { return [] }
+        replaceQueue(with: PlaybackQueue())
+        hold(0)
+        return setTransport(.stopped).union([.queue, .item])
+    }
+
     /// The items that follow the current one (`PlaybackQueue.upcoming`), which decides the
     /// next shuffle cycle when the list reaches it.
     mutating func upcoming(limit: Int) -> [QueueItem] { changeQueue { $0.upcoming(limit: limit) } }
 
     /// Takes over a saved state: its queue less the items at `vanished` (whose files are
     /// gone; a vanished current item gives way to the next one, from its start), its modes,
-    /// disabled commands and sound settings. Paused where it was playing or paused.
-    mutating func restore(_ saved: ResumeState, vanished: Set<Int>) -> ChangeSet {
+    /// disabled commands and sound settings. Paused where it was playing or paused. With
+    /// `loading`, `saved` is a long queue's head: the snapshot shows where it stands meanwhile.
+    mutating func restore(_ saved: ResumeState, vanished: Set<Int>, loading: QueueLoading? = nil) -> ChangeSet {
         replaceQueue(
             with: PlaybackQueue.restored(
                 items: saved.items, currentIndex: saved.currentIndex, repeatMode: saved.repeatMode,
-                shuffleMode: saved.shuffleMode, shuffledOrder: saved.shuffledOrder))
+                shuffleMode: saved.shuffleMode, shuffledOrder: saved.shuffledOrder), loading: loading)
         // The queue's own removal gives a vanished current item's place to the one after it.
         let position = changeQueue { $0.remove(at: vanished) } ? 0 : saved.position
         var changes: ChangeSet = [.queue, .item, .modes]

@@ -12,7 +12,8 @@ extension PlayerState {
         let item = queue.current
         var snapshot = NowPlaying(
             state: transport, item: item, elapsed: item?.metadata.seconds(atFrame: frame) ?? 0,
-            rate: rate, timestamp: timestamp, queueIndex: queue.currentIndex, queueCount: queue.count,
+            rate: rate, timestamp: timestamp, queueIndex: loading?.index ?? queue.currentIndex,
+            queueCount: loading?.count ?? queue.count,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode, volume: sound.volume,
             defaultRate: sound.playbackRate, replayGain: currentReplayGain(), routeChange: route.lastChange)
         snapshot.deviceError = transport == .interrupted ? deviceError : nil

@@ -44,6 +44,9 @@ struct PlayerState {
     private(set) var announced: AnnouncedChapter?
     /// When a long item playing next saves its bookmark (`PlayerState+Deadlines`).
     private(set) var bookmarkDue: Double?
+    /// The long queue being read at start, whose current item alone the queue holds; nil once
+    /// it is whole.
+    private(set) var loading: QueueLoading?
 
     /// The state the daemon starts with: empty, stopped, with the configuration's settings and
     /// the bookmarks kept.
@@ -215,10 +218,12 @@ struct PlayerState {
     mutating func changeStart<Result>(_ body: (inout PlannedStart) -> Result) -> Result { body(&start) }
     mutating func setBookmarkDue(_ time: Double?) { bookmarkDue = time }
 
-    /// A saved queue takes the place of the queue (a restore).
-    mutating func replaceQueue(with restored: PlaybackQueue) {
+    /// A saved queue takes the place of the queue (a restore); with `loading`, it is the head
+    /// of a long one still being read.
+    mutating func replaceQueue(with restored: PlaybackQueue, loading: QueueLoading? = nil) {
         queueGeneration += 1
         queue = restored
+        self.loading = loading
     }
 
     // MARK: Commands, settings and the route

@@ -17,6 +17,9 @@ struct PlayerView {
     var resume: ResumeState
     /// The music library's status (the daemon adds it; nil without a library).
     var library: LibraryStatus?
+    /// Whether a long queue is still being read at start (`QueueLoading`): `resume` holds only
+    /// its current item, and is not to be saved.
+    var isLoading = false
 
     /// What resume saves at `time` (seconds since the epoch): the position extrapolated from
     /// the snapshot's anchor, as every client does.

@@ -30,6 +30,11 @@ extension ResumeState {
         if let crossfade { members.append(("crossfade", crossfade.json)) }
         if let outputEnabled { members.append(("outputEnabled", .bool(outputEnabled))) }
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
+        // Where the current item's line begins among the item lines: a long queue shows it
+        // while the rest is read.
+        if let currentIndex, let start = lines.lineStart(currentIndex) {
+            members.append(("currentItemLine", .number(Double(start))))
+        }
         members.append(("itemColumns", .array(lines.columns.map { .string($0.name) })))
         members.append(("itemCount", .number(Double(lines.count))))
         var bytes = JSONValue.object(members).serializedBytes
@@ -66,12 +71,7 @@ extension ResumeState {
                     }
                     return .success(try Self(header: header, items: items))
                 case Double(Self.formatVersion):
-                    let columns = try reader.array("itemColumns").map { name throws(StateFileError) in
-                        guard let name = name.stringValue else {
-                            throw StateFileError("itemColumns has \(name.serialized)")
-                        }
-                        return name
-                    }
+                    let columns = try reader.strings("itemColumns")
                     let count = try reader.count("itemCount")
                     let items = try StateItemLines.items(rest, columns: columns, count: count)
                     return .success(try Self(header: header, items: items))
@@ -85,19 +85,65 @@ extension ResumeState {
         self = try parsed.get()
     }
 
-    /// Everything but the items, from the file's header (version 1: the whole file).
-    private init(header json: JSONValue, items: [QueueItem]) throws(StateFileError) {
+    /// The head of a long queue's state file (version 2, at least `minimumItems` items, one of
+    /// them current), from its first line and the current item's line alone (`line(offset)`:
+    /// the line that begins `offset` bytes into the item lines, as the header's
+    /// `currentItemLine` says; nil when there is none): the state with only its current item
+    /// (the queue's one, with the id the whole file gives it), and where it stands in the
+    /// whole. Nil for any other file, which is read whole at once (`init(fileBytes:)`), as the
+    /// rest of this one is later.
+    static func head(
+        headerLine: [UInt8], minimumItems: Int, line: (Int) -> [UInt8]?
+    ) throws(StateFileError) -> (ResumeState, QueueLoading)? {
+        let header: JSONValue
+        do throws(JSONParseError) {
+            header = try headerLine.withUnsafeBufferPointer { bytes throws(JSONParseError) in
+                try JSONParser.parse(bytes)
+            }
+        } catch {
+            throw StateFileError(error.description)
+        }
+        let reader = StateReader(object: header, context: "state")
+        guard try reader.number("version") == Double(Self.formatVersion),
+            let index = try reader.optionalNumber("currentIndex").map(Int.init),
+            let offset = try reader.optionalNumber("currentItemLine").map(Int.init)
+        else { return nil }
+        let count = try reader.count("itemCount")
+        guard count >= minimumItems, (0..<count).contains(index), let currentLine = line(offset) else { return nil }
+        let current = try StateItemLines.item(
+            line: currentLine, index: index, columns: try reader.strings("itemColumns"))
+        var head = try Self(header: header, items: [current], itemCount: count)
+        (head.currentIndex, head.shuffledOrder) = (0, nil)
+        return (head, QueueLoading(index: index, count: count))
+    }
+
+    /// `head(headerLine:minimumItems:line:)` of a whole file in memory.
+    static func head(fileBytes bytes: [UInt8], minimumItems: Int) throws(StateFileError) -> (
+        ResumeState, QueueLoading
+    )? {
+        guard let headerEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        return try head(headerLine: Array(bytes[..<headerEnd]), minimumItems: minimumItems) { offset in
+            let start = headerEnd + 1 + offset
+            guard offset >= 0, start < bytes.count, bytes[start - 1] == UInt8(ascii: "\n") else { return nil }
+            return Array(bytes[start..<(bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count)])
+        }
+    }
+
+    /// Everything but the items, from the file's header (version 1: the whole file); the
+    /// indices it holds are checked against `itemCount` items (`items` is all of them, or
+    /// only the current one of a head).
+    private init(header json: JSONValue, items: [QueueItem], itemCount: Int? = nil) throws(StateFileError) {
         let reader = StateReader(object: json, context: "state")
+        let itemCount = itemCount ?? items.count
         self.items = items
         currentIndex = try reader.optionalNumber("currentIndex").map(Int.init)
-        if let currentIndex, !items.indices.contains(currentIndex) {
-            throw StateFileError("currentIndex \(currentIndex) is outside the \(items.count) items")
+        if let currentIndex, !(0..<itemCount).contains(currentIndex) {
+            throw StateFileError("currentIndex \(currentIndex) is outside the \(itemCount) items")
         }
         position = max(0, try reader.number("position"))
         state = try reader.choice("state")
         repeatMode = try reader.choice("repeatMode")
         shuffleMode = try reader.choice("shuffleMode")
-        let itemCount = items.count
         shuffledOrder = try json["shuffledOrder"].map { value throws(StateFileError) in
             guard let array = value.arrayValue else { throw StateFileError("shuffledOrder is not an array") }
             // Indices into the items; anything else (a fuzzer found 6.7e46, which trapped the
@@ -178,6 +224,13 @@ private struct StateReader {
     }
     func array(_ key: String) throws(StateFileError) -> [JSONValue] {
         try read { () throws(WireDecodingError) in try reader.array(key) }
+    }
+    /// An array of strings.
+    func strings(_ key: String) throws(StateFileError) -> [String] {
+        try array(key).map { value throws(StateFileError) in
+            guard let string = value.stringValue else { throw StateFileError("\(key) has \(value.serialized)") }
+            return string
+        }
     }
     func choice<Choice: RawRepresentable>(_ key: String) throws(StateFileError) -> Choice
     where Choice.RawValue == String {

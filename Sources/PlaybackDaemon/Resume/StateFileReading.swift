@@ -12,11 +12,20 @@ public enum StateFileReading {
     }
 
     /// Nil when the daemon would set the bytes aside (not JSON, or not a state it can use);
-    /// otherwise whether the state it reads writes back to a file that reads the same.
+    /// otherwise whether the state it reads writes back to a file that reads the same, and
+    /// whose head (what a long queue shows while it is read) is its current item, where it is.
     public static func readsBack(_ bytes: some Collection<UInt8>) -> Bool? {
-        guard let state = try? ResumeState(fileBytes: Array(bytes)) else { return nil }
-        guard let again = try? ResumeState(fileBytes: state.fileBytes()) else { return false }
+        let bytes = Array(bytes)
+        _ = try? ResumeState.head(fileBytes: bytes, minimumItems: 0)
+        guard let state = try? ResumeState(fileBytes: bytes) else { return nil }
+        let written = state.fileBytes()
+        guard let again = try? ResumeState(fileBytes: written) else { return false }
+        let head = try? ResumeState.head(fileBytes: written, minimumItems: 0)
+        let headIsCurrent =
+            state.currentIndex.map { index in
+                head?.0.items == [state.items[index]] && head?.1 == QueueLoading(index: index, count: state.items.count)
+            } ?? (head == nil)
         return again.items == state.items && again.currentIndex == state.currentIndex
-            && again.position == state.position && again.equalizer == state.equalizer
+            && again.position == state.position && again.equalizer == state.equalizer && headIsCurrent
     }
 }

@@ -79,14 +79,7 @@ struct StateItemLines: Sendable, Equatable {
     static func items(
         _ lines: UnsafeBufferPointer<UInt8>, columns names: [String], count: Int
     ) throws(StateFileError) -> [QueueItem] {
-        var columns: [Column] = []
-        for name in names {
-            guard let column = Column(name: name), !columns.contains(column) else {
-                throw StateFileError(
-                    "itemColumns: '\(name)' is \(Column(name: name) == nil ? "no field" : "given twice")")
-            }
-            columns.append(column)
-        }
+        let columns = try Self.columns(names)
         let ranges = lineRanges(lines)
         guard ranges.count <= count else { throw StateFileError("more item lines than itemCount \(count)") }
         guard ranges.count == count else {
@@ -112,6 +105,41 @@ struct StateItemLines: Sendable, Equatable {
         }
         if let first = failures.withLock({ $0.min { $0.index < $1.index } }) { throw first.error }
         return items
+    }
+
+    /// Reads one item's `line` (the item at `index`: id `index + 1`, as `items` gives it):
+    /// what a long queue shows of itself while the rest is read.
+    static func item(line: [UInt8], index: Int, columns names: [String]) throws(StateFileError) -> QueueItem {
+        let reader = LineReader(try Self.columns(names))
+        return try line.withUnsafeBufferPointer { bytes throws(StateFileError) in try reader.item(bytes, index: index) }
+    }
+
+    /// Where line `index` begins in `bytes`; nil past the last line.
+    func lineStart(_ index: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { lines in
+            guard let base = lines.baseAddress else { return nil }
+            var start = 0
+            for _ in 0..<index {
+                guard start < lines.count, let newline = memchr(base + start, 0x0A, lines.count - start) else {
+                    return nil
+                }
+                start = UnsafeRawPointer(base).distance(to: newline) + 1
+            }
+            return start < lines.count ? start : nil
+        }
+    }
+
+    /// The columns `names` name, each once.
+    private static func columns(_ names: [String]) throws(StateFileError) -> [Column] {
+        var columns: [Column] = []
+        for name in names {
+            guard let column = Column(name: name), !columns.contains(column) else {
+                throw StateFileError(
+                    "itemColumns: '\(name)' is \(Column(name: name) == nil ? "no field" : "given twice")")
+            }
+            columns.append(column)
+        }
+        return columns
     }
 
     /// Where each line is (without its newline); the last line may lack one.

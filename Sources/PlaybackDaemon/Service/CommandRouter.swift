@@ -12,15 +12,21 @@ struct CommandRouter {
         guard let library, Self.isLibrary(command) else { return service.handle(command, reply: reply) }
         switch command {
         case .enqueueLibrary(let selection, let placement, let replace, let play):
-            switch library.songs(selection) {
-            case .failure(let failure): reply(.failure(failure))
-            case .success(let found):
-                let first = service.itemIDs.reserve(found.songs.count)
-                let items = found.songs.enumerated().map { offset, song in
-                    QueueItem(id: first + UInt64(offset), path: song.path, metadata: song.metadata)
+            // After a long queue being read at start: its items' ids come first.
+            service.afterLoading { [service] in
+                switch library.songs(selection) {
+                case .failure(let failure): reply(.failure(failure))
+                case .success(let found):
+                    let first = service.itemIDs.reserve(found.songs.count)
+                    let items = found.songs.enumerated().map { offset, song in
+                        QueueItem(id: first + UInt64(offset), path: song.path, metadata: song.metadata)
+                    }
+                    let rejected = found.unknown.map {
+                        Rejection(path: $0, reason: "no song, album or artist has this id")
+                    }
+                    reply(
+                        service.enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
                 }
-                let rejected = found.unknown.map { Rejection(path: $0, reason: "no song, album or artist has this id") }
-                reply(service.enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
             }
         case .setRating(let id, let rating):
             library.setRating(rating, id: id, currentPath: service.state.queue.current?.path, reply: reply)
