@@ -85,23 +85,36 @@ struct StateItemLines: Sendable, Equatable {
         guard ranges.count == count else {
             throw StateFileError("\(ranges.count) item lines where itemCount says \(count)")
         }
+        guard count > 0 else { return [] }
         let failures = Locked<[(index: Int, error: StateFileError)]>([])
         // Each run reads with arrays of its own, and only the columns' storage, not the fields
         // (their strings): the reference counts of what two threads share would bounce between
         // the processors on every value (measured: two runs took 1.4 times as long as one).
-        let items = ParallelRuns.map(ranges, minimum: 4_096) { (runRanges: ArraySlice<Range<Int>>) -> [QueueItem] in
-            let reader = LineReader(columns.map { $0 })
-            var items: [QueueItem] = []
-            items.reserveCapacity(runRanges.count)
-            for index in runRanges.indices {
-                do throws(StateFileError) {
-                    items.append(try reader.item(UnsafeBufferPointer(rebasing: lines[runRanges[index]]), index: index))
-                } catch {
-                    failures.withLock { $0.append((index, error)) }
-                    break
+        // Each puts its items in place in the one array: joining the runs' arrays retained
+        // every string once more, and released it again (measured: 14% of the time).
+        let items = [QueueItem](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let destination = UncheckedSendable(buffer.baseAddress!)
+            let runs = ParallelRuns.map(ranges, minimum: 4_096) { (runRanges: ArraySlice<Range<Int>>) -> [Range<Int>] in
+                let reader = LineReader(columns.map { $0 })
+                var done = runRanges.startIndex
+                for index in runRanges.indices {
+                    do throws(StateFileError) {
+                        let item = try reader.item(UnsafeBufferPointer(rebasing: lines[runRanges[index]]), index: index)
+                        (destination.value + index).initialize(to: item)
+                        done = index + 1
+                    } catch {
+                        failures.withLock { $0.append((index, error)) }
+                        break
+                    }
                 }
+                return [runRanges.startIndex..<done]
             }
-            return items
+            if failures.withLock({ $0.isEmpty }) {
+                initialized = count
+            } else {
+                for run in runs { (destination.value + run.lowerBound).deinitialize(count: run.count) }
+                initialized = 0
+            }
         }
         if let first = failures.withLock({ $0.min { $0.index < $1.index } }) { throw first.error }
         return items
