@@ -126,7 +126,7 @@ import Testing
         #expect(shown.isLoading)
         #expect(shown.nowPlaying.queueIndex == 1 && shown.nowPlaying.queueCount == 3)
         #expect(shown.nowPlaying.item?.id == items[1].id && shown.nowPlaying.elapsed == 2)
-        #expect(send(.nowPlaying) != nil, "answered at once")
+        #expect(send(.nowPlaying) != nil && send(.commands) != nil, "answered at once")
         var answered: [String] = []
         service.handle(.nextTrack) { answered.append("nextTrack \($0)") }
         service.handle(.pause) { answered.append("pause \($0)") }

@@ -75,8 +75,9 @@ final class PlayerService {
     /// A disabled remote command is refused here, for every front end.
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
         if heldCommands != nil { return heldCommands!.append((command, reply)) }
-        // While a long queue is read, only what shows the head is answered at once.
-        if state.loading != nil && command != .nowPlaying && command != .subscribe {
+        // While a long queue is read, only what shows the head is answered at once (what
+        // `playbackctl status` asks, say).
+        if state.loading != nil && ![.nowPlaying, .subscribe, .commands].contains(command) {
             return waitingForQueue.append { [unowned self] in handle(command, reply: reply) }
         }
         if let refusal = state.refusal(of: command.name) { return reply(.failure(refusal)) }
