@@ -177,6 +177,18 @@ extension MachineSuite {
                     // PulseAudio's null sink settles over its first second.
                     Thread.sleep(forTimeInterval: 1.5)
                 }
+                // ... and on a busy machine over a few more: once its clock ran 6% slow over
+                // the 4 s below, 1.5 s after the start (1 run of 26). Measured from a second
+                // that ran at the rate, within 10 s; a clock that does not follow the rate
+                // never gets there.
+                for _ in 0..<10 {
+                    let before = try daemon.nowPlaying()
+                    Thread.sleep(forTimeInterval: 1)
+                    let after = try daemon.nowPlaying()
+                    let media = after.number("elapsed")! - before.number("elapsed")!
+                    let wall = after.number("timestamp")! - before.number("timestamp")!
+                    if wall > 0.5 && abs(media / wall / rate - 1) < 0.01 { break }
+                }
                 let first = try daemon.nowPlaying()
                 Thread.sleep(forTimeInterval: 4)
                 let second = try daemon.nowPlaying()
