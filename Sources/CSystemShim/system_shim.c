@@ -65,6 +65,13 @@ int playbackd_peer_uid(int fd, unsigned int *uid) {
 
 void playbackd_release_free_heap(void) { malloc_trim(0); }
 
+long playbackd_copy_file_range(int source, long long *offset, int target, unsigned long count) {
+    loff_t position = *offset;
+    ssize_t copied = copy_file_range(source, &position, target, NULL, count, 0);
+    *offset = position;
+    return copied;
+}
+
 void playbackd_fix_heap_thresholds(void) {
     mallopt(M_ARENA_MAX, 1);
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);

@@ -137,7 +137,8 @@ public final class Daemon {
                         return service.view()
                     },
                     showHead: { [unowned service] head, loading in service.restoreHead(head, loading: loading) },
-                    abandon: { [unowned service] in service.abandonLoading() })),
+                    abandon: { [unowned service] in service.abandonLoading() }),
+                current: { [unowned service] in service.view() }),
             status, watchdog, drift, idleExit,
         ]
     }

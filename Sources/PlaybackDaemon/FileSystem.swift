@@ -1,3 +1,4 @@
+import CSystemShim
 import PlaybackModel
 
 #if canImport(Glibc)
@@ -134,32 +135,34 @@ enum FileSystem {
     /// `rename`. `durable` also `fsync`s the file and the directory, so the new file survives
     /// a crash. Creates the directory when needed. The error text on failure.
     static func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> String? {
+        replace(path, durable: durable, keepingOpen: false) { fd in write(bytes, to: fd) }.failure
+    }
+
+    /// `replace(_:with:durable:)` with the contents that `fill` writes to the temporary file's
+    /// descriptor (it returns the error text on failure). With `keepingOpen`, the new file's
+    /// descriptor (open for reading and writing) is returned for the caller to close.
+    static func replace(
+        _ path: String, durable: Bool, keepingOpen: Bool, fill: (Int32) -> String?
+    ) -> (failure: String?, fd: Int32?) {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if let failure = makeDirectories(directory) { return failure }
+        if let failure = makeDirectories(directory) { return (failure, nil) }
         // Unique to the thread: two probing threads can store the same picture at once.
         let temporary = path + ".tmp\(Int(getpid())).\(Int(bitPattern: pthread_self()))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "cannot create \(temporary): \(describe(errno))" }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
+        let fd = open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return ("cannot create \(temporary): \(describe(errno))", nil) }
         let failure =
-            written < bytes.count
-            ? "cannot write \(temporary): \(describe(errno))"
-            : durable && fsync(fd) != 0 ? "cannot sync \(temporary): \(describe(errno))" : nil
-        close(fd)
+            fill(fd).map { "cannot write \(temporary): \($0)" }
+            ?? (durable && fsync(fd) != 0 ? "cannot sync \(temporary): \(describe(errno))" : nil)
         if let failure {
+            close(fd)
             unlink(temporary)
-            return failure
+            return (failure, nil)
         }
         guard rename(temporary, path) == 0 else {
             let failure = "cannot replace \(path): \(describe(errno))"
+            close(fd)
             unlink(temporary)
-            return failure
+            return (failure, nil)
         }
         if durable {
             let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -167,6 +170,53 @@ enum FileSystem {
                 fsync(directoryFD)
                 close(directoryFD)
             }
+        }
+        if keepingOpen { return (nil, fd) }
+        close(fd)
+        return (nil, nil)
+    }
+
+    /// Writes all of `bytes` to `fd`; the error text on failure.
+    static func write(_ bytes: [UInt8], to fd: Int32) -> String? {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return describe(count < 0 ? errno : EIO) }
+            written += count
+        }
+        return nil
+    }
+
+    /// Appends `count` bytes of `source` from `offset` to `fd`, in the kernel where it can
+    /// (`copy_file_range`); the error text on failure, also when `source` holds fewer bytes.
+    static func copy(_ count: Int, from source: Int32, at offset: Int, to fd: Int32) -> String? {
+        var sourceOffset = Int64(offset)
+        var copied = 0
+        while copied < count {
+            let done = playbackd_copy_file_range(source, &sourceOffset, fd, UInt(count - copied))
+            if done < 0 && errno == EINTR { continue }
+            if done < 0 && [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP].contains(errno) {
+                return copyByReading(count - copied, from: source, at: Int(sourceOffset), to: fd)
+            }
+            guard done > 0 else { return done == 0 ? "the file copied from ended early" : describe(errno) }
+            copied += done
+        }
+        return nil
+    }
+
+    /// `copy` through a buffer, where the file systems cannot copy in the kernel.
+    private static func copyByReading(_ count: Int, from source: Int32, at offset: Int, to fd: Int32) -> String? {
+        var chunk = [UInt8](repeating: 0, count: min(count, 1 << 16))
+        var copied = 0
+        while copied < count {
+            let done = chunk.withUnsafeMutableBytes {
+                pread(source, $0.baseAddress, min($0.count, count - copied), off_t(offset + copied))
+            }
+            if done < 0 && errno == EINTR { continue }
+            guard done > 0 else { return done == 0 ? "the file copied from ended early" : describe(errno) }
+            if let failure = write(Array(chunk[..<done]), to: fd) { return failure }
+            copied += done
         }
         return nil
     }

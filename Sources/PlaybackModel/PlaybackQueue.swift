@@ -357,11 +357,18 @@ public struct PlaybackQueue: Sendable, Equatable {
         itemsRevision &+= 1
     }
 
-    /// Gives the items with these ids the identities of their files (others are left alone).
-    public mutating func setFileIdentities(_ identities: [UInt64: FileIdentity]) {
-        guard !identities.isEmpty else { return }
+    /// Takes the items of `identified` (the items of `original`, in its order, given the
+    /// identities of their files) in place of those still as `original` had them; the others
+    /// changed meanwhile and are left alone.
+    public mutating func setFileIdentities(_ identified: [QueueItem], of original: [QueueItem]) {
+        guard identified.count == original.count else { return }
+        if items.count == original.count && items.indices.allSatisfy({ items[$0] == original[$0] }) {
+            items = identified
+            return
+        }
+        let byID = Dictionary(zip(original.map(\.id), original.indices), uniquingKeysWith: { first, _ in first })
         for index in items.indices {
-            if let file = identities[items[index].id] { items[index].file = file }
+            if let at = byID[items[index].id], items[index] == original[at] { items[index] = identified[at] }
         }
     }
 

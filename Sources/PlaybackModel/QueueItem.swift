@@ -1,19 +1,33 @@
 /// One playable entry of the queue: a file that was probed when it was enqueued.
+///
+/// Its path, track fields and file identity are held as one compact record (`ItemRecord`) and
+/// decoded when read: a queue holds up to 100,000 items, and most are never looked at.
 public struct QueueItem: Sendable, Equatable {
     /// Unique within one daemon run; stable while the item stays in the queue.
     public var id: UInt64
-    /// Absolute path of the audio file.
-    public var path: String
-    public var metadata: TrackMetadata
-    /// The file's size and modification time when it was probed (nil for a URL, or until
-    /// known): how a bookmark follows a file that was moved.
-    public var file: FileIdentity?
+    private var record: ItemRecord
 
     public init(id: UInt64, path: String, metadata: TrackMetadata, file: FileIdentity? = nil) {
         self.id = id
-        self.path = path
-        self.metadata = metadata
-        self.file = file
+        record = ItemRecord(path: path, metadata: metadata, file: file)
+    }
+
+    /// Absolute path of the audio file (or a stream's URL).
+    public var path: String {
+        get { record.path }
+        set { record = ItemRecord(path: newValue, metadata: metadata, file: file) }
+    }
+
+    public var metadata: TrackMetadata {
+        get { record.decoded.metadata }
+        set { record = ItemRecord(path: path, metadata: newValue, file: file) }
+    }
+
+    /// The file's size and modification time when it was probed (nil for a URL, or until
+    /// known): how a bookmark follows a file that was moved.
+    public var file: FileIdentity? {
+        get { record.file }
+        set { record = ItemRecord(path: path, metadata: metadata, file: newValue) }
     }
 }
 

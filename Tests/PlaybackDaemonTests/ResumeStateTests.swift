@@ -100,14 +100,6 @@ import Testing
         #expect(throws: StateFileError.self) { try head(broken, minimumItems: 1) }
     }
 
-    @Test("serialized items given by the cache give the same file")
-    func cachedItems() {
-        let original = state()
-        var moved = original
-        moved.position = 9
-        #expect(moved.fileBytes(items: original.itemLines) == moved.fileBytes())
-    }
-
     private static let header =
         #"{"version":2,"currentIndex":null,"position":0,"state":"paused","repeatMode":"off","shuffleMode":"off","disabledCommands":[],"#
 

@@ -26,16 +26,16 @@ import Testing
         let written = Mutex<[Double]>([])
         let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
         let persister = StatePersister(file: StateFile(path: "/nonexistent/state.json"), loop: loop, log: log) {
-            bytes in
+            content in
             // The first line: everything but the items.
-            let header = bytes.prefix { $0 != UInt8(ascii: "\n") }
+            let header = content.header.prefix { $0 != UInt8(ascii: "\n") }
             let position = (try? JSONParser.parse(header))?["position"]?.numberValue ?? -1
             if written.withLock({ $0.isEmpty }) {
                 entered.signal()
                 gate.wait()
             }
             written.withLock { $0.append(position) }
-            return nil
+            return (nil, nil)
         }
         persister.save(state(position: 1))
         entered.wait()  // the worker is inside the first write
@@ -51,5 +51,68 @@ import Testing
         poll.arm(after: 0.01, check)
         loop.run()
         #expect(written.withLock { $0 } == [1, 50], "the first write, then one with the latest state")
+    }
+
+    @Test("a save of the same items copies their lines from the file written last; the file is as if written whole")
+    func copiesItemLines() throws {
+        let directory = NSTemporaryDirectory() + "playbackd-persister-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = StateFile(path: directory + "/state.json")
+        let copies = Mutex<[Bool]>([])
+        let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
+        let persister = StatePersister(file: file, loop: EventLoop(), log: log) { content in
+            if case .copy = content.items {
+                copies.withLock { $0.append(true) }
+            } else {
+                copies.withLock { $0.append(false) }
+            }
+            return file.save(content)
+        }
+        let first = ResumeState(
+            items: StateFixture.books(40), currentIndex: 25, position: 1, state: .paused, repeatMode: .off,
+            shuffleMode: .off, shuffledOrder: nil, disabledCommands: [])
+        var moved = first
+        moved.position = 9
+        moved.currentIndex = 30
+        persister.save(first)
+        persister.saveNow(moved)
+        #expect(copies.withLock { $0 } == [false, true])
+        let bytes = try #require(FileManager.default.contents(atPath: directory + "/state.json"))
+        #expect(Array(bytes) == moved.fileBytes())
+        // The head the file gives is the moved state's current item.
+        let head = try #require(try ResumeState.head(fileBytes: Array(bytes), minimumItems: 0))
+        #expect(head.0.items.first?.path == moved.items[30].path)
+    }
+
+    @Test("lines that cannot be copied (the file written last was cut short meanwhile) are written anew")
+    func copyFailsOver() throws {
+        let directory = NSTemporaryDirectory() + "playbackd-persister-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = StateFile(path: directory + "/state.json")
+        let kinds = Mutex<[String]>([])
+        let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
+        let persister = StatePersister(file: file, loop: EventLoop(), log: log) { content in
+            let saved = file.save(content)
+            let kind: String
+            if case .copy = content.items {
+                kind = saved.failure == nil ? "copied" : "copy failed"
+            } else {
+                kind = "new"
+            }
+            kinds.withLock { $0.append(kind) }
+            // Someone cuts the file short after the first write.
+            if kind == "new" && kinds.withLock({ $0.count == 1 }) { truncate(directory + "/state.json", 10) }
+            return saved
+        }
+        let first = ResumeState(
+            items: StateFixture.books(40), currentIndex: 3, position: 1, state: .paused, repeatMode: .off,
+            shuffleMode: .off, shuffledOrder: nil, disabledCommands: [])
+        var moved = first
+        moved.position = 9
+        persister.save(first)
+        persister.saveNow(moved)
+        #expect(kinds.withLock { $0 } == ["new", "copy failed", "new"])
+        let bytes = try #require(FileManager.default.contents(atPath: directory + "/state.json"))
+        #expect(Array(bytes) == moved.fileBytes())
     }
 }

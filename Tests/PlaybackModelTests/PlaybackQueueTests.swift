@@ -66,6 +66,32 @@ import Testing
         #expect(queue.count == PlaybackQueue.maximumCount)
         #expect(queue.remainingCapacity == 0)
     }
+
+    @Test("file identities found for a copy of the items go to those still as they were, whatever moved meanwhile")
+    func fileIdentities() {
+        var queue = PlaybackQueue()
+        queue.append(items(1...5))
+        let original = queue.items
+        let identified = original.map { item in
+            var identified = item
+            identified.file = FileIdentity(size: Int64(item.id), modified: 1)
+            return identified
+        }
+        var unchanged = queue
+        unchanged.setFileIdentities(identified, of: original)
+        #expect(unchanged.items.map(\.file?.size) == [1, 2, 3, 4, 5])
+        #expect(unchanged.items.map(\.path) == original.map(\.path))
+
+        // Meanwhile: item 2 removed, item 4 retitled, item 6 added, item 5 moved first.
+        _ = queue.remove(at: [1])
+        _ = queue.updateMetadata(at: "/4.mp3") { $0.title = "retitled" }
+        queue.append(items(6...6))
+        queue.move(from: 3, to: 0)
+        queue.setFileIdentities(identified, of: original)
+        #expect(queue.items.map(\.id) == [5, 1, 3, 4, 6])
+        #expect(queue.items.map(\.file?.size) == [5, 1, 3, nil, nil])
+        #expect(queue.items.first { $0.id == 4 }?.metadata.title == "retitled")
+    }
 }
 
 @Suite struct NowPlayingTests {

@@ -45,4 +45,9 @@ void playbackd_fix_heap_thresholds(void);
 /// several threads, the arenas hold tens of MiB that nothing will use again.
 void playbackd_release_free_heap(void);
 
+/// Copies up to `count` bytes of `source` from `*offset` to the current position of `target`
+/// inside the kernel (`copy_file_range`, which Swift's Glibc module does not declare without
+/// _GNU_SOURCE). Returns the bytes copied, or -1 with errno set.
+long playbackd_copy_file_range(int source, long long *offset, int target, unsigned long count);
+
 #endif

@@ -19,12 +19,15 @@ struct QueueFileCheck {
         }
     }
 
-    /// The identity of each file of `items` (how a bookmark follows a moved file), by item id.
-    static func identities(of items: [QueueItem]) -> [UInt64: FileIdentity] {
-        var identities: [UInt64: FileIdentity] = [:]
-        for item in items where !StreamURL.isStream(item.path) {
-            identities[item.id] = FileSystem.identity(of: item.path)
+    /// `items` with the identities of their files (how a bookmark follows a moved file), in
+    /// the same order; a stream, or a file that cannot be read, is left as it was. Made on the
+    /// prober's thread: giving an item its identity writes its record anew.
+    static func identified(_ items: [QueueItem]) -> [QueueItem] {
+        items.map { item in
+            guard !StreamURL.isStream(item.path), let file = FileSystem.identity(of: item.path) else { return item }
+            var identified = item
+            identified.file = file
+            return identified
         }
-        return identities
     }
 }

@@ -6,8 +6,8 @@ import SystemSupport
 #endif
 
 /// Resume as a subsystem: at start it reads the state file (when there is one) and hands it to
-/// the player; after every meaningful change, and every few seconds while playing, it saves
-/// what the published view says; at the end it writes the last state, the position heard after
+/// the player; after every meaningful change it saves what the published view says, and every
+/// few seconds while playing what the player's view says then; at the end it writes the last state, the position heard after
 /// the fade. A long queue's file is read in two steps: its head at once, for the player to
 /// show, and the whole on a thread of its own (`pbd-resume`); nothing is saved in between.
 final class ResumePersistence: Subsystem {
@@ -29,14 +29,19 @@ final class ResumePersistence: Subsystem {
     private let restoring: Restoring
     /// Reads the whole of a long queue's file.
     private var reader: BackgroundWorker?
-    /// The last published view: what the next save writes.
-    private var latest: PlayerView?
+    /// The player's view now (`PlayerService.view`). Not a view kept from the last publish:
+    /// that would keep the queue's items as they were for as long as nothing is published.
+    private let current: () -> PlayerView
+    /// Whether the player is ready: nothing is saved before.
+    private var isReady = false
     /// Saves the position every `StatePersister.playingInterval` while playing.
     private let saveTimer: OneShotTimer
 
     init(
-        path: String?, mode: ResumeMode, loop: EventLoop, log: DaemonLog, restoring: Restoring
+        path: String?, mode: ResumeMode, loop: EventLoop, log: DaemonLog, restoring: Restoring,
+        current: @escaping () -> PlayerView
     ) {
+        self.current = current
         self.path = path
         self.mode = mode
         self.loop = loop
@@ -84,26 +89,23 @@ final class ResumePersistence: Subsystem {
         }
     }
 
-    func ready(_ view: PlayerView) { latest = view }
+    func ready(_ view: PlayerView) { isReady = true }
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
-        latest = view
-        if !view.isLoading
-            && !changes.isDisjoint(with: [
-                .queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate,
-            ])
+        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate])
         {
-            persist()
+            persist(view)
         }
     }
 
-    /// Saves on the worker; while playing, again every few seconds.
-    private func persist() {
-        guard let persister, let latest else { return }
-        persister.save(latest.resumeState(at: WallClock.now()))
-        if latest.nowPlaying.state == .playing {
+    /// Saves `view` on the worker (not while a long queue is read); while playing, the view
+    /// then again every few seconds.
+    private func persist(_ view: PlayerView) {
+        guard let persister, isReady, !view.isLoading else { return }
+        persister.save(view.resumeState(at: WallClock.now()))
+        if view.nowPlaying.state == .playing {
             if !saveTimer.isArmed {
-                saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist() }
+                saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist(current()) }
             }
         } else {
             saveTimer.cancel()

@@ -34,6 +34,8 @@ final class PlayerService {
     private var deferredUntil: Double?
     /// The one timer: the earliest deadline of the state's, the driver's and the deferral's.
     private let deadlineTimer: OneShotTimer
+    /// Gives the heap's free memory back a moment after a large change of the queue.
+    private let heapTimer: OneShotTimer
     /// The snapshot published last: the anchor the sleep fade is reckoned from.
     private var published: NowPlaying?
     /// Set by the exit's fade: the engine is left as it is from then on.
@@ -61,6 +63,7 @@ final class PlayerService {
         self.phraseAnalyzer = phraseAnalyzer
         probing = BackgroundWorker(name: "pbd-prober", loop: loop)
         deadlineTimer = OneShotTimer(loop: loop)
+        heapTimer = OneShotTimer(loop: loop)
         loop.watch(driver.events.fileDescriptor) { [unowned self] _ in handleEngineEvents() }
         phraseAnalyzer.onResult = { [unowned self] result in
             if case .failure(let error) = result.outcome {
@@ -110,9 +113,11 @@ final class PlayerService {
     ) -> CommandResult {
         let moment = Moment(heard: driver.observe().heard, now: WallClock.now())
         let wasRetrying = state.retry.isActive
+        let countBefore = state.queue.count
         note(state.observe(moment.heard))
         var (result, changes) = operation(&state, moment)
         note(changes)
+        if abs(state.queue.count - countBefore) >= Self.largeChange { releaseHeapSoon() }
         var answer = answer
         var held: [(Command, (CommandResult) -> Void)] = []
         if let early = answer, case .success = result, !startOpensItem() {
@@ -133,6 +138,18 @@ final class PlayerService {
         publishChanges()
         answer?(result)
         return result
+    }
+
+    /// Items a step adds, removes or writes anew for the heap to be trimmed after it.
+    static let largeChange = 1_000
+
+    /// Gives the heap's free memory back once the work of a large change is over (a second
+    /// later: what the step's callers and the save hold is released by then). Probing or
+    /// reading 100,000 items leaves about 200 bytes an item free between the items kept,
+    /// which malloc keeps otherwise (measured: RSS 52 MiB, 32 MiB after the trim).
+    private func releaseHeapSoon() {
+        guard !isStopping else { return }
+        heapTimer.arm(after: 1) { ProcessHeap.releaseFree() }
     }
 
     /// Whether the engine, brought to the state's plan now, would open an item's file.
@@ -218,6 +235,7 @@ final class PlayerService {
     func fadeOutForExit() {
         isStopping = true
         deadlineTimer.cancel()
+        heapTimer.cancel()
         let position = driver.fadeOut()
         note(state.engineHalted(at: position))
         note(state.bookmarkCurrentItem(at: Moment(heard: position, now: WallClock.now())))
@@ -501,19 +519,25 @@ extension PlayerService {
     ) {
         let everything = state.queue.items
         probing.submit {
-            let (check, identities) = (
+            let (check, identified) = (
                 QueueFileCheck(items.filter { $0.id != checked }, fileExists: fileExists),
-                QueueFileCheck.identities(of: everything)
+                QueueFileCheck.identified(everything)
             )
             return { [unowned self] in
+                // Each pass over the queue is skipped when there is nothing to look for: this
+                // runs on the event loop, and the queue can hold 100,000 items.
                 let goneIDs = Set(check.gone.map(\.id))
                 let queued = state.queue.items
-                let offsets = queued.indices.filter { goneIDs.contains(queued[$0].id) }
+                let offsets = goneIDs.isEmpty ? [] : queued.indices.filter { goneIDs.contains(queued[$0].id) }
                 logDropped(offsets.map { queued[$0].path })
-                let byID = Dictionary(queued.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                let lostIDs = Set(check.lostArtwork.map(\.id))
+                let byID = Dictionary(
+                    (lostIDs.isEmpty ? [] : queued.filter { lostIDs.contains($0.id) }).map { ($0.id, $0) },
+                    uniquingKeysWith: { first, _ in first })
                 let unchanged = check.lostArtwork.filter { byID[$0.id] == $0 }
+                if identified.count >= Self.largeChange { releaseHeapSoon() }
                 let result = step { state, moment in
-                    state.setFileIdentities(identities)
+                    state.setFileIdentities(identified, of: everything)
                     var (result, changes) =
                         offsets.isEmpty
                         ? (.success(.done), [])

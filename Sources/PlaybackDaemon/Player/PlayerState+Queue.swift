@@ -80,8 +80,8 @@ extension PlayerState {
     }
 
     /// Gives items the identities of their files (found after a restore, on the prober thread).
-    mutating func setFileIdentities(_ identities: [UInt64: FileIdentity]) {
-        changeQueue { $0.setFileIdentities(identities) }
+    mutating func setFileIdentities(_ identified: [QueueItem], of original: [QueueItem]) {
+        changeQueue { $0.setFileIdentities(identified, of: original) }
     }
 
     /// The long queue being read could not be: the daemon goes on empty.

@@ -9,11 +9,17 @@ struct StateFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension ResumeState {
-    /// The file's contents: a line of everything but the items (with the items' columns and
-    /// count), then a line per item (`StateItemLines`). `items` is the items' lines when the
-    /// caller has them, since a queue can be large and changes less often than the position.
-    func fileBytes(items: StateItemLines? = nil) -> [UInt8] {
-        let lines = items ?? itemLines
+    /// The file's contents: a line of everything but the items (`header`), then a line per
+    /// item (`StateItemLines`).
+    func fileBytes() -> [UInt8] {
+        let lines = itemLines
+        return header(columns: lines.columns, count: lines.count, lineStarts: lines.lineStarts) + lines.bytes
+    }
+
+    /// The file's first line, ending with a newline: everything but the items, with the item
+    /// lines' `columns` and `count`, and where the current item's line begins among them
+    /// (`lineStarts`: where each line begins).
+    func header(columns: [StateItemLines.Column], count: Int, lineStarts: [UInt32]) -> [UInt8] {
         var members: [(String, JSONValue)] = [
             ("version", .number(Double(Self.formatVersion))),
             ("currentIndex", .optional(currentIndex.map(Double.init))),
@@ -32,14 +38,14 @@ extension ResumeState {
         if let shuffledOrder { members.append(("shuffledOrder", .array(shuffledOrder.map { .number(Double($0)) }))) }
         // Where the current item's line begins among the item lines: a long queue shows it
         // while the rest is read.
-        if let currentIndex, let start = lines.lineStart(currentIndex) {
-            members.append(("currentItemLine", .number(Double(start))))
+        if let currentIndex, lineStarts.indices.contains(currentIndex) {
+            members.append(("currentItemLine", .number(Double(lineStarts[currentIndex]))))
         }
-        members.append(("itemColumns", .array(lines.columns.map { .string($0.name) })))
-        members.append(("itemCount", .number(Double(lines.count))))
+        members.append(("itemColumns", .array(columns.map { .string($0.name) })))
+        members.append(("itemCount", .number(Double(count))))
         var bytes = JSONValue.object(members).serializedBytes
         bytes.append(UInt8(ascii: "\n"))
-        return bytes + lines.bytes
+        return bytes
     }
 
     /// The items' lines.

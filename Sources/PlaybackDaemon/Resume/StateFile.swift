@@ -86,11 +86,34 @@ struct StateFile: Sendable {
         return .corrupt(error, movedTo: rename(path, aside) == 0 ? aside : nil)
     }
 
-    /// Writes `bytes` (a serialized `ResumeState`) atomically and durably. Returns the error
-    /// text on failure.
-    func save(_ bytes: [UInt8]) -> String? {
-        FileSystem.replace(path, with: bytes, durable: true)
+    /// Writes `content` atomically and durably: the error text on failure, else the new file,
+    /// open, from which the next save can copy the item lines.
+    func save(_ content: StateFileContent) -> (failure: String?, written: OpenStateFile?) {
+        let (failure, fd) = FileSystem.replace(path, durable: true, keepingOpen: true) { fd in
+            if let failure = FileSystem.write(content.header, to: fd) { return failure }
+            switch content.items {
+            case .bytes(let bytes): return FileSystem.write(bytes, to: fd)
+            case .copy(let file, let offset, let count):
+                return FileSystem.copy(count, from: file.fd, at: offset, to: fd)
+            }
+        }
+        return (failure, fd.map(OpenStateFile.init))
     }
+}
+
+/// What a save writes: the header line, then the item lines, new or copied from the file the
+/// last save wrote (they are the same while the items are: a 100,000-item queue's lines are
+/// 16 MB, and the position is saved every 5 s while playing).
+struct StateFileContent: Sendable {
+    enum ItemLines: Sendable {
+        case bytes([UInt8])
+        /// `count` bytes of `file` from `offset`.
+        case copy(OpenStateFile, offset: Int, count: Int)
+    }
+
+    var header: [UInt8]
+    var items: ItemLines
+
 }
 
 /// The state file, open: read in two steps from one descriptor (the same file, whatever

@@ -40,32 +40,39 @@ struct StateItemLines: Sendable, Equatable {
     var count: Int
     /// The lines, each ending with a newline.
     var bytes: [UInt8]
+    /// Where each line begins in `bytes`.
+    var lineStarts: [UInt32]
 
     init(_ items: [QueueItem]) {
         let fields = TrackField.all
         var used = [Bool](repeating: false, count: fields.count)
         var anyChapters = false
         for item in items {
-            for index in fields.indices where !used[index] && fields[index].value(in: item.metadata) != nil {
+            let metadata = item.metadata
+            for index in fields.indices where !used[index] && fields[index].value(in: metadata) != nil {
                 used[index] = true
             }
-            anyChapters = anyChapters || !item.metadata.chapters.isEmpty
+            anyChapters = anyChapters || !metadata.chapters.isEmpty
         }
         columns = fields.indices.filter { used[$0] }.map(Column.field) + (anyChapters ? [.chapters] : [])
         count = items.count
         bytes = []
         bytes.reserveCapacity(items.count * 160)
+        lineStarts = []
+        lineStarts.reserveCapacity(items.count)
         var values: [JSONValue] = []
         for item in items {
+            lineStarts.append(UInt32(clamping: bytes.count))
             values.removeAll(keepingCapacity: true)
             values.append(.string(item.path))
+            let metadata = item.metadata
             for column in columns {
                 switch column {
                 case .field(let index):
                     let field = fields[index]
-                    values.append(field.value(in: item.metadata).map { field.json($0, onWire: false) } ?? .null)
+                    values.append(field.value(in: metadata).map { field.json($0, onWire: false) } ?? .null)
                 case .chapters:
-                    values.append(item.metadata.chapters.isEmpty ? .null : item.metadata.chapters.json)
+                    values.append(metadata.chapters.isEmpty ? .null : metadata.chapters.json)
                 }
             }
             while values.last == .null { values.removeLast() }
@@ -125,21 +132,6 @@ struct StateItemLines: Sendable, Equatable {
     static func item(line: [UInt8], index: Int, columns names: [String]) throws(StateFileError) -> QueueItem {
         let reader = LineReader(try Self.columns(names))
         return try line.withUnsafeBufferPointer { bytes throws(StateFileError) in try reader.item(bytes, index: index) }
-    }
-
-    /// Where line `index` begins in `bytes`; nil past the last line.
-    func lineStart(_ index: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { lines in
-            guard let base = lines.baseAddress else { return nil }
-            var start = 0
-            for _ in 0..<index {
-                guard start < lines.count, let newline = memchr(base + start, 0x0A, lines.count - start) else {
-                    return nil
-                }
-                start = UnsafeRawPointer(base).distance(to: newline) + 1
-            }
-            return start < lines.count ? start : nil
-        }
     }
 
     /// The columns `names` name, each once.

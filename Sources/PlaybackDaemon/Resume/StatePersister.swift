@@ -20,17 +20,18 @@ final class StatePersister {
     private var isScheduled = false
     private var lastFailure: String?
     private let log: DaemonLog
-    /// The last items serialized, by revision. Touched only by the job running on the worker
-    /// (and by `saveNow` after the worker is drained).
-    private var cachedItems: (version: ItemsVersion, lines: StateItemLines)?
+    /// The item lines of the file written last, which the next write copies from it while the
+    /// items are the same. Touched only by the job running on the worker (and by `saveNow`
+    /// after the worker is drained).
+    private var writtenItems: WrittenItems?
 
     private let spacingTimer: OneShotTimer
     /// When the last write ended (monotonic milliseconds).
     private var lastWriteEnd = -Double.infinity
 
-    /// Writes a file's bytes atomically; the error text on failure (`StateFile.save`, or a
-    /// stand-in in tests).
-    typealias Writer = @Sendable ([UInt8]) -> String?
+    /// Writes a file atomically: the error text on failure, else the file written, open, when
+    /// the next write may copy from it (`StateFile.save`, or a stand-in in tests).
+    typealias Writer = @Sendable (StateFileContent) -> (failure: String?, written: OpenStateFile?)
     private let writeFile: Writer
 
     init(file: StateFile, loop: EventLoop, log: DaemonLog, writer: Writer? = nil) {
@@ -60,7 +61,6 @@ final class StatePersister {
 
     /// Writes the latest state on the worker.
     private func write() {
-        let writeFile = self.writeFile
         worker.submit { [unowned self] in
             let state = latest.withLock { pending in
                 defer { pending = nil }
@@ -68,13 +68,12 @@ final class StatePersister {
             }
             guard let state else { return { [unowned self] in isScheduled = false } }
             let started = Self.monotonicMilliseconds()
-            let bytes = serialize(state)
-            let failure = writeFile(bytes)
+            let (failure, bytes) = writeState(state)
             let milliseconds = Self.monotonicMilliseconds() - started
             return { [unowned self] in
                 isScheduled = false
                 lastWriteEnd = Self.monotonicMilliseconds()
-                report(failure, items: state.items.count, bytes: bytes.count, milliseconds: milliseconds)
+                report(failure, items: state.items.count, bytes: bytes, milliseconds: milliseconds)
                 // A save asked for while this one was written is still to do.
                 if latest.withLock({ $0 != nil }) { schedule() }
             }
@@ -89,19 +88,35 @@ final class StatePersister {
         spacingTimer.cancel()
         worker.drain()
         let started = Self.monotonicMilliseconds()
-        let bytes = serialize(state)
-        let failure = writeFile(bytes)
-        report(
-            failure, items: state.items.count, bytes: bytes.count, milliseconds: Self.monotonicMilliseconds() - started)
+        let (failure, bytes) = writeState(state)
+        report(failure, items: state.items.count, bytes: bytes, milliseconds: Self.monotonicMilliseconds() - started)
         worker.stop()
     }
 
-    /// The file's bytes, reusing the serialized items when they have not changed since.
-    private func serialize(_ state: ResumeState) -> [UInt8] {
-        if cachedItems?.version != state.itemsVersion {
-            cachedItems = (state.itemsVersion, state.itemLines)
+    /// Writes `state`, copying the item lines from the file written last when its items are
+    /// these (else, or if that copy fails, serializing them anew): the error text on failure,
+    /// and the file's size.
+    private func writeState(_ state: ResumeState) -> (failure: String?, bytes: Int) {
+        if let written = writtenItems, written.version == state.itemsVersion {
+            let header = state.header(columns: written.columns, count: written.count, lineStarts: written.lineStarts)
+            let (failure, file) = writeFile(
+                StateFileContent(
+                    header: header, items: .copy(written.file, offset: written.offset, count: written.length)))
+            if failure == nil {
+                writtenItems = file.map { written.moved(to: $0, offset: header.count) }
+                return (nil, header.count + written.length)
+            }
         }
-        return state.fileBytes(items: cachedItems?.lines)
+        writtenItems = nil
+        let lines = state.itemLines
+        let header = state.header(columns: lines.columns, count: lines.count, lineStarts: lines.lineStarts)
+        let (failure, file) = writeFile(StateFileContent(header: header, items: .bytes(lines.bytes)))
+        if failure == nil, let file {
+            writtenItems = WrittenItems(
+                version: state.itemsVersion, columns: lines.columns, count: lines.count,
+                lineStarts: lines.lineStarts, file: file, offset: header.count, length: lines.bytes.count)
+        }
+        return (failure, header.count + lines.bytes.count)
     }
 
     private static func monotonicMilliseconds() -> Double {
@@ -126,5 +141,25 @@ final class StatePersister {
         }
         lastFailure = failure
         if let failure { log.error("cannot save the resume state: \(failure)", event: "state-failed") }
+    }
+}
+
+/// Where the item lines of the file written last are, and which items they are.
+private struct WrittenItems {
+    var version: ItemsVersion
+    var columns: [StateItemLines.Column]
+    var count: Int
+    /// Where each line begins among the lines.
+    var lineStarts: [UInt32]
+    var file: OpenStateFile
+    /// Where the lines begin in the file, and their length in bytes.
+    var offset: Int
+    var length: Int
+
+    /// The same lines in `file`, from `offset`.
+    func moved(to file: OpenStateFile, offset: Int) -> Self {
+        var moved = self
+        (moved.file, moved.offset) = (file, offset)
+        return moved
     }
 }
