@@ -29,70 +29,70 @@ struct ItemRecord: Sendable, Equatable {
 
     init(path: String, metadata: TrackMetadata, file: FileIdentity?) {
         let m = metadata
-        var mask: UInt32 = 0
-        func mark(_ bit: Bit, _ present: Bool) { if present { mask |= bit.mask } }
-        mark(.artist, m.artist != nil)
-        mark(.album, m.album != nil)
-        mark(.albumArtist, m.albumArtist != nil)
-        mark(.composer, m.composer != nil)
-        mark(.genre, m.genre != nil)
-        mark(.artworkPath, m.artworkPath != nil)
-        mark(.year, m.year != nil)
-        mark(.trackNumber, m.trackNumber != nil)
-        mark(.trackCount, m.trackCount != nil)
-        mark(.discNumber, m.discNumber != nil)
-        mark(.discCount, m.discCount != nil)
-        mark(.bitsPerSample, m.bitsPerSample != nil)
-        mark(.replayGainTrackGain, m.replayGainTrackGain != nil)
-        mark(.replayGainTrackPeak, m.replayGainTrackPeak != nil)
-        mark(.replayGainAlbumGain, m.replayGainAlbumGain != nil)
-        mark(.replayGainAlbumPeak, m.replayGainAlbumPeak != nil)
-        mark(.chapters, !m.chapters.isEmpty)
-        mark(.otherArtists, !m.otherArtists.isEmpty)
-        mark(.file, file != nil)
+        func bit(_ bit: Bit, _ isPresent: Bool) -> UInt32 { isPresent ? bit.mask : 0 }
+        let mask =
+            bit(.artist, m.artist != nil) | bit(.album, m.album != nil) | bit(.albumArtist, m.albumArtist != nil)
+            | bit(.composer, m.composer != nil) | bit(.genre, m.genre != nil)
+            | bit(.artworkPath, m.artworkPath != nil) | bit(.year, m.year != nil)
+            | bit(.trackNumber, m.trackNumber != nil) | bit(.trackCount, m.trackCount != nil)
+            | bit(.discNumber, m.discNumber != nil) | bit(.discCount, m.discCount != nil)
+            | bit(.bitsPerSample, m.bitsPerSample != nil)
+            | bit(.replayGainTrackGain, m.replayGainTrackGain != nil)
+            | bit(.replayGainTrackPeak, m.replayGainTrackPeak != nil)
+            | bit(.replayGainAlbumGain, m.replayGainAlbumGain != nil)
+            | bit(.replayGainAlbumPeak, m.replayGainAlbumPeak != nil) | bit(.chapters, !m.chapters.isEmpty)
+            | bit(.otherArtists, !m.otherArtists.isEmpty) | bit(.file, file != nil)
 
-        // Enough for any record: each value's bytes, and a varint's most (10) for each length
-        // and number, 8 for each double.
-        func text(_ value: String?) -> Int { (value?.utf8.count ?? 0) + RecordWriter.varintBytes }
-        var bound = 4 + text(path) + text(m.title) + text(m.artist) + text(m.album) + text(m.albumArtist)
-        bound += text(m.composer) + text(m.genre) + text(m.artworkPath)
-        bound += 9 * RecordWriter.varintBytes + 5 * 8 + 3 * RecordWriter.varintBytes
-        for chapter in m.chapters { bound += 16 + text(chapter.title) }
-        for artist in m.otherArtists { bound += text(artist) }
+        // Measured, then written into an array of exactly that size: one allocation a record.
+        var size = RecordSize()
+        Self.write(to: &size, mask: mask, path: path, metadata: m, file: file)
+        bytes = [UInt8](unsafeUninitializedCapacity: size.count) { buffer, count in
+            var writer = RecordWriter(buffer)
+            Self.write(to: &writer, mask: mask, path: path, metadata: m, file: file)
+            count = writer.count
+        }
+    }
 
-        bytes = RecordWriter.bytes(bound: bound) { writer in
-            writer.fixed32(mask)
-            if let file {
-                writer.signed(file.size)
-                writer.signed(file.modified)
+    private static func write(
+        to sink: inout some RecordSink, mask: UInt32, path: String, metadata m: TrackMetadata, file: FileIdentity?
+    ) {
+        sink.fixed32(mask)
+        if let file {
+            sink.signed(file.size)
+            sink.signed(file.modified)
+        }
+        sink.text(path)
+        sink.text(m.title)
+        sink.text(m.artist)
+        sink.text(m.album)
+        sink.text(m.albumArtist)
+        sink.text(m.composer)
+        sink.text(m.genre)
+        sink.text(m.artworkPath)
+        sink.integer(m.year)
+        sink.integer(m.trackNumber)
+        sink.integer(m.trackCount)
+        sink.integer(m.discNumber)
+        sink.integer(m.discCount)
+        sink.integer(m.bitsPerSample)
+        sink.double(m.replayGainTrackGain)
+        sink.double(m.replayGainTrackPeak)
+        sink.double(m.replayGainAlbumGain)
+        sink.double(m.replayGainAlbumPeak)
+        sink.double(m.duration)
+        sink.integer(m.sampleRate)
+        sink.integer(m.channels)
+        if !m.chapters.isEmpty {
+            sink.unsigned(UInt64(m.chapters.count))
+            for chapter in m.chapters {
+                sink.double(chapter.start)
+                sink.double(chapter.end)
+                sink.text(chapter.title)
             }
-            writer.text(path)
-            writer.text(m.title)
-            for text in [m.artist, m.album, m.albumArtist, m.composer, m.genre, m.artworkPath] {
-                if let text { writer.text(text) }
-            }
-            for number in [m.year, m.trackNumber, m.trackCount, m.discNumber, m.discCount, m.bitsPerSample] {
-                if let number { writer.signed(Int64(number)) }
-            }
-            for decimal in [m.replayGainTrackGain, m.replayGainTrackPeak, m.replayGainAlbumGain, m.replayGainAlbumPeak]
-            {
-                if let decimal { writer.double(decimal) }
-            }
-            writer.double(m.duration)
-            writer.signed(Int64(m.sampleRate))
-            writer.signed(Int64(m.channels))
-            if !m.chapters.isEmpty {
-                writer.unsigned(UInt64(m.chapters.count))
-                for chapter in m.chapters {
-                    writer.double(chapter.start)
-                    writer.double(chapter.end)
-                    writer.text(chapter.title)
-                }
-            }
-            if !m.otherArtists.isEmpty {
-                writer.unsigned(UInt64(m.otherArtists.count))
-                for artist in m.otherArtists { writer.text(artist) }
-            }
+        }
+        if !m.otherArtists.isEmpty {
+            sink.unsigned(UInt64(m.otherArtists.count))
+            for artist in m.otherArtists { sink.text(artist) }
         }
     }
 
@@ -152,30 +152,47 @@ struct ItemRecord: Sendable, Equatable {
     }
 }
 
-/// Writes a record's values into a buffer of a size known to be enough (on the stack when
-/// small), then gives them as an array of exactly their size: one allocation a record.
-private struct RecordWriter {
-    /// The most bytes a varint takes.
-    static let varintBytes = 10
-    private let buffer: UnsafeMutableBufferPointer<UInt8>
-    private var count = 0
+/// Where a record's values go: counted (`RecordSize`), then written (`RecordWriter`).
+private protocol RecordSink {
+    mutating func fixed32(_ value: UInt32)
+    mutating func unsigned(_ value: UInt64)
+    mutating func double(_ value: Double)
+    mutating func text(_ value: String)
+}
 
-    static func bytes(bound: Int, _ write: (inout RecordWriter) -> Void) -> [UInt8] {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
-            var writer = RecordWriter(buffer: buffer)
-            write(&writer)
-            let written = UnsafeBufferPointer(rebasing: buffer[..<writer.count])
-            return [UInt8](unsafeUninitializedCapacity: written.count) { array, count in
-                _ = array.initialize(from: written)
-                count = written.count
-            }
-        }
+extension RecordSink {
+    /// Zigzag: small negative numbers stay short.
+    mutating func signed(_ value: Int64) { unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+    mutating func integer(_ value: Int) { signed(Int64(value)) }
+    /// An optional value: nothing when absent (the mask says which are there).
+    mutating func text(_ value: String?) { if let value { text(value) } }
+    mutating func integer(_ value: Int?) { if let value { signed(Int64(value)) } }
+    mutating func double(_ value: Double?) { if let value { double(value) } }
+}
+
+/// Counts a record's bytes.
+private struct RecordSize: RecordSink {
+    private(set) var count = 0
+
+    mutating func fixed32(_ value: UInt32) { count += 4 }
+    mutating func unsigned(_ value: UInt64) { count += (64 - (value | 1).leadingZeroBitCount + 6) / 7 }
+    mutating func double(_ value: Double) { count += 8 }
+    mutating func text(_ value: String) {
+        let length = value.utf8.count
+        unsigned(UInt64(length))
+        count += length
     }
+}
 
-    private init(buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+/// Writes a record's values into its array, which `RecordSize` measured.
+private struct RecordWriter: RecordSink {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
 
-    /// Traps rather than write past the buffer (the bound is wrong).
-    private func reserve(_ bytes: Int) { precondition(count + bytes <= buffer.count, "a record outgrew its bound") }
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    /// Traps rather than write past the array (a measure that differs from the write).
+    private func reserve(_ bytes: Int) { precondition(count + bytes <= buffer.count, "a record outgrew its size") }
 
     mutating func fixed32(_ value: UInt32) {
         reserve(4)
@@ -184,19 +201,17 @@ private struct RecordWriter {
     }
 
     mutating func unsigned(_ value: UInt64) {
-        reserve(Self.varintBytes)
         var rest = value
         while rest >= 0x80 {
+            reserve(1)
             buffer[count] = UInt8(truncatingIfNeeded: rest) | 0x80
             count += 1
             rest >>= 7
         }
+        reserve(1)
         buffer[count] = UInt8(rest)
         count += 1
     }
-
-    /// Zigzag: small negative numbers stay short.
-    mutating func signed(_ value: Int64) { unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 
     /// -0 is written as 0: the two are equal values, and items compare by their bytes.
     mutating func double(_ value: Double) {
