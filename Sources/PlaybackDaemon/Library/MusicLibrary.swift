@@ -33,6 +33,8 @@ final class MusicLibrary {
     private var writer: LibraryWriter?
     /// The event loop's connection, opened at its first use.
     private var reader: LibraryReader?
+    /// Gives back what the reader's queries kept, a second after the last.
+    private let readerRest: OneShotTimer
     private var watch: LibraryWatch?
     /// Scans asked for and not yet begun, by path (nil: everything) and whether full.
     private var pendingScans = 0
@@ -64,6 +66,7 @@ final class MusicLibrary {
         self.openTags = openTags
         self.log = log
         worker = BackgroundWorker(name: "pbd-library", loop: loop)
+        readerRest = OneShotTimer(loop: loop)
         watch = LibraryWatch(loop: loop)
         if watch == nil { log.warning("the library is not watched: inotify: \(LibraryWalk.describe(errno))") }
         watch?.onChanges = { [unowned self] folders in
@@ -112,6 +115,7 @@ final class MusicLibrary {
 
     /// Ends the watch and the library's thread (after the job running).
     func end() {
+        readerRest.cancel()
         watch = nil
         worker.stop()
         writer = nil
@@ -308,11 +312,21 @@ final class MusicLibrary {
         guard isOpen else { return .failure(SQLiteError(code: 1, message: "no such table: there is no library yet")) }
         do throws(SQLiteError) {
             if reader == nil { reader = try LibraryReader(indexPath: indexPath, userPath: userPath) }
+            defer { restReaderSoon() }
             return .success(try body(reader!))
         } catch {
             // An index being made anew, or one that is not there yet: read again next time.
             reader = nil
             return .failure(error)
+        }
+    }
+
+    /// A daemon that answered a burst of queries holds what they read (measured: +2 MiB RSS
+    /// with 100,000 songs, half the library's whole cost) until the reader has rested a second.
+    private func restReaderSoon() {
+        readerRest.arm(after: 1) { [unowned self] in
+            reader?.releaseMemory()
+            ProcessHeap.releaseFree()
         }
     }
 
