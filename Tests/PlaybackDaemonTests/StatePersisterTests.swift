@@ -2,6 +2,7 @@ import ControlProtocol
 import Foundation
 import PlaybackModel
 import Synchronization
+import SystemSupport
 import Testing
 
 @testable import PlaybackDaemon
@@ -53,30 +54,50 @@ import Testing
         #expect(written.withLock { $0 } == [1, 50], "the first write, then one with the latest state")
     }
 
+    /// A persister writing the real file in a directory of its own, recording how each write
+    /// went: "new" lines, lines "copied" from the file written last, or a "copy failed".
+    /// `afterWrite` runs after each, with the kinds so far.
+    private func recordingPersister(
+        in directory: String, afterWrite: @escaping @Sendable ([String]) -> Void = { _ in }
+    ) -> (StatePersister, Locked<[String]>) {
+        let file = StateFile(path: directory + "/state.json")
+        let kinds = Locked<[String]>([])
+        let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
+        let persister = StatePersister(file: file, loop: EventLoop(), log: log) { content in
+            let saved = file.save(content)
+            let kind: String
+            if case .copy = content.items {
+                kind = saved.failure == nil ? "copied" : "copy failed"
+            } else {
+                kind = "new"
+            }
+            afterWrite(
+                kinds.withLock {
+                    $0.append(kind); return $0
+                })
+            return saved
+        }
+        return (persister, kinds)
+    }
+
+    private func books(current: Int) -> ResumeState {
+        ResumeState(
+            items: StateFixture.books(40), currentIndex: current, position: 1, state: .paused, repeatMode: .off,
+            shuffleMode: .off, shuffledOrder: nil, disabledCommands: [])
+    }
+
     @Test("a save of the same items copies their lines from the file written last; the file is as if written whole")
     func copiesItemLines() throws {
         let directory = NSTemporaryDirectory() + "playbackd-persister-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let file = StateFile(path: directory + "/state.json")
-        let copies = Mutex<[Bool]>([])
-        let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
-        let persister = StatePersister(file: file, loop: EventLoop(), log: log) { content in
-            if case .copy = content.items {
-                copies.withLock { $0.append(true) }
-            } else {
-                copies.withLock { $0.append(false) }
-            }
-            return file.save(content)
-        }
-        let first = ResumeState(
-            items: StateFixture.books(40), currentIndex: 25, position: 1, state: .paused, repeatMode: .off,
-            shuffleMode: .off, shuffledOrder: nil, disabledCommands: [])
+        let (persister, kinds) = recordingPersister(in: directory)
+        let first = books(current: 25)
         var moved = first
         moved.position = 9
         moved.currentIndex = 30
         persister.save(first)
         persister.saveNow(moved)
-        #expect(copies.withLock { $0 } == [false, true])
+        #expect(kinds.withLock { $0 } == ["new", "copied"])
         let bytes = try #require(FileManager.default.contents(atPath: directory + "/state.json"))
         #expect(Array(bytes) == moved.fileBytes())
         // The head the file gives is the moved state's current item.
@@ -88,25 +109,11 @@ import Testing
     func copyFailsOver() throws {
         let directory = NSTemporaryDirectory() + "playbackd-persister-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let file = StateFile(path: directory + "/state.json")
-        let kinds = Mutex<[String]>([])
-        let log = DaemonLog(label: "test", output: LogOutput(threshold: .error, target: .stderr))
-        let persister = StatePersister(file: file, loop: EventLoop(), log: log) { content in
-            let saved = file.save(content)
-            let kind: String
-            if case .copy = content.items {
-                kind = saved.failure == nil ? "copied" : "copy failed"
-            } else {
-                kind = "new"
-            }
-            kinds.withLock { $0.append(kind) }
-            // Someone cuts the file short after the first write.
-            if kind == "new" && kinds.withLock({ $0.count == 1 }) { truncate(directory + "/state.json", 10) }
-            return saved
+        // Someone cuts the file short after the first write.
+        let (persister, kinds) = recordingPersister(in: directory) { kinds in
+            if kinds == ["new"] { truncate(directory + "/state.json", 10) }
         }
-        let first = ResumeState(
-            items: StateFixture.books(40), currentIndex: 3, position: 1, state: .paused, repeatMode: .off,
-            shuffleMode: .off, shuffledOrder: nil, disabledCommands: [])
+        let first = books(current: 3)
         var moved = first
         moved.position = 9
         persister.save(first)
