@@ -86,18 +86,48 @@ struct StateFile: Sendable {
         return .corrupt(error, movedTo: rename(path, aside) == 0 ? aside : nil)
     }
 
-    /// Writes `content` atomically and durably: the error text on failure, else the new file,
-    /// open, from which the next save can copy the item lines.
-    func save(_ content: StateFileContent) -> (failure: String?, written: OpenStateFile?) {
+    /// Writes `content` atomically and durably: the error text on failure, else the new file
+    /// as it was written, from which the next save can copy the item lines. No descriptor is
+    /// kept between saves: the copy opens the file again, and only if it is still that file.
+    func save(_ content: StateFileContent) -> (failure: String?, written: WrittenStateFile?) {
+        var source: Int32 = -1
+        defer { if source >= 0 { close(source) } }
+        if case .copy(let file, _, _) = content.items {
+            source = open(path, O_RDONLY | O_CLOEXEC)
+            guard source >= 0, WrittenStateFile(fd: source) == file else {
+                return ("the state file changed since it was written", nil)
+            }
+        }
         let (failure, fd) = FileSystem.replace(path, durable: true, keepingOpen: true) { fd in
             if let failure = FileSystem.write(content.header, to: fd) { return failure }
             switch content.items {
             case .bytes(let bytes): return FileSystem.write(bytes, to: fd)
-            case .copy(let file, let offset, let count):
-                return FileSystem.copy(count, from: file.fd, at: offset, to: fd)
+            case .copy(_, let offset, let count): return FileSystem.copy(count, from: source, at: offset, to: fd)
             }
         }
-        return (failure, fd.map(OpenStateFile.init))
+        guard let fd else { return (failure, nil) }
+        defer { close(fd) }
+        return (failure, WrittenStateFile(fd: fd))
+    }
+}
+
+/// A state file as a save left it (its device, inode, size and modification time): a later
+/// save copies from the file at the path only while it is this one, unchanged.
+struct WrittenStateFile: Sendable, Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: timespec
+
+    init?(fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        (device, inode, size, modified) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size), info.st_mtim)
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.device, lhs.inode, lhs.size) == (rhs.device, rhs.inode, rhs.size)
+            && (lhs.modified.tv_sec, lhs.modified.tv_nsec) == (rhs.modified.tv_sec, rhs.modified.tv_nsec)
     }
 }
 
@@ -107,8 +137,8 @@ struct StateFile: Sendable {
 struct StateFileContent: Sendable {
     enum ItemLines: Sendable {
         case bytes([UInt8])
-        /// `count` bytes of `file` from `offset`.
-        case copy(OpenStateFile, offset: Int, count: Int)
+        /// `count` bytes from `offset` of the file at the path, which must still be `file`.
+        case copy(WrittenStateFile, offset: Int, count: Int)
     }
 
     var header: [UInt8]

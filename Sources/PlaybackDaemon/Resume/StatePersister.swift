@@ -29,9 +29,9 @@ final class StatePersister {
     /// When the last write ended (monotonic milliseconds).
     private var lastWriteEnd = -Double.infinity
 
-    /// Writes a file atomically: the error text on failure, else the file written, open, when
+    /// Writes a file atomically: the error text on failure, else the file as written, when
     /// the next write may copy from it (`StateFile.save`, or a stand-in in tests).
-    typealias Writer = @Sendable (StateFileContent) -> (failure: String?, written: OpenStateFile?)
+    typealias Writer = @Sendable (StateFileContent) -> (failure: String?, written: WrittenStateFile?)
     private let writeFile: Writer
 
     init(file: StateFile, loop: EventLoop, log: DaemonLog, writer: Writer? = nil) {
@@ -151,13 +151,13 @@ private struct WrittenItems {
     var count: Int
     /// Where each line begins among the lines.
     var lineStarts: [UInt32]
-    var file: OpenStateFile
+    var file: WrittenStateFile
     /// Where the lines begin in the file, and their length in bytes.
     var offset: Int
     var length: Int
 
     /// The same lines in `file`, from `offset`.
-    func moved(to file: OpenStateFile, offset: Int) -> Self {
+    func moved(to file: WrittenStateFile, offset: Int) -> Self {
         var moved = self
         (moved.file, moved.offset) = (file, offset)
         return moved
