@@ -10,9 +10,22 @@ public enum FileName {
 
     /// The extension, its ASCII letters lowercased, without the dot; empty when there is none.
     public static func `extension`(_ path: String) -> String {
-        let name = lastComponent(path)
-        guard let dot = extensionDot(name) else { return "" }
-        return String(decoding: name[name.index(after: dot)...].map(asciiLowercase), as: UTF8.self)
+        var path = path
+        return path.withUTF8 { bytes in
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            return `extension`(ofName: UnsafeBufferPointer(rebasing: bytes[slash...]))
+        }
+    }
+
+    /// The extension of the file name `name` (UTF-8, no `/`), as `extension` gives it. A short
+    /// one is made without an allocation: a library walk asks this of every file.
+    public static func `extension`(ofName name: UnsafeBufferPointer<UInt8>) -> String {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != 0 else { return "" }
+        let letters = UnsafeBufferPointer(rebasing: name[(dot + 1)...])
+        return String(unsafeUninitializedCapacity: letters.count) { buffer in
+            _ = buffer.initialize(from: letters.lazy.map(asciiLowercase))
+            return letters.count
+        }
     }
 
     private static func lastComponent(_ path: String) -> Substring.UTF8View {

@@ -56,6 +56,27 @@ import Testing
         #expect(alone.files.first { $0.path.hasSuffix("/a/1.mp3") }?.folderCover == root + "/a/cover.jpg")
     }
 
+    @Test(
+        "a folder's names sort as Swift's strings do, whether ASCII or not; hidden ones are left out, bad UTF-8 refused"
+    )
+    func folderNames() {
+        let names = [
+            "b.mp3", "a.mp3", "B.mp3", "\u{E9}t\u{E9}.mp3", "e\u{301}te\u{301}.mp3", "ete.mp3", "a longer name.mp3",
+            "Zz", "\u{C4}", "A\u{308}b", "a", "ab", "\u{1F3B5}", "", ".hidden", "\u{E9}", "e",
+        ]
+        var folder = FolderNames()
+        for name in names {
+            var bytes = name
+            #expect(bytes.withUTF8 { folder.add($0, kind: 8) })
+        }
+        #expect([0xC3, 0x28].withUnsafeBufferPointer { folder.add($0, kind: 8) } == false)
+        folder.sort()
+        let sorted = folder.indices.map { folder.name(at: $0) }
+        #expect(sorted == names.filter { !$0.hasPrefix(".") }.sorted())
+        #expect(
+            folder.indices.allSatisfy { index in folder.withCName(at: index) { String(cString: $0) } == sorted[index] })
+    }
+
     @Test("the comparison reads new, changed and replaced files, not moved-away rows' files, and names those gone")
     func comparison() throws {
         let directory = Self.makeDirectory("compare")
@@ -79,11 +100,12 @@ import Testing
             ("/m/new.mp3", identity(8)), ("/m/replaced.mp3", identity(30)), ("/m/same.mp3", identity(1)),
             ("/m/touched.mp3", identity(2, modified: 8)),
         ].map { LibraryWalk.File(path: $0.0, identity: $0.1, folderCover: nil) }
-        let compared = try LibraryComparison(walked: walked, under: "/m/", full: false, database: writer.database)
+        let compared = try LibraryComparison(
+            walked: WalkedFiles(walked), under: "/m/", full: false, database: writer.database)
         #expect(compared.toRead.map(\.path) == ["/m/new name.mp3", "/m/new.mp3", "/m/replaced.mp3", "/m/touched.mp3"])
         #expect(compared.gone.sorted() == ["/m/gone.mp3", "/m/old name.mp3"])
         #expect(compared.indexedCount == 7, "the folder's rows, not /other's")
-        let full = try LibraryComparison(walked: walked, under: nil, full: true, database: writer.database)
+        let full = try LibraryComparison(walked: WalkedFiles(walked), under: nil, full: true, database: writer.database)
         #expect(full.toRead.map(\.path) == walked.map(\.path) && full.indexedCount == 8)
         #expect(full.gone.sorted() == ["/m/gone.mp3", "/m/old name.mp3", "/other/elsewhere.mp3"])
     }

@@ -14,6 +14,7 @@ import Testing
         ("/music/Ünïcödé.MP3", "Ünïcödé", "mp3"),
         ("/music/e\u{301}.\u{301}X", "e\u{301}", "\u{301}x"),
         ("/music/dir/", "", ""),
+        ("/music/long.ExtensionOfTwentyFour", "long", "extensionoftwentyfour"),
     ])
     func parts(path: String, stem: String, fileExtension: String) {
         #expect(FileName.stem(path) == stem)

@@ -16,11 +16,11 @@ struct LibraryComparison {
     private(set) var indexedCount = 0
 
     init(
-        walked: [LibraryWalk.File], under prefix: String?, full: Bool, database: SQLiteDatabase
+        walked: WalkedFiles, under prefix: String?, full: Bool, database: SQLiteDatabase
     ) throws(SQLiteError) {
         var byInode = [Int64: Int](minimumCapacity: walked.count)
-        for (index, file) in walked.enumerated() where byInode[file.identity.inode] == nil {
-            byInode[file.identity.inode] = index
+        for index in walked.indices where byInode[walked.identity(at: index).inode] == nil {
+            byInode[walked.identity(at: index).inode] = index
         }
         var matched = [Bool](repeating: false, count: walked.count)
         var reads = [Bool](repeating: full, count: walked.count)
@@ -36,15 +36,19 @@ struct LibraryComparison {
             indexedCount += 1
             let identity = LibraryFileIdentity(
                 size: Int64(row.int(1)), modified: Int64(row.int(2)), inode: Int64(row.int(3)))
-            if let index = byInode[identity.inode], !matched[index], row.text(0, equals: walked[index].path) {
+            if let index = byInode[identity.inode], !matched[index],
+                walked.withPath(at: index, { row.text(0, equals: $0) })
+            {
                 matched[index] = true
-                if walked[index].identity != identity { reads[index] = true }
+                if walked.identity(at: index) != identity { reads[index] = true }
             } else {
                 unmatched[row.text(0)] = identity
             }
         }
-        for (index, file) in walked.enumerated() where !matched[index] {
-            if unmatched.removeValue(forKey: file.path) != file.identity { reads[index] = true }
+        for index in walked.indices where !matched[index] {
+            if unmatched.removeValue(forKey: walked.path(at: index)) != walked.identity(at: index) {
+                reads[index] = true
+            }
         }
         gone = Array(unmatched.keys)
         toRead = walked.indices.filter { reads[$0] }.map { walked[$0] }

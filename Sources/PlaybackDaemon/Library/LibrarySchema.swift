@@ -6,13 +6,17 @@ import PlaybackModel
 ///   fields, its artists (`song_artists`, one row per value), and a full-text index (FTS5,
 ///   `unicode61 remove_diacritics 2`) over title, artists, album, album artist and composer.
 ///   Everything in it is read again from the files when it is rebuilt.
+///   The full-text index keeps prefixes of 2 to 8 characters: every query word is a prefix
+///   (`"word"*`), and a prefix that begins the words of every song (the "title" of "title
+///   006150") is read as one list instead of being merged from every word it begins (0.07
+///   against 2 - 4 ms at 100,000 songs, for 110 bytes a song).
 /// - the **user's** (`$XDG_STATE_HOME/playbackd/library.sqlite`, attached as `user`): each
 ///   song's persistent id with the path and file identity it was last seen at, when it was
 ///   added, its play and skip counts, when it was last played and its rating. A rebuilt index
 ///   takes its ids from here, so nothing the user made is lost.
 enum LibrarySchema {
     /// Raised when the index's layout changes: an index of another version is rebuilt.
-    static let indexVersion = 2
+    static let indexVersion = 3
 
     /// The SQL type of a track field's column.
     static func columnType(_ field: TrackField) -> String {
@@ -67,7 +71,8 @@ enum LibrarySchema {
             CREATE INDEX song_artists_folded ON song_artists(folded);
             CREATE VIRTUAL TABLE song_text USING fts5(
                 title, artists, album, albumArtist, composer,
-                content='songs', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+                content='songs', content_rowid='id', tokenize='unicode61 remove_diacritics 2',
+                prefix='2 3 4 5 6 7 8');
             CREATE TRIGGER songs_added AFTER INSERT ON songs BEGIN
                 INSERT INTO song_text(rowid, title, artists, album, albumArtist, composer)
                     VALUES (new.id, new.title, new.artists, new.album, new.albumArtist, new.composer);

@@ -17,14 +17,19 @@ struct LibraryWalk {
         var folderCover: String?
     }
 
-    private(set) var files: [File] = []
+    private(set) var files = WalkedFiles()
     private(set) var failures: [LibraryFailure] = []
     /// Every folder read, for the watch.
     private(set) var folders: [String] = []
-    /// The device and inode of every folder read.
-    private var visited: Set<[UInt64]> = []
-    /// Each folder read with its device and inode, in order (for joining walks done apart).
-    private var read: [(identity: [UInt64], path: String)] = []
+    /// A folder's device and inode.
+    private struct FolderIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+    /// The identity of every folder read.
+    private var visited: Set<FolderIdentity> = []
+    /// Each folder read with its identity, in order (for joining walks done apart).
+    private var read: [(identity: FolderIdentity, path: String)] = []
     /// The first folder's subfolders, left for walks of their own (`walking`), each with how
     /// many files and failures came before it.
     private var deferred: [(path: String, files: Int, failures: Int)]? = nil
@@ -60,20 +65,22 @@ struct LibraryWalk {
         joined.visited = top.visited
         joined.read = top.read
         joined.folders = top.folders
-        joined.files.reserveCapacity(top.files.count + runs.reduce(0) { $0 + $1.0.files.count })
+        joined.files.reserveCapacity(
+            top.files.count + runs.reduce(0) { $0 + $1.0.files.count },
+            pathBytes: top.files.pathByteCount + runs.reduce(0) { $0 + $1.0.files.pathByteCount })
         var next = 0
         var (files, failures) = (0, 0)
         for (walk, starts) in runs {
             for (offset, start) in starts.enumerated() {
                 let subfolder = deferred[next]
                 next += 1
-                joined.files += top.files[files..<subfolder.files]
+                joined.files.append(contentsOf: top.files, files..<subfolder.files)
                 joined.failures += top.failures[failures..<subfolder.failures]
                 (files, failures) = (subfolder.files, subfolder.failures)
                 joined.join(walk, from: start, to: offset + 1 < starts.count ? starts[offset + 1] : walk.mark)
             }
         }
-        joined.files += top.files[files...]
+        joined.files.append(contentsOf: top.files, files..<top.files.count)
         joined.failures += top.failures[failures...]
         return joined
     }
@@ -96,7 +103,7 @@ struct LibraryWalk {
             folders.append(path)
         }
         let kept = { (path: String) in !dropped.contains { path.hasPrefix(bytes: $0) } }
-        files += walk.files[start.files..<end.files].lazy.filter { dropped.isEmpty || kept($0.path) }
+        files.append(contentsOf: walk.files, start.files..<end.files, where: dropped.isEmpty ? nil : { kept($0.path) })
         failures += walk.failures[start.failures..<end.failures].lazy.filter { dropped.isEmpty || kept($0.path) }
     }
 
@@ -110,7 +117,9 @@ struct LibraryWalk {
             folder(path, depth: 0)
         } else if Self.audioExtensions.contains(FileName.extension(path)) {
             let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-            files.append(File(path: path, identity: Self.identity(info), folderCover: Self.cover(in: parent)))
+            files.append(
+                path: Array(path.utf8), name: EmptyCollection(), Self.identity(info),
+                cover: files.addCover(Self.cover(in: parent)))
         }
     }
 
@@ -139,7 +148,7 @@ struct LibraryWalk {
         guard fstat(fd, &info) == 0 else {
             return failures.append(LibraryFailure(path: path, reason: Self.describe(errno)))
         }
-        let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+        let identity = FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         guard visited.insert(identity).inserted else { return }
         guard depth < Self.maximumDepth else {
             return failures.append(
@@ -147,44 +156,52 @@ struct LibraryWalk {
         }
         folders.append(path)
         read.append((identity, path))
-        var entries: [(name: String, kind: UInt8)] = []
+        var names = FolderNames()
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { pointer -> String? in
-                    String(validatingCString: pointer) ?? (pointer.pointee == 0x2E ? "." : nil)
+            let added = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+                    names.add(UnsafeBufferPointer(start: $0, count: strlen($0)), kind: entry.pointee.d_type)
                 }
             }
-            guard let name else {
+            if !added {
                 failures.append(LibraryFailure(path: path + "/?", reason: "a file name in this folder is not UTF-8"))
-                continue
             }
-            if !name.hasPrefix(bytes: ".") { entries.append((name, entry.pointee.d_type)) }
         }
-        entries.sort { $0.name < $1.name }
-        let cover = ArtworkStore.sideFiles.first { side in entries.contains { $0.name == side } }.map {
-            path + "/" + $0
-        }
+        names.sort()
+        let cover = files.addCover(
+            ArtworkStore.sideFiles.first { side in names.indices.contains { names.name(at: $0, equals: side) } }.map {
+                path + "/" + $0
+            })
         let prefix = path.hasSuffix(bytes: "/") ? path : path + "/"
-        for (name, kind) in entries {
-            let isAudio = Self.audioExtensions.contains(FileName.extension(name))
+        let prefixBytes = Array(prefix.utf8)
+        for index in names.indices {
+            let kind = names.kind(at: index)
+            let isAudio = names.withName(at: index) { Self.audioExtensions.contains(FileName.extension(ofName: $0)) }
             var mode = kind == DT_DIR ? S_IFDIR : kind == DT_REG ? S_IFREG : 0
             // A regular file that is not audio needs nothing more; an audio file its identity.
             if mode == S_IFREG && !isAudio { continue }
             var info = stat()
             if mode != S_IFDIR {
-                guard fstatat(fd, name, &info, 0) == 0 else {
+                guard names.withCName(at: index, { fstatat(fd, $0, &info, 0) }) == 0 else {
                     // A dangling link, or a file gone since the folder was read.
-                    if isAudio { failures.append(LibraryFailure(path: prefix + name, reason: Self.describe(errno))) }
+                    if isAudio {
+                        failures.append(
+                            LibraryFailure(path: prefix + names.name(at: index), reason: Self.describe(errno)))
+                    }
                     continue
                 }
                 mode = info.st_mode & S_IFMT
             }
             switch mode {
             case S_IFDIR where depth == 0 && deferred != nil:
-                deferred?.append((prefix + name, files.count, failures.count))
-            case S_IFDIR: folder(prefix + name, depth: depth + 1, parent: fd, name: name)
+                deferred?.append((prefix + names.name(at: index), files.count, failures.count))
+            case S_IFDIR:
+                let name = names.name(at: index)
+                folder(prefix + name, depth: depth + 1, parent: fd, name: name)
             case S_IFREG where isAudio:
-                files.append(File(path: prefix + name, identity: Self.identity(info), folderCover: cover))
+                names.withName(at: index) {
+                    files.append(path: prefixBytes, name: $0, Self.identity(info), cover: cover)
+                }
             default: continue
             }
         }

@@ -1,6 +1,10 @@
 import CSQLite
 import CSQLiteShim
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Why SQLite refused: its result code and message.
 struct SQLiteError: Error, Equatable, CustomStringConvertible {
     var code: Int32
@@ -204,12 +208,11 @@ final class SQLiteStatement {
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func text(_ column: Int32) -> String { optionalText(column) ?? "" }
-    /// Whether the text in `column` is `string`, compared as bytes (no string made).
-    func text(_ column: Int32, equals string: String) -> Bool {
+    /// Whether the text in `column` is the UTF-8 `utf8`, compared as bytes (no string made).
+    func text(_ column: Int32, equals utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = Int(sqlite3_column_bytes(handle, column))
-        guard let bytes = sqlite3_column_text(handle, column), count == string.utf8.count else { return false }
-        var copy = string
-        return copy.withUTF8 { $0.elementsEqual(UnsafeBufferPointer(start: bytes, count: count)) }
+        guard let bytes = sqlite3_column_text(handle, column), count == utf8.count else { return false }
+        return count == 0 || memcmp(bytes, utf8.baseAddress!, count) == 0
     }
     func optionalText(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
