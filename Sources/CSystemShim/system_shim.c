@@ -73,7 +73,7 @@ long playbackd_copy_file_range(int source, long long *offset, int target, unsign
 }
 
 void playbackd_fix_heap_thresholds(void) {
-    mallopt(M_ARENA_MAX, 1);
+    mallopt(M_ARENA_MAX, 2);
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     mallopt(M_TRIM_THRESHOLD, 256 * 1024);
 }

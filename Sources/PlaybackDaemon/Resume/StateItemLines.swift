@@ -213,7 +213,7 @@ private struct LineReader {
             throw StateFileError("\(context()): '\(TrackField.all[missing].stateKey)' is missing")
         }
         return try QueueItem(
-            resumed: path, metadata: metadata, chapters: chapters, id: UInt64(index + 1), context: context())
+            resumed: path, metadata: consume metadata, chapters: chapters, id: UInt64(index + 1), context: context())
     }
 }
 
@@ -221,7 +221,7 @@ extension QueueItem {
     /// An item read back from the state file, checked as a probe would have made it: an
     /// absolute path or a stream's URL, a usable format, chapters within the duration.
     init(
-        resumed path: String, metadata: TrackMetadata, chapters: JSONValue?, id: UInt64,
+        resumed path: String, metadata: consuming TrackMetadata, chapters: JSONValue?, id: UInt64,
         context: @autoclosure () -> String
     ) throws(StateFileError) {
         guard path.hasPrefix(bytes: "/") || StreamURL.isStream(path) else {
@@ -230,16 +230,14 @@ extension QueueItem {
         guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
             throw StateFileError("\(context()): bad format")
         }
-        var withChapters = metadata
         if let chapters {
             do {
                 let read = try [Chapter](json: chapters)
-                withChapters.chapters = Chapter.normalized(
-                    read.map { ($0.start, $0.title) }, duration: metadata.duration)
+                metadata.chapters = Chapter.normalized(read.map { ($0.start, $0.title) }, duration: metadata.duration)
             } catch {
                 throw StateFileError("\(context()): \(error.description)")
             }
         }
-        self.init(id: id, path: path, metadata: withChapters)
+        self.init(id: id, path: path, metadata: metadata)
     }
 }
