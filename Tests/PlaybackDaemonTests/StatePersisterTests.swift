@@ -122,4 +122,43 @@ import Testing
         let bytes = try #require(FileManager.default.contents(atPath: directory + "/state.json"))
         #expect(Array(bytes) == moved.fileBytes())
     }
+
+    @Test("after a restart, the first saves copy the item lines of the file read while its items are those")
+    func adoptsLinesRead() throws {
+        let directory = NSTemporaryDirectory() + "playbackd-persister-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let written = books(current: 25)
+        #expect(FileManager.default.createFile(atPath: directory + "/state.json", contents: Data(written.fileBytes())))
+        guard case .state(let read, let lines?) = StateFile(path: directory + "/state.json").load() else {
+            Issue.record("the file did not read back as a state with its item lines")
+            return
+        }
+        #expect(read.items == written.items && lines.layout.count == 40)
+        let restored = ItemsVersion(queue: 3, revision: 0)
+        let (persister, kinds) = recordingPersister(in: directory)
+        persister.adopt(lines, version: restored)
+        var moved = read
+        (moved.itemsVersion, moved.position, moved.currentIndex) = (restored, 9, 30)
+        persister.save(moved)
+        moved.position = 12
+        persister.saveNow(moved)
+        #expect(kinds.withLock { $0 } == ["copied", "copied"])
+        let bytes = try #require(FileManager.default.contents(atPath: directory + "/state.json"))
+        #expect(Array(bytes) == moved.fileBytes())
+
+        // Items other than those read (another version) are written anew.
+        let (other, otherKinds) = recordingPersister(in: directory)
+        guard case .state(_, let again?) = StateFile(path: directory + "/state.json").load() else {
+            Issue.record("the saved file did not read back")
+            return
+        }
+        other.adopt(again, version: restored)
+        var changed = moved
+        changed.items.removeLast()
+        changed.itemsVersion = ItemsVersion(queue: 3, revision: 1)
+        other.saveNow(changed)
+        #expect(otherKinds.withLock { $0 } == ["new"])
+        #expect(FileManager.default.contents(atPath: directory + "/state.json").map(Array.init) == changed.fileBytes())
+    }
 }

@@ -10,6 +10,8 @@ import SystemSupport
 /// few seconds while playing what the player's view says then; at the end it writes the last state, the position heard after
 /// the fade. A long queue's file is read in two steps: its head at once, for the player to
 /// show, and the whole on a thread of its own (`pbd-resume`); nothing is saved in between.
+/// The item lines of the file read are the persister's to copy while the queue holds the items
+/// read from them.
 final class ResumePersistence: Subsystem {
     /// What the player does with what is read.
     struct Restoring {
@@ -34,6 +36,8 @@ final class ResumePersistence: Subsystem {
     private let current: () -> PlayerView
     /// Whether the player is ready: nothing is saved before.
     private var isReady = false
+    /// Whether the player is taking a state read from the file: it is saved after.
+    private var isRestoring = false
     /// Saves the position every `StatePersister.playingInterval` while playing.
     private let saveTimer: OneShotTimer
 
@@ -73,8 +77,15 @@ final class ResumePersistence: Subsystem {
                 event: "state-corrupt")
             // Found in the rest of a long queue's file: its head was shown.
             if reader != nil { restoring.abandon() }
-        case .state(let saved):
-            let snapshot = restoring.restore(saved).nowPlaying
+        case .state(let saved, let lines):
+            // Saved once the file's lines are adopted, not while the player takes the state.
+            isRestoring = true
+            let view = restoring.restore(saved)
+            isRestoring = false
+            let restored = view.resumeState(at: WallClock.now())
+            if let lines, restored.items == saved.items { persister?.adopt(lines, version: restored.itemsVersion) }
+            persist(view)
+            let snapshot = view.nowPlaying
             log.info(
                 "resumed \(snapshot.queueCount) items from \(file.path)"
                     + (snapshot.queueIndex.map { ", at item \($0)" } ?? ""), event: "resumed")
@@ -101,7 +112,7 @@ final class ResumePersistence: Subsystem {
     /// Saves `view` on the worker (not while a long queue is read); while playing, the view
     /// then again every few seconds.
     private func persist(_ view: PlayerView) {
-        guard let persister, isReady, !view.isLoading else { return }
+        guard let persister, isReady, !isRestoring, !view.isLoading else { return }
         persister.save(view.resumeState(at: WallClock.now()))
         if view.nowPlaying.state == .playing {
             if !saveTimer.isArmed {

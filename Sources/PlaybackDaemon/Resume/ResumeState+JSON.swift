@@ -55,7 +55,13 @@ extension ResumeState {
     /// Every field is checked, and anything unexpected is an error (the caller sets the file
     /// aside rather than guess).
     init(fileBytes bytes: [UInt8]) throws(StateFileError) {
-        let parsed: Result<Self, StateFileError> = bytes.withUnsafeBufferPointer { whole in
+        self = try Self.read(fileBytes: bytes).state
+    }
+
+    /// Reads a state file as `init(fileBytes:)` does, and where its item lines are (in this
+    /// version's files): a save copies them while the items are these.
+    static func read(fileBytes bytes: [UInt8]) throws(StateFileError) -> (state: Self, layout: StateItemLinesLayout?) {
+        let parsed: Result<(Self, StateItemLinesLayout?), StateFileError> = bytes.withUnsafeBufferPointer { whole in
             let headerEnd = whole.firstIndex(of: UInt8(ascii: "\n")) ?? whole.count
             let rest = UnsafeBufferPointer(rebasing: whole[min(headerEnd + 1, whole.count)...])
             do throws(StateFileError) {
@@ -75,12 +81,15 @@ extension ResumeState {
                     for (index, value) in try reader.array("items").enumerated() {
                         items.append(try QueueItem(stateJSON: value, id: UInt64(index + 1), index: index))
                     }
-                    return .success(try Self(header: header, items: items))
+                    return .success((try Self(header: header, items: items), nil))
                 case Double(Self.formatVersion):
-                    let columns = try reader.strings("itemColumns")
+                    let names = try reader.strings("itemColumns")
                     let count = try reader.count("itemCount")
-                    let items = try StateItemLines.items(rest, columns: columns, count: count)
-                    return .success(try Self(header: header, items: items))
+                    let (items, columns, lineStarts) = try StateItemLines.items(rest, columns: names, count: count)
+                    let layout = StateItemLinesLayout(
+                        columns: columns, count: count, lineStarts: lineStarts, offset: whole.count - rest.count,
+                        length: rest.count)
+                    return .success((try Self(header: header, items: items), layout))
                 default:
                     throw StateFileError("unsupported version \(header["version"]?.serialized ?? "?")")
                 }
@@ -88,7 +97,8 @@ extension ResumeState {
                 return .failure(error)
             }
         }
-        self = try parsed.get()
+        let (state, layout) = try parsed.get()
+        return (state, layout)
     }
 
     /// The head of a long queue's state file (version 2, at least `minimumItems` items, one of

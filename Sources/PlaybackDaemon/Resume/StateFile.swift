@@ -22,7 +22,8 @@ struct StateFile: Sendable {
     /// What reading the file found.
     enum Loaded {
         case none
-        case state(ResumeState)
+        /// The state, and its item lines in the file (`nil` in a file of version 1).
+        case state(ResumeState, lines: ItemLinesOnDisk?)
         /// A long queue's head (`ResumeState.head`): to show while the file is read whole with
         /// `load(whole:)`, on a thread.
         case head(ResumeState, QueueLoading, rest: OpenStateFile)
@@ -73,7 +74,11 @@ struct StateFile: Sendable {
             return setAside(StateFileError("cannot read: \(error)"))
         }
         do throws(StateFileError) {
-            return .state(try ResumeState(fileBytes: bytes))
+            let (state, layout) = try ResumeState.read(fileBytes: bytes)
+            let lines = layout.flatMap { layout in
+                WrittenStateFile(fd: file.fd).map { ItemLinesOnDisk(layout: layout, file: $0) }
+            }
+            return .state(state, lines: lines)
         } catch {
             return setAside(error)
         }
@@ -129,6 +134,23 @@ struct WrittenStateFile: Sendable, Equatable {
         (lhs.device, lhs.inode, lhs.size) == (rhs.device, rhs.inode, rhs.size)
             && (lhs.modified.tv_sec, lhs.modified.tv_nsec) == (rhs.modified.tv_sec, rhs.modified.tv_nsec)
     }
+}
+
+/// Where a state file's item lines are: under which columns, how many, where each begins among
+/// them, and where they are in the file (`offset`, `length` in bytes).
+struct StateItemLinesLayout: Sendable {
+    var columns: [StateItemLines.Column]
+    var count: Int
+    var lineStarts: [UInt32]
+    var offset: Int
+    var length: Int
+}
+
+/// A state file's item lines on disk: where they are in it, and the file, which a save copies
+/// them from only while it is still that one, unchanged.
+struct ItemLinesOnDisk: Sendable {
+    var layout: StateItemLinesLayout
+    var file: WrittenStateFile
 }
 
 /// What a save writes: the header line, then the item lines, new or copied from the file the

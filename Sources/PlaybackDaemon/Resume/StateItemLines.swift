@@ -83,16 +83,18 @@ struct StateItemLines: Sendable, Equatable {
 
     /// Reads `count` item lines written under `columns`. Item `n` gets id `n + 1`. A long
     /// list is read in runs on the processors at once (`ParallelRuns`): each line stands alone.
+    /// Also gives the columns read and where each line begins.
     static func items(
         _ lines: UnsafeBufferPointer<UInt8>, columns names: [String], count: Int
-    ) throws(StateFileError) -> [QueueItem] {
+    ) throws(StateFileError) -> (items: [QueueItem], columns: [Column], lineStarts: [UInt32]) {
         let columns = try Self.columns(names)
         let ranges = lineRanges(lines)
+        let lineStarts = ranges.map { UInt32(clamping: $0.lowerBound) }
         guard ranges.count <= count else { throw StateFileError("more item lines than itemCount \(count)") }
         guard ranges.count == count else {
             throw StateFileError("\(ranges.count) item lines where itemCount says \(count)")
         }
-        guard count > 0 else { return [] }
+        guard count > 0 else { return ([], columns, []) }
         let failures = Locked<[(index: Int, error: StateFileError)]>([])
         // Each run reads with arrays of its own, and only the columns' storage, not the fields
         // (their strings): the reference counts of what two threads share would bounce between
@@ -124,7 +126,7 @@ struct StateItemLines: Sendable, Equatable {
             }
         }
         if let first = failures.withLock({ $0.min { $0.index < $1.index } }) { throw first.error }
-        return items
+        return (items, columns, lineStarts)
     }
 
     /// Reads one item's `line` (the item at `index`: id `index + 1`, as `items` gives it):

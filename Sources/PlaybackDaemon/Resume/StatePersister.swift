@@ -24,6 +24,8 @@ final class StatePersister {
     /// items are the same. Touched only by the job running on the worker (and by `saveNow`
     /// after the worker is drained).
     private var writtenItems: WrittenItems?
+    /// The item lines of the file read at start (`adopt`), for the next write to take as its own.
+    private let adopted = Locked<WrittenItems?>(nil)
 
     private let spacingTimer: OneShotTimer
     /// When the last write ended (monotonic milliseconds).
@@ -80,6 +82,13 @@ final class StatePersister {
         }
     }
 
+    /// Takes the item lines of the file the daemon read at start as the file written last: they
+    /// are the items of `version`, and the next save copies them while the items are still
+    /// those (after a restart, a 100,000-item queue is not serialized again to be saved).
+    func adopt(_ lines: ItemLinesOnDisk, version: ItemsVersion) {
+        adopted.withLock { $0 = WrittenItems(version: version, lines: lines) }
+    }
+
     /// Ends the writer's thread (after the last `saveNow`, at exit).
     func stop() { worker.stop() }
 
@@ -97,14 +106,21 @@ final class StatePersister {
     /// these (else, or if that copy fails, serializing them anew): the error text on failure,
     /// and the file's size.
     private func writeState(_ state: ResumeState) -> (failure: String?, bytes: Int) {
+        if let adopted = adopted.withLock({ adopted in
+            defer { adopted = nil }
+            return adopted
+        }) {
+            writtenItems = adopted
+        }
         if let written = writtenItems, written.version == state.itemsVersion {
-            let header = state.header(columns: written.columns, count: written.count, lineStarts: written.lineStarts)
+            let layout = written.lines.layout
+            let header = state.header(columns: layout.columns, count: layout.count, lineStarts: layout.lineStarts)
             let (failure, file) = writeFile(
                 StateFileContent(
-                    header: header, items: .copy(written.file, offset: written.offset, count: written.length)))
+                    header: header, items: .copy(written.lines.file, offset: layout.offset, count: layout.length)))
             if failure == nil {
                 writtenItems = file.map { written.moved(to: $0, offset: header.count) }
-                return (nil, header.count + written.length)
+                return (nil, header.count + layout.length)
             }
         }
         writtenItems = nil
@@ -112,9 +128,10 @@ final class StatePersister {
         let header = state.header(columns: lines.columns, count: lines.count, lineStarts: lines.lineStarts)
         let (failure, file) = writeFile(StateFileContent(header: header, items: .bytes(lines.bytes)))
         if failure == nil, let file {
-            writtenItems = WrittenItems(
-                version: state.itemsVersion, columns: lines.columns, count: lines.count,
-                lineStarts: lines.lineStarts, file: file, offset: header.count, length: lines.bytes.count)
+            let layout = StateItemLinesLayout(
+                columns: lines.columns, count: lines.count, lineStarts: lines.lineStarts, offset: header.count,
+                length: lines.bytes.count)
+            writtenItems = WrittenItems(version: state.itemsVersion, lines: ItemLinesOnDisk(layout: layout, file: file))
         }
         return (failure, header.count + lines.bytes.count)
     }
@@ -144,22 +161,15 @@ final class StatePersister {
     }
 }
 
-/// Where the item lines of the file written last are, and which items they are.
+/// The item lines of the file written last (or read at start), and which items they are.
 private struct WrittenItems {
     var version: ItemsVersion
-    var columns: [StateItemLines.Column]
-    var count: Int
-    /// Where each line begins among the lines.
-    var lineStarts: [UInt32]
-    var file: WrittenStateFile
-    /// Where the lines begin in the file, and their length in bytes.
-    var offset: Int
-    var length: Int
+    var lines: ItemLinesOnDisk
 
     /// The same lines in `file`, from `offset`.
     func moved(to file: WrittenStateFile, offset: Int) -> Self {
         var moved = self
-        (moved.file, moved.offset) = (file, offset)
+        (moved.lines.file, moved.lines.layout.offset) = (file, offset)
         return moved
     }
 }
