@@ -94,6 +94,7 @@ enum FuzzTarget: String, CaseIterable {
             readAsAudioFile(bytes, as: OpusDecoder.self)
         case .mp4:
             readAsAudioFile(bytes, as: FFmpegDecoder.self)
+            readAsAudioFile(bytes) { path throws(DecoderError) in try AudioFileFormat.open(path, readsPictures: true) }
         case .id3v22Pictures:
             if let picture = ID3v22Pictures.cover(rawTag: bytes) {
                 // The image is the rest of a frame's body: never empty, never more than was read.
@@ -191,10 +192,17 @@ enum FuzzTarget: String, CaseIterable {
     /// Writes `bytes` to a file in memory and opens it with a `kind` decoder as the prober does, tags and cover
     /// included, then decodes a little of it.
     private func readAsAudioFile(_ bytes: UnsafeBufferPointer<UInt8>, as kind: any FileDecoder.Type) {
+        readAsAudioFile(bytes) { path throws(DecoderError) in try kind.init(path: path, readsPictures: true) }
+    }
+
+    /// Writes `bytes` to a file, opens it with `open` and reads its tags, cover and first samples.
+    private func readAsAudioFile(
+        _ bytes: UnsafeBufferPointer<UInt8>, opening open: (String) throws(DecoderError) -> any AudioDecoder
+    ) {
         let fd = Self.memoryFile
         guard ftruncate(fd, 0) == 0, bytes.isEmpty || pwrite(fd, bytes.baseAddress, bytes.count, 0) == bytes.count
         else { return check(false, "cannot write the input file") }
-        guard let decoder = try? kind.init(path: "/proc/self/fd/\(fd)", readsPictures: true) else { return }
+        guard let decoder = try? open("/proc/self/fd/\(fd)") else { return }
         let metadata = decoder.metadata
         check(!metadata.title.isEmpty && metadata.duration.isFinite && metadata.duration >= 0, "bad metadata")
         if let picture = decoder.coverPicture() { check(!picture.data.isEmpty, "an empty cover") }

@@ -1,5 +1,6 @@
 import Foundation
 import PlaybackEngine
+import Testing
 
 /// The generated fixtures (`Scripts/make-fixtures`) and the test ALSA configuration.
 enum Fixtures {
@@ -83,5 +84,26 @@ enum Fixtures {
                 frame, landed, count, largestDifference(buffer.withUnsafeBytes { Data($0.prefix(count * 2)) }, expected)
             )
         }
+    }
+
+    /// Seeks `file`'s decoder forward and back across it (both ends, around a boundary of its
+    /// `frameSize`-sample frames, the middle) and expects each seek to land on its frame, with
+    /// the next `block` samples within `tolerance` LSB of the file's reference there. Returns
+    /// the decoder and the reference.
+    @discardableResult
+    static func expectExactSeeks(_ file: String, tolerance: Int, frameSize: Int = 1_024, block: Int = 4_000) throws
+        -> (decoder: any AudioDecoder, reference: Data)
+    {
+        let reference = try Fixtures.reference(String(file.prefix { $0 != "." }))
+        let frames = reference.count / 4
+        let decoder = try AudioFileFormat.open(Fixtures.path(file))
+        let frameList = [frames / 2 + 3, 1, frameSize - 1, frameSize, frameSize + 1, 319_725, frames - 1_000, 0]
+        for seek in try Fixtures.seeks(decoder, frameList.filter { $0 < frames }, reference: reference, block: block) {
+            #expect(seek.landed == seek.frame)
+            #expect(
+                seek.count > 0 && seek.difference.map { $0 <= tolerance } == true,
+                "frame \(seek.frame): \(seek.difference ?? -1) LSB")
+        }
+        return (decoder, reference)
     }
 }

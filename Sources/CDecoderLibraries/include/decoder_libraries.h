@@ -10,6 +10,7 @@
 #include <libavutil/log.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/mem.h>
+#include <neaacdec.h>
 #include <opus/opusfile.h>
 #include <soxr.h>
 #include <vorbis/vorbisfile.h>
@@ -24,6 +25,9 @@
 int playbackd_flac_load(void);
 int playbackd_vorbisfile_load(void);
 int playbackd_opusfile_load(void);
+/// libfaad (faad2), the decoder of AAC in MP4: 0.4 MiB where FFmpeg, which Debian links with
+/// 114 libraries, adds 28 MiB to the RSS of a daemon playing AAC.
+int playbackd_faad_load(void);
 /// libavutil, libavcodec and libavformat (FFmpeg 5.1), for MP4, WAV and AIFF; FFmpeg's own log
 /// is silenced once they are loaded (library code does not log: errors are returned).
 int playbackd_ffmpeg_load(void);
@@ -149,6 +153,22 @@ int playbackd_curl_load(void);
 #define PLAYBACKD_DECLARE_RETURNING(type, name, parameters, arguments) type playbackd_##name parameters;
 #define PLAYBACKD_DECLARE_VOID(name, parameters, arguments) void playbackd_##name parameters;
 // libsoxr: one resampler per stream format; `soxr_process` with a null input flushes it.
+#define PLAYBACKD_FAAD_FUNCTIONS(RETURNING, VOID)                                                                    \
+    RETURNING(NeAACDecHandle, NeAACDecOpen, (void), ())                                                              \
+    VOID(NeAACDecClose, (NeAACDecHandle decoder), (decoder))                                                         \
+    RETURNING(NeAACDecConfigurationPtr, NeAACDecGetCurrentConfiguration, (NeAACDecHandle decoder), (decoder))        \
+    RETURNING(unsigned char, NeAACDecSetConfiguration, (NeAACDecHandle decoder, NeAACDecConfigurationPtr config),    \
+              (decoder, config))                                                                                     \
+    RETURNING(char, NeAACDecInit2,                                                                                   \
+              (NeAACDecHandle decoder, unsigned char *config, unsigned long size, unsigned long *rate,               \
+               unsigned char *channels),                                                                             \
+              (decoder, config, size, rate, channels))                                                               \
+    RETURNING(void *, NeAACDecDecode,                                                                                \
+              (NeAACDecHandle decoder, NeAACDecFrameInfo * info, unsigned char *buffer, unsigned long size),         \
+              (decoder, info, buffer, size))                                                                         \
+    VOID(NeAACDecPostSeekReset, (NeAACDecHandle decoder, long frame), (decoder, frame))                              \
+    RETURNING(char *, NeAACDecGetErrorMessage, (unsigned char code), (code))
+
 #define PLAYBACKD_SOXR_FUNCTIONS(RETURNING, VOID)                                                                    \
     RETURNING(soxr_t, soxr_create,                                                                                   \
               (double input_rate, double output_rate, unsigned channels, soxr_error_t *error,                        \
@@ -185,6 +205,7 @@ CURLcode playbackd_curl_getinfo_string(CURL *handle, CURLINFO info, const char *
 PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_SOXR_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+PLAYBACKD_FAAD_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_VORBISFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_OPUSFILE_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_AVUTIL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)

@@ -12,7 +12,29 @@ public struct AudioFileFormat: Sendable {
     public let mimeTypes: [String]
     /// Whether the file's first `headSize` bytes (after any ID3v2 tag) are this format's.
     let recognizes: @Sendable (_ head: ArraySlice<UInt8>) -> Bool
-    let decoder: any FileDecoder.Type
+    /// Opens the file a `DecoderInput` has open, named by a path, keeping its pictures or not.
+    let decoder: @Sendable (DecoderInput, String, Bool) throws(DecoderError) -> any AudioDecoder
+
+    init(
+        name: String, extensions: Set<String>, mimeTypes: [String],
+        recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool,
+        decoder: @escaping @Sendable (DecoderInput, String, Bool) throws(DecoderError) -> any AudioDecoder
+    ) {
+        self.name = name
+        self.extensions = extensions
+        self.mimeTypes = mimeTypes
+        self.recognizes = recognizes
+        self.decoder = decoder
+    }
+
+    init(
+        name: String, extensions: Set<String>, mimeTypes: [String],
+        recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool, decoder type: any FileDecoder.Type
+    ) {
+        self.init(name: name, extensions: extensions, mimeTypes: mimeTypes, recognizes: recognizes) {
+            input, path, pictures throws(DecoderError) in try type.init(input, path: path, readsPictures: pictures)
+        }
+    }
 
     /// How many bytes of a file are read to recognize its format.
     static let headSize = 64
@@ -39,7 +61,7 @@ public struct AudioFileFormat: Sendable {
     static let mp4 = AudioFileFormat(
         name: "AAC or ALAC in MP4", extensions: ["m4a", "m4b", "mp4"],
         mimeTypes: ["audio/mp4", "audio/x-m4a", "audio/x-m4b"],
-        recognizes: { chunk($0, at: 4, is: "ftyp") }, decoder: FFmpegDecoder.self)
+        recognizes: { chunk($0, at: 4, is: "ftyp") }, decoder: MP4Decoding.open)
 
     static let wave = AudioFileFormat(
         name: "WAV", extensions: ["wav"], mimeTypes: ["audio/wav", "audio/x-wav"],
@@ -92,7 +114,7 @@ public struct AudioFileFormat: Sendable {
         }
         let input = try DecoderInput.open(path)
         let named = all.first { $0.extensions.contains(FileName.extension(path)) }
-        return try format(of: input, named: named).decoder.init(input, path: path, readsPictures: readsPictures)
+        return try format(of: input, named: named).decoder(input, path, readsPictures)
     }
 
     /// Connects to `url` and opens the decoder of the format its first bytes show, else its
@@ -107,7 +129,7 @@ public struct AudioFileFormat: Sendable {
         }
         let named = typed ?? all.first { $0.extensions.contains(StreamURL.extension(url)) }
         let decoder = StreamDecoder(
-            try format(of: input, named: named).decoder.init(input, path: url, readsPictures: readsPictures),
+            try format(of: input, named: named).decoder(input, url, readsPictures),
             url: url, source: source)
         return decoder
     }

@@ -23,11 +23,9 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
     private let stream: Int32
     private let timeBase: AVRational
     private let cover: EmbeddedPicture?
-    /// Converted samples of the last frame not yet taken: `pending[cursor...]`.
-    private var pending: [Int16] = []
+    private var pending = PendingSamples<Int16>()
     /// The same for a source of more than 16 bits (one of the two is used).
-    private var widePending: [Int32] = []
-    private var cursor = 0
+    private var widePending = PendingSamples<Int32>()
     /// Where the next frame without a timestamp starts, in frames from the item's start.
     private var position = 0
     /// The first frame to output (after a seek: its target).
@@ -103,24 +101,17 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
 
     /// Fills `buffer` from the frames converted into `converted`, decoding more as needed.
     private func decode<Sample: PCMSample>(
-        into buffer: UnsafeMutableBufferPointer<Sample>, through converted: inout [Sample]
+        into buffer: UnsafeMutableBufferPointer<Sample>, through converted: inout PendingSamples<Sample>
     ) throws(DecoderError) -> Int {
-        var done = 0
-        while done < buffer.count {
-            if cursor < converted.count {
-                let chunk = min(buffer.count - done, converted.count - cursor)
-                converted.withUnsafeBufferPointer {
-                    (buffer.baseAddress! + done).update(from: $0.baseAddress! + cursor, count: chunk)
-                }
-                cursor += chunk
-                done += chunk
-                continue
-            }
-            if ended { break }
+        let done = try converted.fill(buffer) { samples throws(DecoderError) in
+            if ended { return false }
             switch try container.nextFrame(of: stream) {
-            case .frame(let frame): keep(frame.pointee, into: &converted)
-            case .end: ended = true
+            case .frame(let frame): keep(frame.pointee, into: &samples)
+            case .end:
+                ended = true
+                return false
             }
+            return true
         }
         if done == 0, let failure = input.readFailure { throw failure }
         return done
@@ -132,9 +123,8 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         // again) is where decoding from the start begins; a seek to 0 would land after it.
         let start = frame - Self.seekPrerollFrames
         try container.seek(stream, to: playbackd_av_rescale_q(Int64(start), rate, timeBase), fromTheStart: start <= 0)
-        pending.removeAll(keepingCapacity: true)
-        widePending.removeAll(keepingCapacity: true)
-        cursor = 0
+        pending.clear()
+        widePending.clear()
         position = max(0, start)
         firstFrame = frame
         ended = false
@@ -155,7 +145,6 @@ public final class FFmpegDecoder: FileDecoder, @unchecked Sendable {
         let from = min(count, max(0, firstFrame - start))
         let to = frameCount.map { min(count, max(from, $0 - start)) } ?? count
         if let frameCount, start + count >= frameCount { ended = true }
-        cursor = 0
         SampleConversion.interleave(frame, frames: from..<max(from, to), channels: format.channels, into: &buffer)
     }
 
