@@ -24,7 +24,7 @@ struct MP4Tags: FFmpegKeyedTags {
         guard let userData, let meta = moov.first(MP4BoxType("meta"), in: userData.body) else { return }
         // MP4's `meta` is a full box (4 bytes of version and flags first); QuickTime's is not.
         let fullBox = moov.u32(meta.body.lowerBound + 8) == Int(MP4BoxType("hdlr").code)
-        let children = (fullBox ? meta.body.lowerBound + 4 : meta.body.lowerBound)..<meta.body.upperBound
+        let children = meta.body(after: fullBox ? 4 : 0)
         guard let list = moov.first(MP4BoxType("ilst"), in: children) else { return }
         for atom in moov.boxes(in: list.body) {
             let name = Array(moov[atom.body.lowerBound - 4..<atom.body.lowerBound])
@@ -32,7 +32,7 @@ struct MP4Tags: FFmpegKeyedTags {
             guard let data = parts.first(where: { $0.type == MP4BoxType("data") }), data.body.count >= 8,
                 let kind = moov.u32(data.body.lowerBound)
             else { continue }
-            let value = moov[data.body.lowerBound + 8..<data.body.upperBound]
+            let value = moov[data.body(after: 8)]
             switch atom.type {
             case MP4BoxType("trkn"): keep(Self.numberAndCount(value), as: "track")
             case MP4BoxType("disk"): keep(Self.numberAndCount(value), as: "disc")
@@ -52,7 +52,7 @@ struct MP4Tags: FFmpegKeyedTags {
                 else {
                     continue
                 }
-                let key = String(decoding: moov[freeName.body.lowerBound + 4..<freeName.body.upperBound], as: UTF8.self)
+                let key = String(decoding: moov[freeName.body(after: 4)], as: UTF8.self)
                 keep(String(decoding: value, as: UTF8.self), as: key.lowercased())
             default:
                 if kind & 0xFF == 1, let key = Self.keys[name] { keep(String(decoding: value, as: UTF8.self), as: key) }

@@ -4,6 +4,10 @@
 struct MP4Box {
     let type: MP4BoxType
     let body: Range<Int>
+
+    /// The body from `offset` bytes in (past a full box's version and flags, a sample entry's
+    /// fields); empty when the body is shorter.
+    func body(after offset: Int) -> Range<Int> { min(body.lowerBound + offset, body.upperBound)..<body.upperBound }
 }
 
 /// A box's four-character type as one big-endian integer.

@@ -129,7 +129,7 @@ struct MP4Track {
             return
         }
         guard let description = moov.first(MP4BoxType("stsd"), in: table.body),
-            let entry = moov.boxes(in: description.body.lowerBound + 8..<description.body.upperBound).first,
+            let entry = moov.boxes(in: description.body(after: 8)).first,
             let channels = moov.u16(entry.body.lowerBound + 16), let entryVersion = moov.u16(entry.body.lowerBound + 8)
         else { return nil }
         codec = entry.type
@@ -137,7 +137,7 @@ struct MP4Track {
         // The audio sample entry's children follow its 28 bytes (QuickTime's version 1 adds
         // 16, version 2 36); an `esds` may be inside a QuickTime `wave`.
         let children =
-            entry.body.lowerBound + 28 + (entryVersion == 1 ? 16 : entryVersion == 2 ? 36 : 0)..<entry.body.upperBound
+            entry.body(after: 28 + (entryVersion == 1 ? 16 : entryVersion == 2 ? 36 : 0))
         let esds =
             moov.first(MP4BoxType("esds"), in: children)
             ?? moov.find([MP4BoxType("wave"), MP4BoxType("esds")], in: children)
