@@ -61,11 +61,9 @@ public final class AACDecoder: AudioDecoder {
         editStart = toOutput(gapless?.start ?? 0)
         let whole = toOutput(track.samples.duration) - editStart
         let frames = max(0, min(whole, gapless?.duration.map(toOutput) ?? whole))
-        var tags = movie.tags
-        tags.chapters = movie.chapters
         opened = OpenedFile(
             format: format, frameCount: frames,
-            metadata: tags.applied(to: .untagged(path: path, format: format, frames: frames)))
+            metadata: movie.tags.applied(to: .untagged(path: path, format: format, frames: frames)))
         cover = readsPictures ? movie.tags.cover : nil
     }
 
@@ -93,9 +91,8 @@ public final class AACDecoder: AudioDecoder {
     /// length in samples.
     static func iTunesGapless(_ text: String) -> (start: Int, frames: Int)? {
         let words = text.split(separator: " ").compactMap { Int($0, radix: 16) }
-        // Beyond 2^36 samples (18 days at 44.1 kHz) the words are a lie, and scaled to a
-        // timescale of up to 2^24 they must not overflow.
-        guard words.count >= 4, words[3] > 0, words[1] < 1 << 36, words[3] < 1 << 36 else { return nil }
+        guard words.count >= 4, words[3] > 0, words[1] < MP4SampleTable.longest, words[3] < MP4SampleTable.longest
+        else { return nil }
         return (words[1], words[3])
     }
 

@@ -29,16 +29,15 @@ enum MP4Chapters {
         return chapters
     }
 
-    /// The texts of the chapter track `audio`'s `tref/chap` names, read from the file: each
-    /// sample a 16-bit length and the title (UTF-8, or UTF-16 after its byte-order mark).
-    static func track(_ moov: MP4Bytes, tracks: [MP4Box], of audio: MP4Track, input: DecoderInput)
+    /// The texts of the text track among `tracks` whose id is `chapterTrackID` (as the audio
+    /// track's `tref/chap` names it), read from the file: each sample a 16-bit length and the
+    /// title (UTF-8, or UTF-16 after its byte-order mark).
+    static func track(_ moov: MP4Bytes, tracks: [MP4Box], named chapterTrackID: Int?, input: DecoderInput)
         -> [(start: Double, title: String?)]
     {
-        guard let audioBox = tracks.first(where: { MP4Track(moov, trak: $0)?.id == audio.id }),
-            let reference = moov.find([MP4BoxType("tref"), MP4BoxType("chap")], in: audioBox.body),
-            let chapterID = moov.u32(reference.body.lowerBound),
+        guard let chapterTrackID,
             let text = tracks.lazy.compactMap({ MP4Track(moov, trak: $0, handler: MP4BoxType("text")) }).first(where: {
-                $0.id == chapterID
+                $0.id == chapterTrackID
             })
         else { return [] }
         var cursor = MP4SampleCursor(text.samples)

@@ -11,9 +11,9 @@ struct MP4Movie {
     let moov: MP4Bytes
     /// The first audio track.
     let audio: MP4Track
+    /// The iTunes tags, with the chapters: Nero's (`udta/chpl`), else a QuickTime chapter
+    /// track's texts.
     let tags: MP4Tags
-    /// Nero chapters (`udta/chpl`), else a QuickTime chapter track's texts.
-    let chapters: [(start: Double, title: String?)]
 
     /// The most a `moov` may take: a 20-hour audiobook's is about 15 MB.
     static let largestMovieBox = 256 << 20
@@ -31,9 +31,11 @@ struct MP4Movie {
         self.moov = moov
         self.audio = audio
         let userData = moov.first(MP4BoxType("udta"), in: whole)
-        tags = MP4Tags(moov, userData: userData)
+        var tags = MP4Tags(moov, userData: userData)
         let nero = userData.map { MP4Chapters.nero(moov, userData: $0) } ?? []
-        chapters = nero.isEmpty ? MP4Chapters.track(moov, tracks: tracks, of: audio, input: input) : nero
+        tags.chapters =
+            nero.isEmpty ? MP4Chapters.track(moov, tracks: tracks, named: audio.chapterTrackID, input: input) : nero
+        self.tags = tags
     }
 
     /// The bytes of the top-level `moov` box.
@@ -96,6 +98,8 @@ struct MP4Track {
     let edit: (start: Int, duration: Int?)?
     /// The track's id (`tkhd`), as a chapter reference names it.
     let id: Int
+    /// The id of the text track that holds a sound track's chapters (`tref/chap`), if any.
+    let chapterTrackID: Int?
 
     /// The track `trak` of `moov` if its handler is `handler` (`soun`, or `text` for chapters)
     /// and it has a sample table; else nil. Only a sound track has a codec and an edit.
@@ -126,6 +130,7 @@ struct MP4Track {
             decoderConfiguration = []
             channels = 0
             edit = nil
+            chapterTrackID = nil
             return
         }
         guard let description = moov.first(MP4BoxType("stsd"), in: table.body),
@@ -134,6 +139,9 @@ struct MP4Track {
         else { return nil }
         codec = entry.type
         self.channels = channels
+        chapterTrackID = moov.find([MP4BoxType("tref"), MP4BoxType("chap")], in: trak.body).flatMap {
+            moov.u32($0.body.lowerBound)
+        }
         // The audio sample entry's children follow its 28 bytes (QuickTime's version 1 adds
         // 16, version 2 36); an `esds` may be inside a QuickTime `wave`.
         let children =

@@ -17,8 +17,10 @@ struct MP4SampleTable {
     private let offsetWidth: Int
     let chunkCount: Int
     let sampleCount: Int
-    /// The longest track believed, in its timescale's units.
-    static let longest = 1 << 40
+    /// The longest track believed, in its timescale's units or in samples (18 days at
+    /// 44.1 kHz): a time this long, scaled by a timescale or a rate (at most 2^24), cannot
+    /// overflow. Longer is a lie.
+    static let longest = 1 << 36
     /// The track's length in its timescale: the sum of every sample's duration.
     let duration: Int
 
@@ -40,8 +42,6 @@ struct MP4SampleTable {
             let at = stts.body.lowerBound + 8 + run * 8
             guard let count = moov.u32(at), let duration = moov.u32(at + 4) else { return nil }
             durations.append((count, duration))
-            // Longer than 2^40 units (800 years at 44.1 kHz) is a lie, and times scaled to
-            // another rate must not overflow.
             let (length, overflow) = count.multipliedReportingOverflow(by: duration)
             guard !overflow, length <= Self.longest - total else { return nil }
             total += length
