@@ -124,7 +124,8 @@ public final class Daemon {
             onChange: { [unowned service] change in service.routeChanged(change) })
         service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
         return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + [
-            EngineDevice(driver: service.driver, log: log), route,
+            EngineDevice(driver: service.driver, log: log), ResidentCode(driver: service.driver, loop: loop, log: log),
+            route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
                 restoring: ResumePersistence.Restoring(

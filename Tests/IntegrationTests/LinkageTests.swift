@@ -3,7 +3,8 @@ import Testing
 
 extension IntegrationSuite {
     /// Issue 15: how the two programs are linked for memory (Package.swift, `orderedLink`):
-    /// the functions that run placed first, the C++ runtime linked in. A sanitized build links
+    /// the functions that run placed first, the C++ runtime linked in, every function bound at
+    /// start; and the pages the daemon gives back (`ResidentCode`). A sanitized build links
     /// dynamically and is not checked.
     @Suite(.enabled(if: TestEnvironment.sanitizer == nil)) struct Linkage {
         /// `program`'s functions in the order of their addresses (`nm -n`): each address with
@@ -37,6 +38,30 @@ extension IntegrationSuite {
             let listedAddresses = Set(functions.filter { listed.contains($0.name) }.map(\.address))
             let strays = functions.prefix(100).filter { !listedAddresses.contains($0.address) }.map(\.name)
             #expect(strays.isEmpty, "\(strays.count) of the first 100 functions are not listed: \(strays.prefix(5))")
+        }
+
+        @Test(
+            "the daemon binds every function at start, and gives back its files' read-only pages once ready and once a start has settled"
+        )
+        func residentCodeReleased() throws {
+            let dynamic = try CommandLineRun.run(
+                executable: "/usr/bin/readelf", ["-d", TestEnvironment.binDirectory + "/playbackd"])
+            #expect(dynamic.stdout.contains("BIND_NOW"), "linked with -z now: \(dynamic.stdout)")
+            let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+            _ = try daemon.nowPlaying()
+            let released = { (phase: String) in
+                daemon.stderrText.split(separator: "\n").first { $0.contains("read-only file pages after \(phase)") }
+            }
+            // The line is logged before READY=1, so before the first reply.
+            let afterStart = try #require(released("start-up"))
+            #expect(!afterStart.contains("unmapped 0 KiB"), "\(afterStart)")
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            // ResidentCode.settleSeconds (5) after the device started, at most a second later.
+            try waitUntil(timeout: 60, state: { String(daemon.stderrText.suffix(2000)) }) {
+                released("the device started") != nil
+            }
+            #expect(try daemon.nowPlaying()["state"]?.stringValue == "playing", "still playing")
+            #expect(daemon.terminate() == 0)
         }
 
         @Test("the running daemon maps no shared C++ library or unwinder: the runtime's are linked in")

@@ -54,4 +54,14 @@ void playbackd_release_free_heap(void);
 /// _GNU_SOURCE). Returns the bytes copied, or -1 with errno set.
 long playbackd_copy_file_range(int source, long long *offset, int target, unsigned long count);
 
+/// Unmaps, in this process only, the pages of every loaded object's read-only segments (its
+/// code, constants and symbol tables), which are the file's pages unchanged: the kernel maps
+/// each again from the page cache when it is next touched, so what stays resident is what is
+/// used from now on, not what starting touched (the dynamic linker's symbol lookups, the
+/// constructors of libraries never called again, and the pages around each page touched
+/// that the kernel maps with it). Writable segments, RELRO, the vDSO and objects with text
+/// relocations are left alone. Returns the bytes of the ranges unmapped (whether resident
+/// or not).
+unsigned long playbackd_release_clean_file_pages(void);
+
 #endif

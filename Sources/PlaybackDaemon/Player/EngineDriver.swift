@@ -49,6 +49,8 @@ final class EngineDriver {
     /// Called when a pipeline's output thread has opened the device: what the device turned
     /// out to be (set by the daemon, which hands it to the route watch).
     var onDeviceOpened: (OpenDevice) -> Void = { _ in }
+    /// Called when the device has started playing what a pipeline wrote (set by the daemon).
+    var onAudible: () -> Void = {}
 
     init(engine: PlaybackEngine, pauseHoldSeconds: Double, log: DaemonLog) {
         self.engine = engine
@@ -78,7 +80,8 @@ final class EngineDriver {
     /// The output thread's last measurement's age: how long the output has not advanced.
     var outputAge: Double? { engine.measuredPosition()?.age }
 
-    /// What happened in the engine; an opened device is handed to `onDeviceOpened` first.
+    /// What happened in the engine; an opened device is handed to `onDeviceOpened` first, and
+    /// a start heard to `onAudible`.
     func takeEvents() -> [EngineEvent] {
         let events = engine.takeEvents()
         if events.contains(.deviceOpened) {
@@ -86,6 +89,7 @@ final class EngineDriver {
                 OpenDevice(
                     name: engine.deviceName, isServerStream: engine.isServerStream, hardware: engine.hardwareDevice))
         }
+        if events.contains(.audible) { onAudible() }
         return events
     }
 
