@@ -31,8 +31,8 @@ let leanC: [CSetting] = [.unsafeFlags(["-ffunction-sections"])]
 /// imported function is bound at start (`-z now`, which also makes the GOT read-only): a first
 /// call later would look its name up in every library's symbol tables, mapping their pages
 /// again after `ResidentCode` released them (1.1 MiB, measured on the first save of the state
-/// while playing). The same directory is searched for libraries first: the daemon's holds a script that makes `-lstdc++`
-/// the static archive.
+/// while playing). The same directory is searched for libraries first: the daemon's holds a
+/// script that makes `-lstdc++` the static archive.
 func orderedLink(_ program: String) -> [LinkerSetting] {
     let directory = Context.packageDirectory + "/Sources/\(program)/link"
     return [
