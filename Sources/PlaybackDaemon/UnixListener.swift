@@ -39,9 +39,35 @@ struct UnixListener {
         return try bind(path: path)
     }
 
+    /// Binds and listens under a temporary name beside `path`, then links it to `path`: a client
+    /// that finds the file can connect (a socket bound but not yet listening refuses), and
+    /// `link` fails rather than replace a socket another daemon put there meanwhile. A path too
+    /// long for a sibling name is bound directly.
     static func bind(path: String) throws(ListenerError) -> UnixListener {
         try makePrivateDirectory(parentOf: path)
         try removeStaleSocket(path)
+        let temporary = path + ".\(getpid())"
+        let bindsBeside = UnixSocketAddress(path: temporary) != nil
+        if bindsBeside { unlink(temporary) }  // left by a daemon of this pid that died starting
+        let fd = try listeningSocket(at: bindsBeside ? temporary : path)
+        if bindsBeside {
+            let linked = link(temporary, path)
+            let linkError = errno
+            unlink(temporary)
+            guard linked == 0 else {
+                Glibc.close(fd)
+                errno = linkError
+                throw ListenerError(
+                    description: linkError == EEXIST
+                        ? "another playbackd is already listening on \(path)" : "cannot link \(path): \(errnoText)")
+            }
+        }
+        var info = stat()
+        return UnixListener(fd: fd, boundPath: path, boundInode: stat(path, &info) == 0 ? UInt64(info.st_ino) : nil)
+    }
+
+    /// A non-blocking socket bound at `path` (mode 0600) and listening.
+    private static func listeningSocket(at path: String) throws(ListenerError) -> Int32 {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw ListenerError(description: "socket: \(errnoText)") }
@@ -56,10 +82,10 @@ struct UnixListener {
         chmod(path, 0o600)
         guard listen(fd, 32) == 0 else {
             Glibc.close(fd)
+            unlink(path)
             throw ListenerError(description: "listen: \(errnoText)")
         }
-        var info = stat()
-        return UnixListener(fd: fd, boundPath: path, boundInode: stat(path, &info) == 0 ? UInt64(info.st_ino) : nil)
+        return fd
     }
 
     /// Whether clients still reach this socket by its path: false when the file (or its

@@ -25,7 +25,7 @@ extension IntegrationSuite {
                     "XDG_CONFIG_HOME=" + directory, "PATH=/usr/bin:/bin",
                 ])
             defer { activator.kill() }
-            try waitUntil { FileManager.default.fileExists(atPath: socket) }
+            try waitUntil { isListening(socket) }
             #expect(notify.collect(for: 0.3).isEmpty, "the daemon does not run before the first connection")
             let run = try CommandLineRun.run(
                 "playbackctl", ["--socket", socket, "enqueue", TestEnvironment.fixture("one.mp3")])
@@ -57,7 +57,7 @@ extension IntegrationSuite {
                     "PATH=/usr/bin:/bin",
                 ])
             defer { activator.kill() }
-            try waitUntil { FileManager.default.fileExists(atPath: mpdSocket) }
+            try waitUntil { isListening(mpdSocket) }
             #expect(!FileManager.default.fileExists(atPath: control), "nothing runs before the first connection")
             let client = try MPDLineClient(path: mpdSocket)
             #expect(client.greeting.hasPrefix("OK MPD "))
@@ -197,7 +197,7 @@ extension IntegrationSuite {
                     "XDG_CONFIG_HOME=" + directory, "PATH=/usr/bin:/bin",
                 ])
             defer { daemon.kill() }
-            try waitUntil { FileManager.default.fileExists(atPath: socketPath) }
+            try waitUntil { FileManager.default.fileExists(atPath: socketPath) }  // there once it listens
             for _ in 0..<20 {
                 daemon.signal(SIGHUP)
                 usleep(20_000)  // one reload each, not one for all twenty

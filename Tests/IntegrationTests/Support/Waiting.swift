@@ -88,3 +88,14 @@ func threadReport(_ pid: Int32) -> String {
             "  \(read("comm")): \(state.map { $0.trimmingCharacters(in: .whitespaces) } ?? "?") in \(read("wchan")) (syscall \(call))"
     }.joined(separator: "\n")
 }
+
+/// Whether a Unix stream socket at `path` listens (`/proc/net/unix` shows it with
+/// `__SO_ACCEPTCON`). Its file appears at `bind`, before `listen`; a connection made in between
+/// is refused, so a test that waits for the file alone fails at random.
+func isListening(_ path: String) -> Bool {
+    let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+    return table.split(separator: "\n").contains { line in
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        return fields.count >= 8 && fields[3] == "00010000" && fields[7...].joined(separator: " ") == path
+    }
+}
