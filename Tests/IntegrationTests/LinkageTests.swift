@@ -41,13 +41,17 @@ extension IntegrationSuite {
         }
 
         @Test(
-            "the daemon binds every function at start, and gives back its files' read-only pages once ready and once a start has settled"
+            "the daemon binds every function at start, and gives back its files' read-only pages once ready, after a library scan and once a start has settled"
         )
         func residentCodeReleased() throws {
             let dynamic = try CommandLineRun.run(
                 executable: "/usr/bin/readelf", ["-d", TestEnvironment.binDirectory + "/playbackd"])
             #expect(dynamic.stdout.contains("BIND_NOW"), "linked with -z now: \(dynamic.stdout)")
-            let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+            let library = TestEnvironment.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: library) }
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("one.mp3"), toPath: library + "/one.mp3")
+            let daemon = try DaemonProcess(
+                device: "playbackd_capture_paced", arguments: ["--library-directories", library], pulse: true)
             _ = try daemon.nowPlaying()
             let released = { (phase: String) in
                 daemon.stderrText.split(separator: "\n").first { $0.contains("read-only file pages after \(phase)") }
@@ -55,6 +59,11 @@ extension IntegrationSuite {
             // The line is logged before READY=1, so before the first reply.
             let afterStart = try #require(released("start-up"))
             #expect(!afterStart.contains("unmapped 0 KiB"), "\(afterStart)")
+            // The scan at start, or one asked for now, ends with a release.
+            _ = try daemon.call("libraryUpdate")
+            try waitUntil(timeout: 60, state: { String(daemon.stderrText.suffix(2000)) }) {
+                released("a library scan") != nil
+            }
             _ = try daemon.enqueue(["long.mp3"], play: true)
             // ResidentCode.settleSeconds (5) after the device started, at most a second later.
             try waitUntil(timeout: 60, state: { String(daemon.stderrText.suffix(2000)) }) {

@@ -7,8 +7,9 @@ import PlaybackModel
 /// state saved, MPRIS) run code that playing does not run again, and the kernel maps up to 16
 /// pages around each page of a file touched: all of it stayed mapped.
 ///
-/// Once the daemon is ready, and `settleSeconds` after the device started playing (unless
-/// playback stopped or paused before: nothing wakes a paused daemon for this), the
+/// Once the daemon is ready, when a library scan ends (the walk, the tag readers, SQLite's
+/// writes), and `settleSeconds` after the device started playing (unless playback stopped or
+/// paused before: nothing wakes a paused daemon for this), the
 /// read-only pages of every loaded file (the executable and the libraries: code, constants,
 /// symbol tables) are unmapped from this process (`playbackd_release_clean_file_pages`). What
 /// runs afterwards maps its pages again from the page cache, a minor fault each: nothing is
@@ -20,6 +21,8 @@ final class ResidentCode: Subsystem {
     static let settleSeconds = 5.0
     private let log: DaemonLog
     private let settled: OneShotTimer
+    /// Whether the library was scanning at the last publish.
+    private var scanning = false
 
     init(driver: EngineDriver, loop: EventLoop, log: DaemonLog) {
         self.log = log
@@ -33,6 +36,11 @@ final class ResidentCode: Subsystem {
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
         if view.nowPlaying.state != .playing { settled.cancel() }
+        if changes.contains(.library) {
+            let isScanning = view.library?.state == .scanning
+            if scanning && !isScanning { release(after: "a library scan") }
+            scanning = isScanning
+        }
     }
 
     func stop(_ last: PlayerView) { settled.cancel() }
