@@ -13,8 +13,8 @@ public struct JSONParser {
     public static let maximumDepth = 64
 
     /// The text, borrowed for the length of `parse`.
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var offset = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var offset = 0
     private var depth = 0
 
     /// Parses one complete JSON text; trailing non-whitespace is an error.
@@ -49,15 +49,15 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func error(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: offset)
     }
 
-    private var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+    var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while let b = peek, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { offset += 1 }
     }
 
@@ -75,7 +75,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard offset + expected.count <= bytes.count,
             bytes[offset..<offset + expected.count].elementsEqual(expected)
@@ -144,7 +144,7 @@ public struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> Double {
+    mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = offset
         let isNegative = peek == UInt8(ascii: "-")
         if isNegative { offset += 1 }

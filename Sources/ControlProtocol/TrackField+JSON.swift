@@ -27,7 +27,7 @@ extension TrackField.Storage {
         case (.path, .string(let text)): (onWire ? FileURL.path(fromURL: text) : text).map(TrackFieldValue.text)
         case (.requiredText, .string(let text)), (.text, .string(let text)): .text(text)
         case (.number, .number(let number)), (.requiredNumber, .number(let number)):
-            number.isFinite && number == number.rounded() && abs(number) < 1e15 ? .number(Int(number)) : nil
+            Self.wholeNumber(number).map(TrackFieldValue.number)
         case (.seconds, .number(let seconds)): seconds.isFinite ? .seconds(seconds) : nil
         case (.decimal, .number(let value)): value.isFinite ? .decimal(value) : nil
         default: nil

@@ -3,58 +3,51 @@
 /// `TrackMetadata` of separate strings and optionals took about 400 bytes more. The values are
 /// decoded when they are read (`QueueItem.metadata`, `QueueItem.path`).
 ///
-/// The layout, written and read only here: a presence mask (`UInt32`, a bit for each optional
-/// value below); the file identity when present; the path; the title; the optional fields that
-/// are present; the duration, the sample rate and the channels; the chapters and the other
-/// artists when present. The path and the file identity are read without the rest. Text is a length and UTF-8, integers zigzag varints, seconds and decimals the 8
-/// bytes of the `Double`.
+/// The layout, written and read only here, follows `TrackField.all`: a presence mask
+/// (`UInt32`: a bit for each field of the table, by its place there, and three more); the file
+/// identity when present; the path; then each field present, in the table's order, as its
+/// storage keeps it; then the chapters and the other artists when present. Text is a length and
+/// UTF-8, whole numbers zigzag varints, seconds and decimals the 8 bytes of the `Double`. The
+/// path and the file identity are read without the rest.
 ///
-/// Written by hand rather than by walking `TrackField.all`: the table's closures and shared
-/// objects made reading a 100,000-item state file 1.7 times as long (the reference counts of
-/// the objects bounced between the two threads that read it). `ItemRecordTests` sets every
-/// field of the table and checks that it comes back, so a field added there and not here fails.
+/// A record is made from a `TrackMetadata` (a probe, an edit), or straight from the values a
+/// state file's line holds (`init?(path:values:)`): a restart of 100,000 items made no
+/// `TrackMetadata` and no `String` of them.
 struct ItemRecord: Sendable, Equatable {
     private(set) var bytes: [UInt8]
 
-    private enum Bit: Int {
-        case artist, album, albumArtist, composer, genre, artworkPath
-        case year, trackNumber, trackCount, discNumber, discCount, bitsPerSample
-        case replayGainTrackGain, replayGainTrackPeak, replayGainAlbumGain, replayGainAlbumPeak
-        case chapters, otherArtists, file
+    /// The mask's bits past the fields'.
+    fileprivate static let chaptersMask: UInt32 = 1 << 29
+    fileprivate static let otherArtistsMask: UInt32 = 1 << 30
+    fileprivate static let fileMask: UInt32 = 1 << 31
 
-        var mask: UInt32 { 1 << UInt32(rawValue) }
-    }
-
-    fileprivate static let fileMask = Bit.file.mask
+    /// Each field's storage, by its place in `TrackField.all`. Kept apart from the fields,
+    /// which are objects: records made on two threads at once bounced their reference counts
+    /// between the processors (a restart took 1.7 times as long).
+    static let storages: [TrackField.Storage] = {
+        precondition(TrackField.all.count <= 29, "the record's mask has a bit for each field")
+        return TrackField.all.map(\.storage)
+    }()
 
     init(path: String, metadata: TrackMetadata, file: FileIdentity?) {
-        let m = metadata
-        func bit(_ bit: Bit, _ isPresent: Bool) -> UInt32 { isPresent ? bit.mask : 0 }
-        let mask =
-            bit(.artist, m.artist != nil) | bit(.album, m.album != nil) | bit(.albumArtist, m.albumArtist != nil)
-            | bit(.composer, m.composer != nil) | bit(.genre, m.genre != nil)
-            | bit(.artworkPath, m.artworkPath != nil) | bit(.year, m.year != nil)
-            | bit(.trackNumber, m.trackNumber != nil) | bit(.trackCount, m.trackCount != nil)
-            | bit(.discNumber, m.discNumber != nil) | bit(.discCount, m.discCount != nil)
-            | bit(.bitsPerSample, m.bitsPerSample != nil)
-            | bit(.replayGainTrackGain, m.replayGainTrackGain != nil)
-            | bit(.replayGainTrackPeak, m.replayGainTrackPeak != nil)
-            | bit(.replayGainAlbumGain, m.replayGainAlbumGain != nil)
-            | bit(.replayGainAlbumPeak, m.replayGainAlbumPeak != nil) | bit(.chapters, !m.chapters.isEmpty)
-            | bit(.otherArtists, !m.otherArtists.isEmpty) | bit(.file, file != nil)
-
+        var mask =
+            (metadata.chapters.isEmpty ? 0 : Self.chaptersMask)
+            | (metadata.otherArtists.isEmpty ? 0 : Self.otherArtistsMask) | (file == nil ? 0 : Self.fileMask)
+        for (index, storage) in Self.storages.enumerated() where storage.isPresent(in: metadata) {
+            mask |= 1 << UInt32(index)
+        }
         // Measured, then written into an array of exactly that size: one allocation a record.
         var size = RecordSize()
-        Self.write(to: &size, mask: mask, path: path, metadata: m, file: file)
+        Self.write(to: &size, mask: mask, path: path, metadata: metadata, file: file)
         bytes = [UInt8](unsafeUninitializedCapacity: size.count) { buffer, count in
             var writer = RecordWriter(buffer)
-            Self.write(to: &writer, mask: mask, path: path, metadata: m, file: file)
+            Self.write(to: &writer, mask: mask, path: path, metadata: metadata, file: file)
             count = writer.count
         }
     }
 
     private static func write(
-        to sink: inout some RecordSink, mask: UInt32, path: String, metadata m: TrackMetadata, file: FileIdentity?
+        to sink: inout some RecordSink, mask: UInt32, path: String, metadata: TrackMetadata, file: FileIdentity?
     ) {
         sink.fixed32(mask)
         if let file {
@@ -62,37 +55,83 @@ struct ItemRecord: Sendable, Equatable {
             sink.signed(file.modified)
         }
         sink.text(path)
-        sink.text(m.title)
-        sink.text(m.artist)
-        sink.text(m.album)
-        sink.text(m.albumArtist)
-        sink.text(m.composer)
-        sink.text(m.genre)
-        sink.text(m.artworkPath)
-        sink.integer(m.year)
-        sink.integer(m.trackNumber)
-        sink.integer(m.trackCount)
-        sink.integer(m.discNumber)
-        sink.integer(m.discCount)
-        sink.integer(m.bitsPerSample)
-        sink.double(m.replayGainTrackGain)
-        sink.double(m.replayGainTrackPeak)
-        sink.double(m.replayGainAlbumGain)
-        sink.double(m.replayGainAlbumPeak)
-        sink.double(m.duration)
-        sink.integer(m.sampleRate)
-        sink.integer(m.channels)
-        if !m.chapters.isEmpty {
-            sink.unsigned(UInt64(m.chapters.count))
-            for chapter in m.chapters {
+        for (index, storage) in storages.enumerated() where mask & 1 << UInt32(index) != 0 {
+            switch storage {
+            case .requiredText(let slot): sink.text(slot.get(metadata))
+            case .text(let slot), .path(let slot): sink.text(slot.get(metadata))
+            case .number(let slot): sink.integer(slot.get(metadata))
+            case .requiredNumber(let slot): sink.integer(slot.get(metadata))
+            case .seconds(let slot): sink.double(slot.get(metadata))
+            case .decimal(let slot): sink.double(slot.get(metadata))
+            }
+        }
+        if mask & chaptersMask != 0 {
+            sink.unsigned(UInt64(metadata.chapters.count))
+            for chapter in metadata.chapters {
                 sink.double(chapter.start)
                 sink.double(chapter.end)
                 sink.text(chapter.title)
             }
         }
-        if !m.otherArtists.isEmpty {
-            sink.unsigned(UInt64(m.otherArtists.count))
-            for artist in m.otherArtists { sink.text(artist) }
+        if mask & otherArtistsMask != 0 {
+            sink.unsigned(UInt64(metadata.otherArtists.count))
+            for artist in metadata.otherArtists { sink.text(artist) }
+        }
+    }
+
+    /// A record of `path` and `values` (a value for each field of `TrackField.all`, by its
+    /// place there; nil where the field has none), with no chapters, other artists or file
+    /// identity. Nil when a value is not of its field's kind (a whole number for a number, a
+    /// finite one for seconds), a required field has none, or the format is not one the engine
+    /// plays (`TrackMetadata.hasPlayableFormat`, of the numbers alone: no string is made).
+    init?(path: UnsafeBufferPointer<UInt8>, values: UnsafeBufferPointer<RawFieldValue?>) {
+        var mask: UInt32 = 0
+        var size = RecordSize()
+        size.fixed32(0)
+        size.text(path)
+        var numbers = TrackMetadata(title: "", duration: 0, sampleRate: 0, channels: 0)
+        for (index, storage) in Self.storages.enumerated() {
+            switch (storage, values[index]) {
+            case (.requiredText, .text(let text)?), (.text, .text(let text)?), (.path, .text(let text)?):
+                size.text(text)
+            case (.number(let slot), .number(let number)?):
+                guard let whole = TrackField.Storage.wholeNumber(number) else { return nil }
+                slot.set(&numbers, whole)
+                size.integer(whole)
+            case (.requiredNumber(let slot), .number(let number)?):
+                guard let whole = TrackField.Storage.wholeNumber(number) else { return nil }
+                slot.set(&numbers, whole)
+                size.integer(whole)
+            case (.seconds(let slot), .number(let number)?):
+                guard number.isFinite else { return nil }
+                slot.set(&numbers, number)
+                size.double(number)
+            case (.decimal(let slot), .number(let number)?):
+                guard number.isFinite else { return nil }
+                slot.set(&numbers, number)
+                size.double(number)
+            case (.seconds, nil):  // no duration: 0, as a probe gives a live stream
+                size.double(0)
+            case (.text, nil), (.path, nil), (.number, nil), (.decimal, nil): continue
+            default: return nil
+            }
+            mask |= 1 << UInt32(index)
+        }
+        guard numbers.hasPlayableFormat else { return nil }
+        bytes = [UInt8](unsafeUninitializedCapacity: size.count) { buffer, count in
+            var writer = RecordWriter(buffer)
+            writer.fixed32(mask)
+            writer.text(path)
+            for (index, storage) in Self.storages.enumerated() where mask & 1 << UInt32(index) != 0 {
+                switch (storage, values[index]) {
+                case (_, .text(let text)?): writer.text(text)
+                case (.number, .number(let number)?), (.requiredNumber, .number(let number)?):
+                    writer.integer(TrackField.Storage.wholeNumber(number)!)
+                case (_, .number(let number)?): writer.double(number)
+                case (_, nil): writer.double(0)
+                }
+            }
+            count = writer.count
         }
     }
 
@@ -118,36 +157,48 @@ struct ItemRecord: Sendable, Equatable {
         bytes.withUnsafeBufferPointer { buffer in
             var reader = RecordReader(buffer)
             let mask = reader.fixed32()
-            func has(_ bit: Bit) -> Bool { mask & bit.mask != 0 }
             let file = reader.file(mask: mask)
             let path = reader.text()
-            var metadata = TrackMetadata(title: reader.text(), duration: 0, sampleRate: 0, channels: 0)
-            if has(.artist) { metadata.artist = reader.text() }
-            if has(.album) { metadata.album = reader.text() }
-            if has(.albumArtist) { metadata.albumArtist = reader.text() }
-            if has(.composer) { metadata.composer = reader.text() }
-            if has(.genre) { metadata.genre = reader.text() }
-            if has(.artworkPath) { metadata.artworkPath = reader.text() }
-            if has(.year) { metadata.year = reader.integer() }
-            if has(.trackNumber) { metadata.trackNumber = reader.integer() }
-            if has(.trackCount) { metadata.trackCount = reader.integer() }
-            if has(.discNumber) { metadata.discNumber = reader.integer() }
-            if has(.discCount) { metadata.discCount = reader.integer() }
-            if has(.bitsPerSample) { metadata.bitsPerSample = reader.integer() }
-            if has(.replayGainTrackGain) { metadata.replayGainTrackGain = reader.double() }
-            if has(.replayGainTrackPeak) { metadata.replayGainTrackPeak = reader.double() }
-            if has(.replayGainAlbumGain) { metadata.replayGainAlbumGain = reader.double() }
-            if has(.replayGainAlbumPeak) { metadata.replayGainAlbumPeak = reader.double() }
-            metadata.duration = reader.double()
-            metadata.sampleRate = reader.integer()
-            metadata.channels = reader.integer()
-            if has(.chapters) {
+            var metadata = TrackMetadata(title: "", duration: 0, sampleRate: 0, channels: 0)
+            for (index, storage) in Self.storages.enumerated() where mask & 1 << UInt32(index) != 0 {
+                switch storage {
+                case .requiredText(let slot): slot.set(&metadata, reader.text())
+                case .text(let slot), .path(let slot): slot.set(&metadata, reader.text())
+                case .number(let slot): slot.set(&metadata, reader.integer())
+                case .requiredNumber(let slot): slot.set(&metadata, reader.integer())
+                case .seconds(let slot): slot.set(&metadata, reader.double())
+                case .decimal(let slot): slot.set(&metadata, reader.double())
+                }
+            }
+            if mask & Self.chaptersMask != 0 {
                 metadata.chapters = (0..<Int(reader.unsigned())).map { _ in
                     Chapter(start: reader.double(), end: reader.double(), title: reader.text())
                 }
             }
-            if has(.otherArtists) { metadata.otherArtists = (0..<Int(reader.unsigned())).map { _ in reader.text() } }
+            if mask & Self.otherArtistsMask != 0 {
+                metadata.otherArtists = (0..<Int(reader.unsigned())).map { _ in reader.text() }
+            }
             return (path, metadata, file)
+        }
+    }
+}
+
+/// A field's value as a reader of a file found it, before it is checked against the field:
+/// text as its UTF-8 bytes (valid UTF-8, borrowed), or a number.
+public enum RawFieldValue {
+    case text(UnsafeBufferPointer<UInt8>)
+    case number(Double)
+}
+
+extension TrackField.Storage {
+    /// Whether `metadata` has a value here: always for a required field and for seconds
+    /// (0 for a live stream), for the others when it is not nil.
+    fileprivate func isPresent(in metadata: TrackMetadata) -> Bool {
+        switch self {
+        case .requiredText, .requiredNumber, .seconds: true
+        case .text(let slot), .path(let slot): slot.get(metadata) != nil
+        case .number(let slot): slot.get(metadata) != nil
+        case .decimal(let slot): slot.get(metadata) != nil
         }
     }
 }
@@ -158,6 +209,7 @@ private protocol RecordSink {
     mutating func unsigned(_ value: UInt64)
     mutating func double(_ value: Double)
     mutating func text(_ value: String)
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>)
 }
 
 extension RecordSink {
@@ -181,6 +233,10 @@ private struct RecordSize: RecordSink {
         let length = value.utf8.count
         unsigned(UInt64(length))
         count += length
+    }
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+        unsigned(UInt64(utf8.count))
+        count += utf8.count
     }
 }
 
@@ -223,12 +279,14 @@ private struct RecordWriter: RecordSink {
 
     mutating func text(_ value: String) {
         var value = value
-        value.withUTF8 { utf8 in
-            unsigned(UInt64(utf8.count))
-            reserve(utf8.count)
-            _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + utf8.count)]).initialize(from: utf8)
-            count += utf8.count
-        }
+        value.withUTF8 { utf8 in text(utf8) }
+    }
+
+    mutating func text(_ utf8: UnsafeBufferPointer<UInt8>) {
+        unsigned(UInt64(utf8.count))
+        reserve(utf8.count)
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + utf8.count)]).initialize(from: utf8)
+        count += utf8.count
     }
 }
 

@@ -12,6 +12,28 @@ public struct QueueItem: Sendable, Equatable {
         record = ItemRecord(path: path, metadata: metadata, file: file)
     }
 
+    /// An item read back from a file straight into its record, with no `TrackMetadata` or
+    /// `String` made of it: `path` and a value for each field of `TrackField.all` (by its
+    /// place there; nil where it has none). Nil when a value is not of its field's kind, a
+    /// required field has none, the path is not one the queue holds (`isQueueable`) or the
+    /// format is not playable (`hasPlayableFormat`): the caller reads such a line again to say
+    /// what is wrong.
+    public init?(id: UInt64, path: UnsafeBufferPointer<UInt8>, values: UnsafeBufferPointer<RawFieldValue?>) {
+        guard Self.isQueueable(path: path), let record = ItemRecord(path: path, values: values) else { return nil }
+        self.id = id
+        self.record = record
+    }
+
+    /// Whether the queue holds an item of `path`: an absolute path, or a stream's URL.
+    public static func isQueueable(path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { isQueueable(path: $0) }
+    }
+
+    private static func isQueueable(path: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.first == UInt8(ascii: "/") || StreamURL.isStream(String(decoding: path, as: UTF8.self))
+    }
+
     /// Absolute path of the audio file (or a stream's URL).
     public var path: String {
         get { record.path }
@@ -93,6 +115,10 @@ public struct TrackMetadata: Sendable, Equatable {
 }
 
 extension TrackMetadata {
+    /// Whether the engine can play this format: a sample rate, 1 to 8 channels, and no
+    /// negative duration.
+    public var hasPlayableFormat: Bool { sampleRate > 0 && (1...8).contains(channels) && duration >= 0 }
+
     /// Whether a position in the item can be chosen: not in a live stream.
     public var isSeekable: Bool { duration > 0 }
 

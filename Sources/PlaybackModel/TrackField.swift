@@ -203,6 +203,14 @@ extension TrackField {
 }
 
 extension TrackField.Storage {
+    /// `number` as a field's whole number: nil when it is not finite, not whole, or beyond
+    /// 10^15 either way.
+    public static func wholeNumber(_ number: Double) -> Int? {
+        // Compared after the bound, which also refuses NaN and the infinities: then the
+        // conversion cannot trap, and a whole number converts back to itself.
+        abs(number) < 1e15 && Double(Int(number)) == number ? Int(number) : nil
+    }
+
     /// `TrackField.set(_:in:)`, for a reader of many values that keeps only each column's storage.
     @discardableResult
     public func set(_ value: TrackFieldValue?, in metadata: inout TrackMetadata) -> Bool {

@@ -39,6 +39,42 @@ import Testing
         #expect(parsed == original)
     }
 
+    @Test(
+        "an item line read in place gives the item its JSON gives: 500 items of random fields, every line also escaped")
+    func inPlaceAsParsed() throws {
+        var generator = SystemRandomNumberGenerator()
+        let texts = ["Tïtle", "日本語の題名", "a", "", "Sigur Rós — Ágætis byrjun", "quote \" inside"]
+        let items = (0..<500).map { index -> QueueItem in
+            var metadata = TrackMetadata(
+                title: texts.randomElement(using: &generator)!, duration: Double.random(in: 0...7200),
+                sampleRate: [8_000, 44_100, 48_000, 96_000].randomElement()!, channels: Int.random(in: 1...8))
+            for field in TrackField.all where Bool.random() {
+                switch field.storage {
+                case .text, .requiredText: field.set(.text(texts.randomElement()! + "\(index)"), in: &metadata)
+                case .path: field.set(.text("/covers/\(index).jpg"), in: &metadata)
+                case .number: field.set(.number(Int.random(in: -3...3_000)), in: &metadata)
+                case .decimal:
+                    field.set(.decimal([-0.0, 1.5, -6.2, Double.random(in: -20...20)].randomElement()!), in: &metadata)
+                case .seconds, .requiredNumber: break
+                }
+            }
+            return QueueItem(id: UInt64(index + 1), path: "/music/\(index) \(metadata.title).flac", metadata: metadata)
+        }
+        let original = ResumeState(
+            items: items, currentIndex: 0, position: 0, state: .stopped, repeatMode: .off, shuffleMode: .off,
+            shuffledOrder: nil, disabledCommands: [])
+        let bytes = original.fileBytes()
+        let headerEnd = bytes.firstIndex(of: UInt8(ascii: "\n"))!
+        // "\/" is "/" in JSON: every line then has an escape, and is parsed as JSON.
+        var escaped = Array(bytes[...headerEnd])
+        for byte in bytes[(headerEnd + 1)...] {
+            if byte == UInt8(ascii: "/") { escaped.append(UInt8(ascii: "\\")) }
+            escaped.append(byte)
+        }
+        #expect(try ResumeState(fileBytes: bytes).items == items)
+        #expect(try ResumeState(fileBytes: escaped).items == items)
+    }
+
     @Test("the file is a line of settings naming the items' columns once, then a line per item")
     func itemLines() throws {
         let text = String(decoding: state().fileBytes(), as: UTF8.self)

@@ -4,11 +4,11 @@ import SystemSupport
     import Glibc
 #endif
 
-/// Work on a long list of independent files, folders or lines (probing for an enqueue, walking
-/// the library's folders and reading their tags, reading the state file's items), cut into one
-/// contiguous run per processor (at most 4), each run on a background thread of its own
-/// (`pbd-probe`) beside the calling one, which does the first. Results come back in the list's
-/// order.
+/// Work on a long list of independent files, folders or lines, on a background thread of its
+/// own (`pbd-probe`) per processor (at most 4) beside the calling one: `map` cuts the list into
+/// one contiguous run per thread and gives the results back in the list's order (probing for an
+/// enqueue, walking the library's folders and reading their tags); `forEachPiece` hands out
+/// small pieces in turn (reading the state file's items).
 enum ParallelRuns {
     /// Lists shorter than this are done on the calling thread alone: a thread costs more than
     /// it saves.
@@ -44,6 +44,42 @@ enum ParallelRuns {
             }
         }
         return all
+    }
+}
+
+extension ParallelRuns {
+    /// Calls `body` with pieces of `0..<count` (about eight a processor), which the calling
+    /// thread and a `pbd-probe` thread for each other processor take in turn until none is
+    /// left: for work that puts its results in place by index (the state file's item lines). A
+    /// thread that runs slower (its processor shared with another program) takes fewer pieces,
+    /// where with one run each the other thread sat idle meanwhile (a 100,000-item restart: a
+    /// run took 107 ms beside the other's 70). At most `minimum` items, the calling thread
+    /// does it all in one piece.
+    static func forEachPiece(of count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> Void) {
+        guard count > minimum, processors > 1 else {
+            if count > 0 { body(0..<count) }
+            return
+        }
+        let length = (count + processors * 8 - 1) / (processors * 8)
+        let next = Locked(0)
+        let work: @Sendable () -> Void = {
+            while true {
+                let start = next.withLock { start in
+                    defer { start += length }
+                    return start
+                }
+                guard start < count else { return }
+                body(start..<min(start + length, count))
+            }
+        }
+        let threads = (1..<processors).map { _ in
+            NamedThread.start(name: "pbd-probe") {
+                NamedThread.makeCurrentBackground(niceness: BackgroundWorker.niceness)
+                work()
+            }
+        }
+        work()
+        for thread in threads { thread?.join() }
     }
 }
 

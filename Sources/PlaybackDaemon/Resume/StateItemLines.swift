@@ -96,32 +96,36 @@ struct StateItemLines: Sendable, Equatable {
         }
         guard count > 0 else { return ([], columns, []) }
         let failures = Locked<[(index: Int, error: StateFileError)]>([])
-        // Each run reads with arrays of its own, and only the columns' storage, not the fields
+        let done = Locked<[Range<Int>]>([])
+        // Each piece reads with arrays of its own, and only the columns' storage, not the fields
         // (their strings): the reference counts of what two threads share would bounce between
         // the processors on every value (measured: two runs took 1.4 times as long as one).
         // Each puts its items in place in the one array: joining the runs' arrays retained
         // every string once more, and released it again (measured: 14% of the time).
         let items = [QueueItem](unsafeUninitializedCapacity: count) { buffer, initialized in
             let destination = UncheckedSendable(buffer.baseAddress!)
-            let runs = ParallelRuns.map(ranges, minimum: 4_096) { (runRanges: ArraySlice<Range<Int>>) -> [Range<Int>] in
+            let lines = UncheckedSendable(lines)
+            ParallelRuns.forEachPiece(of: count, minimum: 4_096) { piece in
                 let reader = LineReader(columns.map { $0 })
-                var done = runRanges.startIndex
-                for index in runRanges.indices {
+                var end = piece.lowerBound
+                for index in piece {
                     do throws(StateFileError) {
-                        let item = try reader.item(UnsafeBufferPointer(rebasing: lines[runRanges[index]]), index: index)
-                        (destination.value + index).initialize(to: item)
-                        done = index + 1
+                        let line = UnsafeBufferPointer(rebasing: lines.value[ranges[index]])
+                        (destination.value + index).initialize(to: try reader.item(line, index: index))
+                        end = index + 1
                     } catch {
                         failures.withLock { $0.append((index, error)) }
                         break
                     }
                 }
-                return [runRanges.startIndex..<done]
+                done.withLock { $0.append(piece.lowerBound..<end) }
             }
             if failures.withLock({ $0.isEmpty }) {
                 initialized = count
             } else {
-                for run in runs { (destination.value + run.lowerBound).deinitialize(count: run.count) }
+                for piece in done.withLock({ $0 }) {
+                    (destination.value + piece.lowerBound).deinitialize(count: piece.count)
+                }
                 initialized = 0
             }
         }
@@ -181,6 +185,43 @@ private struct LineReader {
     }
 
     func item(_ line: UnsafeBufferPointer<UInt8>, index: Int) throws(StateFileError) -> QueueItem {
+        if let item = plainItem(line, index: index) { return item }
+        return try parsedItem(line, index: index)
+    }
+
+    /// The item of a line of plain values (strings without escapes, numbers and nulls: nearly
+    /// every line), read in place into its record (`QueueItem(id:path:values:)`), with no
+    /// `JSONValue`, `TrackMetadata` or `String` made of it: these took three quarters of a
+    /// restart. Nil for any other line, and for a line with a problem, which `parsedItem` reads
+    /// again to say what it is.
+    private func plainItem(_ line: UnsafeBufferPointer<UInt8>, index: Int) -> QueueItem? {
+        withUnsafeTemporaryAllocation(of: RawFieldValue?.self, capacity: TrackField.all.count) { values in
+            values.initialize(repeating: nil)
+            var path: UnsafeBufferPointer<UInt8>?
+            var position = 0
+            let isPlain = JSONParser.readFlatArray(line) { scalar in
+                defer { position += 1 }
+                guard position > 0 else {
+                    guard case .string(let bytes) = scalar else { return false }
+                    path = bytes
+                    return true
+                }
+                guard position <= columns.count else { return false }
+                switch (columns[position - 1], scalar) {
+                case (_, .null): break
+                case (.field(let field), .string(let bytes)): values[field] = .text(bytes)
+                case (.field(let field), .number(let number)): values[field] = .number(number)
+                case (.chapters, _): return false  // read by `parsedItem`
+                }
+                return true
+            }
+            guard isPlain, let path else { return nil }
+            return QueueItem(id: UInt64(index + 1), path: path, values: UnsafeBufferPointer(values))
+        }
+    }
+
+    /// The item of any line, parsed as JSON, or what is wrong with it.
+    private func parsedItem(_ line: UnsafeBufferPointer<UInt8>, index: Int) throws(StateFileError) -> QueueItem {
         // Made only for an error: a state file holds thousands of items.
         func context() -> String { "item \(index)" }
         let json: JSONValue
@@ -226,10 +267,10 @@ extension QueueItem {
         resumed path: String, metadata: consuming TrackMetadata, chapters: JSONValue?, id: UInt64,
         context: @autoclosure () -> String
     ) throws(StateFileError) {
-        guard path.hasPrefix(bytes: "/") || StreamURL.isStream(path) else {
+        guard QueueItem.isQueueable(path: path) else {
             throw StateFileError("\(context()): path is neither absolute nor an http(s) URL")
         }
-        guard metadata.sampleRate > 0, (1...8).contains(metadata.channels), metadata.duration >= 0 else {
+        guard metadata.hasPlayableFormat else {
             throw StateFileError("\(context()): bad format")
         }
         if let chapters {
