@@ -91,9 +91,13 @@ func threadReport(_ pid: Int32) -> String {
 
 /// Whether a Unix stream socket at `path` listens (`/proc/net/unix` shows it with
 /// `__SO_ACCEPTCON`). Its file appears at `bind`, before `listen`; a connection made in between
-/// is refused, so a test that waits for the file alone fails at random.
+/// is refused, so a test that waits for the file alone fails at random. The table is read to its
+/// end: /proc files have no size, and `String(contentsOfFile:)` stops at its first read, short of
+/// a socket listed after the first few dozen (as with every test running side by side).
 func isListening(_ path: String) -> Bool {
-    let table = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+    guard let file = FileHandle(forReadingAtPath: "/proc/net/unix") else { return false }
+    defer { try? file.close() }
+    let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
     return table.split(separator: "\n").contains { line in
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         return fields.count >= 8 && fields[3] == "00010000" && fields[7...].joined(separator: " ") == path
