@@ -6,10 +6,17 @@ import Testing
 /// read-only pages of the loaded files leave the resident set, the process's own copies (data,
 /// RELRO, the heap) stay, and everything still runs.
 @Suite struct ResidentCodeTests {
+    private struct SmapsUnreadable: Error {}
+
     /// Resident KiB of this process's file mappings, read-only ones and writable or written
     /// (`Anonymous`: a private page the process wrote, a copy of its own) apart.
     private static func fileMappings() throws -> (readOnly: Int, ownCopies: Int) {
-        let smaps = try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
+        // Read to its end: `String(contentsOfFile:)` stops at a /proc file's first read (3.8 KB).
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps") else {
+            throw SmapsUnreadable()
+        }
+        defer { try? file.close() }
+        let smaps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
         var readOnly = 0
         var ownCopies = 0
         var isFile = false

@@ -91,15 +91,19 @@ func threadReport(_ pid: Int32) -> String {
 
 /// Whether a Unix stream socket at `path` listens (`/proc/net/unix` shows it with
 /// `__SO_ACCEPTCON`). Its file appears at `bind`, before `listen`; a connection made in between
-/// is refused, so a test that waits for the file alone fails at random. The table is read to its
-/// end: /proc files have no size, and `String(contentsOfFile:)` stops at its first read, short of
-/// a socket listed after the first few dozen (as with every test running side by side).
+/// is refused, so a test that waits for the file alone fails at random.
 func isListening(_ path: String) -> Bool {
-    guard let file = FileHandle(forReadingAtPath: "/proc/net/unix") else { return false }
-    defer { try? file.close() }
-    let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-    return table.split(separator: "\n").contains { line in
+    procText("/proc/net/unix").split(separator: "\n").contains { line in
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         return fields.count >= 8 && fields[3] == "00010000" && fields[7...].joined(separator: " ") == path
     }
+}
+
+/// A /proc file read to its end; empty when it cannot be opened. /proc files have no size, and
+/// `String(contentsOfFile:)` stops at its first read: 50 of `/proc/net/unix`'s 303 lines with
+/// 300 sockets listening, 3.8 KB of a process's 165 KB `smaps`.
+func procText(_ path: String) -> String {
+    guard let file = FileHandle(forReadingAtPath: path) else { return "" }
+    defer { try? file.close() }
+    return String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
 }
