@@ -41,12 +41,10 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     /// The output was switched on or off (`outputEnabled` in the snapshot).
     public static let output = ChangeSet(rawValue: 1 << 16)
 
-    /// The bookmarks changed: saved, not published (the daemon's own).
-    public static let bookmarks = ChangeSet(rawValue: 1 << 24)
     /// A play or a skip was counted: the library records it (the daemon's own).
     public static let listening = ChangeSet(rawValue: 1 << 25)
     /// The bits the daemon keeps to itself: they are never published.
-    public static let `internal`: ChangeSet = [.bookmarks, .listening]
+    public static let `internal`: ChangeSet = [.listening]
 
     /// Wire names, in a fixed order.
     public var names: [String] {

@@ -98,4 +98,29 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory + "/bookmarks.json.corrupt"))
         try? FileManager.default.removeItem(atPath: directory)
     }
+
+    @Test("the store writes when the book differs from the one it read or wrote last, and only then")
+    func keepsByValue() throws {
+        var book = BookmarkBook(minimumDuration: 600)
+        _ = book.record(item("book.mp3"), at: 300, now: 0)
+        let path = directory + "/bookmarks.json"
+        let first = store()
+        _ = first.load(minimumDuration: 600)
+        first.keep(BookmarkBook(minimumDuration: 600))
+        first.flush()
+        #expect(!FileManager.default.fileExists(atPath: path), "the empty book read is not written again")
+        first.keep(book)
+        first.stop()
+        let second = store()
+        #expect(second.load(minimumDuration: 600) == book)
+        try FileManager.default.removeItem(atPath: path)
+        second.keep(book)
+        second.flush()
+        #expect(!FileManager.default.fileExists(atPath: path), "the book read is not written again")
+        _ = book.record(item("book.mp3"), at: 400, now: 1)
+        second.keep(book)
+        second.stop()
+        #expect(store().load(minimumDuration: 600) == book)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }

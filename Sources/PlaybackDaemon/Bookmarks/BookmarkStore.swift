@@ -8,7 +8,8 @@ import SystemSupport
 
 /// Where the bookmarks of long items (`BookmarkBook`) are kept across restarts:
 /// `bookmarks.json` beside the resume state, read at start and written atomically off the event
-/// loop (as the resume state is) whenever the book changes. Event loop only.
+/// loop (as the resume state is) whenever the book differs from the one last kept. Event loop
+/// only.
 final class BookmarkStore {
     static let fileName = "bookmarks.json"
 
@@ -18,6 +19,8 @@ final class BookmarkStore {
     private var worker: BackgroundWorker?
     private let pending = Locked<[UInt8]?>(nil)
     private var lastFailure: String?
+    /// The book read or handed to be written last (`keep` compares with it).
+    private var kept: BookmarkBook?
 
     init(path: String?, loop: EventLoop, log: DaemonLog) {
         self.path = path
@@ -35,6 +38,12 @@ final class BookmarkStore {
     /// The book kept in the file (empty when there is none); an unreadable file is moved aside
     /// with a warning.
     func load(minimumDuration: Double) -> BookmarkBook {
+        let book = read(minimumDuration: minimumDuration)
+        kept = book
+        return book
+    }
+
+    private func read(minimumDuration: Double) -> BookmarkBook {
         guard let path else { return BookmarkBook(minimumDuration: minimumDuration) }
         let bytes: [UInt8]
         do {
@@ -55,6 +64,14 @@ final class BookmarkStore {
             log.warning("the bookmarks in \(path) are unreadable (\(error)); moved them to \(aside)")
             return BookmarkBook(minimumDuration: minimumDuration)
         }
+    }
+
+    /// Writes `book` soon when it differs from the book read or written last (an unchanged
+    /// book's entries are the same array, which compares in constant time).
+    func keep(_ book: BookmarkBook) {
+        guard book != kept else { return }
+        kept = book
+        save(book)
     }
 
     /// Writes `book` soon, on the writer's thread; saves asked for while one is pending

@@ -6,9 +6,9 @@ import SystemSupport
 #endif
 
 /// Resume as a subsystem: at start it reads the state file (when there is one) and hands it to
-/// the player; after every meaningful change it saves what the published view says, and every
-/// few seconds while playing what the player's view says then; at the end it writes the last state, the position heard after
-/// the fade. A long queue's file is read in two steps: its head at once, for the player to
+/// the player; it saves what a published view says whenever that differs from what it saved
+/// last (`ResumeSaveRule`), every few seconds while playing what the player's view says then,
+/// and at the end the last state, the position heard after the fade. A long queue's file is read in two steps: its head at once, for the player to
 /// show, and the whole on a thread of its own (`pbd-resume`); nothing is saved in between.
 /// The item lines of the file read are the persister's to copy while the queue holds the items
 /// read from them.
@@ -40,6 +40,8 @@ final class ResumePersistence: Subsystem {
     private var isRestoring = false
     /// Saves the position every `StatePersister.playingInterval` while playing.
     private let saveTimer: OneShotTimer
+    /// Whether a view's state differs from the one saved last.
+    private var rule = ResumeSaveRule()
 
     init(
         path: String?, mode: ResumeMode, loop: EventLoop, log: DaemonLog, restoring: Restoring,
@@ -102,21 +104,23 @@ final class ResumePersistence: Subsystem {
 
     func ready(_ view: PlayerView) { isReady = true }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
-        if !changes.isDisjoint(with: [.queue, .item, .position, .state, .commands, .modes, .volume, .equalizer, .rate])
-        {
-            persist(view)
-        }
-    }
+    func publish(_ view: PlayerView, changes: ChangeSet) { persist(view) }
 
-    /// Saves `view` on the worker (not while a long queue is read); while playing, the view
-    /// then again every few seconds.
-    private func persist(_ view: PlayerView) {
+    /// Saves `view` on the worker when its state differs from the one saved last, or `always`
+    /// (not while a long queue is read); while playing, the view then again every few seconds.
+    private func persist(_ view: PlayerView, always: Bool = false) {
         guard let persister, isReady, !isRestoring, !view.isLoading else { return }
-        persister.save(view.resumeState(at: WallClock.now()))
+        let now = WallClock.now()
+        let state = view.resumeState(at: now)
+        if always || rule.differs(state, at: now) {
+            persister.save(state)
+            rule.wrote(state, at: now, rate: view.nowPlaying.rate)
+        }
         if view.nowPlaying.state == .playing {
             if !saveTimer.isArmed {
-                saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in persist(current()) }
+                saveTimer.arm(after: StatePersister.playingInterval) { [unowned self] in
+                    persist(current(), always: true)
+                }
             }
         } else {
             saveTimer.cancel()

@@ -187,11 +187,10 @@ final class PlayerService {
     }
 
     /// Records `changes` for this step's publication, and does what follows from them: the
-    /// bookmarks saved when they changed, the plays and skips counted handed to the library.
+    /// plays and skips counted handed to the library.
     @discardableResult
     func note(_ changes: ChangeSet) -> ChangeSet {
         pendingChanges.formUnion(changes)
-        if changes.contains(.bookmarks) { bookmarkStore.save(state.bookmarks) }
         if changes.contains(.listening) { onListening(state.changeListening { $0.take() }) }
         return changes
     }
@@ -238,7 +237,8 @@ final class PlayerService {
         heapTimer.cancel()
         let position = driver.fadeOut()
         note(state.engineHalted(at: position))
-        note(state.bookmarkCurrentItem(at: Moment(heard: position, now: WallClock.now())))
+        state.bookmarkCurrentItem(at: Moment(heard: position, now: WallClock.now()))
+        bookmarkStore.keep(state.bookmarks)
         bookmarkStore.flush()
     }
 
@@ -259,8 +259,9 @@ final class PlayerService {
         note(marked)
         if let wanted { phraseAnalyzer.request(wanted) }
         state.keepBookmarkSchedule(now: moment.now)
+        bookmarkStore.keep(state.bookmarks)
         defer { armDeadlines() }
-        // What the daemon keeps to itself (bookmarks, plays counted) was done in `note`.
+        // What the daemon keeps to itself (plays counted) was done in `note`.
         pendingChanges.subtract(.internal)
         guard !pendingChanges.isEmpty else { return }
         if state.transport == .playing && driver.isRunningAndSilent {

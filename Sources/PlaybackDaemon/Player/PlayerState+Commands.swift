@@ -103,11 +103,14 @@ extension PlayerState {
             return analyzePhrases(threshold: threshold, minimumSilence: minimumSilence)
         case .bookmarks: return (.success(.bookmarks(bookmarks.bookmarks)), [])
         case .forgetBookmarks(let path):
-            guard let path else { return (.success(.done), changeBookmarks { $0.forgetAll() } > 0 ? .bookmarks : []) }
+            guard let path else {
+                changeBookmarks { _ = $0.forgetAll() }
+                return (.success(.done), [])
+            }
             guard changeBookmarks({ $0.forget(path: path) }) else {
                 return (.failure(CommandFailure(.noSuchContent, "no bookmark for \(path)")), [])
             }
-            return (.success(.done), .bookmarks)
+            return (.success(.done), [])
         case .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains, .setEqualizerGlobalGain, .resetEqualizer:
             return changeEqualizer(command)
         case .nowPlaying, .subscribe, .enqueue, .equalizer, .loadEqualizer, .saveEqualizer:

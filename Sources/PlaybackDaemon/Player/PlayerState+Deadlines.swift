@@ -78,7 +78,8 @@ extension PlayerState {
         case .chapter: return (published(shown), nil)
         case .bookmark:
             setBookmarkDue(moment.now + Self.bookmarkInterval)
-            return (bookmarkCurrentItem(at: moment), nil)
+            bookmarkCurrentItem(at: moment)
+            return ([], nil)
         case .retry:
             changeRetry { $0.take() }
             return (startPlaying(at: heldFrame), nil)

@@ -30,7 +30,7 @@ extension PlayerState {
     ///   (`ListeningCounter`).
     /// - another item while playing on, with crossfade on: the new pipeline fades out of the
     ///   item left from where it was heard (`skipFade`), when both play at one rate.
-    /// A bookmark that changed adds `.bookmarks` (the book is saved), a skip `.listening`.
+    /// A skip adds `.listening`. The bookmarks are saved because the book changed.
     mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
         let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
         let wasPlaying = transport == .playing
@@ -48,16 +48,12 @@ extension PlayerState {
         let otherItem = left?.item.id != current?.id
         let jumped = !otherItem && changes.contains(.position)
         if let left, otherItem || (wasPlaying && transport != .playing) {
-            if changeBookmarks({ $0.record(left.item, at: left.seconds, now: moment.now) }) {
-                follows.insert(.bookmarks)
-            }
+            changeBookmarks { _ = $0.record(left.item, at: left.seconds, now: moment.now) }
             // Stopped in the same item: back to where it starts, which that bookmark now says.
             if transport == .stopped && !otherItem { hold(startFrame()) }
         }
         let landed = heldSeconds
-        if jumped, let current, changeBookmarks({ $0.record(current, at: landed, now: moment.now) }) {
-            follows.insert(.bookmarks)
-        }
+        if jumped, let current { changeBookmarks { _ = $0.record(current, at: landed, now: moment.now) } }
         if otherItem || jumped { changeSleep { $0.aim(item: current, at: landed) } }
         if let left, otherItem,
             changeListening({ $0.left(left.item, at: left.seconds, started: wasStarted, now: moment.now) })
@@ -84,19 +80,18 @@ extension PlayerState {
     var heldSeconds: Double { queue.current?.metadata.seconds(atFrame: heldFrame) ?? 0 }
 
     /// Saves where the current item is heard (every few seconds while a long one plays, and
-    /// at exit). Whether the book changed.
-    mutating func bookmarkCurrentItem(at moment: Moment) -> ChangeSet {
-        guard let item = queue.current else { return [] }
+    /// at exit).
+    mutating func bookmarkCurrentItem(at moment: Moment) {
+        guard let item = queue.current else { return }
         let seconds = playedSeconds(moment.heard)
-        return changeBookmarks { $0.record(item, at: seconds, now: moment.now) } ? .bookmarks : []
+        changeBookmarks { _ = $0.record(item, at: seconds, now: moment.now) }
     }
 
     /// The item `id` was played to its end: it starts from its beginning next time, and it was
     /// heard (a play, unless this listen counted it already).
     mutating func itemFinished(_ id: UInt64, now: Double) -> ChangeSet {
         guard let item = queue.items.first(where: { $0.id == id }) else { return [] }
-        var changes: ChangeSet = changeListening { $0.countPlay(item, now: now) } ? .listening : []
-        if changeBookmarks({ $0.record(item, at: item.metadata.duration, now: now) }) { changes.insert(.bookmarks) }
-        return changes
+        changeBookmarks { _ = $0.record(item, at: item.metadata.duration, now: now) }
+        return changeListening { $0.countPlay(item, now: now) } ? .listening : []
     }
 }

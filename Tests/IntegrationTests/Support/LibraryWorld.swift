@@ -25,6 +25,12 @@ struct LibraryWorld {
         try waitForScan()
     }
 
+    /// `daemon`, started on the library at `root`; no scan is waited for.
+    init(root: String, daemon: DaemonProcess) {
+        self.root = root
+        self.daemon = daemon
+    }
+
     /// Waits until the library is idle, its first scan done.
     func waitForScan(timeout: Double = 30) throws {
         try waitUntil(timeout: timeout) {
