@@ -176,10 +176,10 @@ public final class Daemon {
         return 0
     }
 
-    /// Hands a change to every subsystem, with the library's status when it changed.
+    /// Hands a change to every subsystem, with the library's status.
     private func publish(_ view: PlayerView, _ changes: ChangeSet) {
         var view = view
-        if changes.contains(.library) { view.library = library?.status }
+        view.library = library?.status
         for subsystem in subsystems { subsystem.publish(view, changes: changes) }
     }
 

@@ -73,6 +73,18 @@ public struct NowPlaying: Sendable, Equatable {
         return min(raw, duration)
     }
 
+    /// How far the position must move against the earlier snapshot's prediction to be a jump
+    /// (MPRIS's `Seeked`, MPD's `player`): seeks, skips back to the start, restarts and loop
+    /// points, but not the daemon's re-anchoring of a drifted position (tens of milliseconds).
+    public static let jumpThreshold = 0.5
+
+    /// Whether the position jumped within the same item: this snapshot's position is not where
+    /// `earlier` predicted it. Another item is no jump (it is a change of `item`).
+    public func jumped(from earlier: NowPlaying) -> Bool {
+        guard let item, item.id == earlier.item?.id else { return false }
+        return abs(earlier.position(at: timestamp) - elapsed) >= Self.jumpThreshold
+    }
+
     /// When the extrapolated position reaches `position` (seconds since the epoch); nil when it
     /// does not advance.
     public func time(reaching position: Double) -> Double? {

@@ -72,10 +72,10 @@ import Testing
             )
         }
         let before = playing(item, at: 10, time: 100)
-        #expect(!MPRIS.jumped(from: before, to: playing(item, at: 15.03, time: 105)), "re-anchored by 30 ms")
-        #expect(MPRIS.jumped(from: before, to: playing(item, at: 40, time: 105)), "a seek forward")
-        #expect(MPRIS.jumped(from: before, to: playing(item, at: 0, time: 105)), "a restart")
-        #expect(!MPRIS.jumped(from: before, to: playing(other, at: 0, time: 105)), "a new item")
+        #expect(!playing(item, at: 15.03, time: 105).jumped(from: before), "re-anchored by 30 ms")
+        #expect(playing(item, at: 40, time: 105).jumped(from: before), "a seek forward")
+        #expect(playing(item, at: 0, time: 105).jumped(from: before), "a restart")
+        #expect(!playing(other, at: 0, time: 105).jumped(from: before), "a new item")
     }
 
     @Test("refusals are org.playbackd.Error.<Status>")

@@ -36,11 +36,9 @@ final class ResidentCode: Subsystem {
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
         if view.nowPlaying.state != .playing { settled.cancel() }
-        if changes.contains(.library) {
-            let isScanning = view.library?.state == .scanning
-            if scanning && !isScanning { release(after: "a library scan") }
-            scanning = isScanning
-        }
+        let isScanning = view.library?.state == .scanning
+        if scanning && !isScanning { release(after: "a library scan") }
+        scanning = isScanning
     }
 
     func stop(_ last: PlayerView) { settled.cancel() }

@@ -11,7 +11,7 @@ import SystemSupport
 /// MPRIS (docs/mpd.md): MPD's clients (mpc, ncmpcpp, phone apps, status bars' mpd modules)
 /// connect over TCP or a Unix socket (`mpd-listen`). Commands become the daemon's commands;
 /// `status`, `currentsong` and the queue are read from the published view; `idle` is told
-/// what each published change set touched. Nothing listens unless an address is configured.
+/// which of its events' values differ from the view announced before (`MPDIdleState`). Nothing listens unless an address is configured.
 /// Event loop only.
 final class MPDFrontEnd: Subsystem {
     private let addresses: [MPDListenAddress]
@@ -30,7 +30,8 @@ final class MPDFrontEnd: Subsystem {
     private var playlistVersion: UInt64 = 1
     /// MPD numbers each database update; this is the number of the last one begun.
     private var updateJob = 0
-    private var wasScanning = false
+    /// What the view announced last showed, for `idle`.
+    private var announced: (idle: MPDIdleState, nowPlaying: NowPlaying)?
     /// Listeners not accepting while a long queue is read at start (`PlayerView.isLoading`):
     /// MPD's commands read the queue from the view, which holds only its head meanwhile.
     private var waitingListeners: [Int32] = []
@@ -47,7 +48,8 @@ final class MPDFrontEnd: Subsystem {
         context = MPDContext(
             view: current, perform: perform, roots: roots, device: device,
             playlistVersion: { [unowned self] in playlistVersion },
-            updatingJob: { [unowned self] in wasScanning ? updateJob : nil }, startedAt: WallClock.now(),
+            updatingJob: { [unowned self] in announced?.idle.scanning == true ? updateJob : nil },
+            startedAt: WallClock.now(),
             access: MPDAccess(passwords: settings.mpdPasswords, defaultPermissions: settings.mpdDefaultPermissions),
             playlists: playlists,
             changed: { [unowned self] subsystems in
@@ -77,7 +79,7 @@ final class MPDFrontEnd: Subsystem {
     }
 
     func ready(_ view: PlayerView) {
-        wasScanning = view.library?.state == .scanning
+        announced = (MPDIdleState(view), view.nowPlaying)
     }
 
     func publish(_ view: PlayerView, changes: ChangeSet) {
@@ -89,23 +91,14 @@ final class MPDFrontEnd: Subsystem {
                 accept(fd)
             }
         }
-        var subsystems: Set<String> = []
-        if !changes.isDisjoint(with: [.state, .item, .position, .rate]) { subsystems.insert("player") }
-        if changes.contains(.queue) {
-            subsystems.insert("playlist")
-            playlistVersion += 1
-        }
-        if changes.contains(.volume) { subsystems.insert("mixer") }
-        if !changes.isDisjoint(with: [.modes, .replayGain]) { subsystems.insert("options") }
-        if changes.contains(.output) { subsystems.insert("output") }
-        let scanning = changes.contains(.library) ? view.library?.state == .scanning : wasScanning
-        if scanning != wasScanning {
-            subsystems.insert("update")
-            if scanning { updateJob += 1 } else { subsystems.insert("database") }
-            wasScanning = scanning
-        }
-        guard !subsystems.isEmpty else { return }
-        for (_, connection) in connections { connection.session.changed(subsystems) }
+        let idle = MPDIdleState(view)
+        guard let earlier = announced else { return announced = (idle, view.nowPlaying) }
+        let events = idle.events(since: earlier.idle, jumped: view.nowPlaying.jumped(from: earlier.nowPlaying))
+        announced = (idle, view.nowPlaying)
+        if events.contains("playlist") { playlistVersion += 1 }
+        if idle.scanning && !earlier.idle.scanning { updateJob += 1 }
+        guard !events.isEmpty else { return }
+        for (_, connection) in connections { connection.session.changed(events) }
     }
 
     func stop(_ last: PlayerView) {

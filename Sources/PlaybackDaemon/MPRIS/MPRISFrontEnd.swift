@@ -67,7 +67,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
             connection.emitPropertiesChanged(
                 at: MPRIS.objectPath, interface: interface.name, changedProperties(of: interface))
         }
-        if changes.contains(.position), MPRIS.jumped(from: previous, to: snapshot) {
+        if snapshot.jumped(from: previous) {
             connection.emitSignal(
                 at: MPRIS.objectPath, interface: MPRIS.player.name, "Seeked", [.int64(published.positionMicroseconds)])
         }
@@ -224,17 +224,6 @@ final class MPRISFrontEnd: Subsystem, BusObject {
 }
 
 extension MPRIS {
-    /// How far the position must move against the state's prediction to be a jump that
-    /// `Seeked` announces: seeks, skips, restarts and loop points, but not the daemon's re-anchoring of a
-    /// drifted position (tens of milliseconds), which clients need not hear about.
-    static let seekedThreshold = 0.5
-
-    /// Whether the position jumped within the same item: the new snapshot's position is not
-    /// where the previous one predicted it (a new item is announced by its `Metadata`).
-    static func jumped(from previous: NowPlaying, to snapshot: NowPlaying) -> Bool {
-        guard let item = snapshot.item, item.id == previous.item?.id else { return false }
-        return abs(previous.position(at: snapshot.timestamp) - snapshot.elapsed) >= seekedThreshold
-    }
 
     /// The D-Bus error name of a refused command: `org.playbackd.Error.CommandDisabled`.
     static func errorName(_ status: CommandStatus) -> String {
