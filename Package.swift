@@ -8,9 +8,8 @@ let sanitizing = Context.environment["PLAYBACKD_SANITIZE"] != nil
 /// Every module the two programs are built from: one section per function, so that the linker
 /// can place the functions that run together (below), and no implicit `_StringProcessing`
 /// (regular expressions and their string algorithms, which nothing here uses: linked in, its
-/// metadata kept 140 KiB of the daemon's memory resident). A generic type's metadata is reached
-/// through its accessor, not by demangling its name at first use: `playbackctl status` runs
-/// 536,000 instructions instead of 624,000, the daemon's start 31.3 million instead of 32.2.
+/// metadata would stay resident). A generic type's metadata is reached through its accessor,
+/// not by demangling its name at first use, which costs every start instructions.
 let leanSwift: [SwiftSetting] = [
     .unsafeFlags([
         "-Xfrontend", "-function-sections", "-Xfrontend", "-disable-implicit-string-processing-module-import",
@@ -30,8 +29,7 @@ let leanC: [CSetting] = [.unsafeFlags(["-ffunction-sections"])]
 /// A function missing from the list (new or renamed) is only placed among the rest. Every
 /// imported function is bound at start (`-z now`, which also makes the GOT read-only): a first
 /// call later would look its name up in every library's symbol tables, mapping their pages
-/// again after `ResidentCode` released them (1.1 MiB, measured on the first save of the state
-/// while playing). The same directory is searched for libraries first: the daemon's holds a
+/// again after `ResidentCode` released them. The same directory is searched for libraries first: the daemon's holds a
 /// script that makes `-lstdc++` the static archive.
 func orderedLink(_ program: String) -> [LinkerSetting] {
     let directory = Context.packageDirectory + "/Sources/\(program)/link"

@@ -8,17 +8,23 @@ public struct Event: Sendable, Equatable {
     public var equalizer: Equalizer?
     /// The library's status, when it changed (`changes` has `library`).
     public var library: LibraryStatus?
+    /// What the step heard: items that became audible, hearings that ended.
+    public var hearing: [HearingEvent]
 
-    public init(changes: ChangeSet, nowPlaying: NowPlaying, equalizer: Equalizer? = nil, library: LibraryStatus? = nil)
-    {
+    public init(
+        changes: ChangeSet, nowPlaying: NowPlaying, equalizer: Equalizer? = nil, library: LibraryStatus? = nil,
+        hearing: [HearingEvent] = []
+    ) {
         self.changes = changes
         self.nowPlaying = nowPlaying
         self.equalizer = equalizer
         self.library = library
+        self.hearing = hearing
     }
 
     /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` (and `"equalizer":{...}` when it
-    /// changed) and a newline, as UTF-8.
+    /// changed, `"audible":[...]` and `"heard":[...]` when the step heard so) and a newline, as
+    /// UTF-8.
     public var lineBytes: [UInt8] {
         var members: [(String, JSONValue)] = [
             ("event", .string("changed")),
@@ -27,6 +33,10 @@ public struct Event: Sendable, Equatable {
         ]
         if let equalizer { members.append(("equalizer", equalizer.json)) }
         if let library { members.append(("library", library.json)) }
+        for member in ["audible", "heard"] {
+            let listed = hearing.filter { $0.member == member }
+            if !listed.isEmpty { members.append((member, .array(listed.map(\.json)))) }
+        }
         var bytes = JSONValue.object(members).serializedBytes
         bytes.append(UInt8(ascii: "\n"))
         return bytes

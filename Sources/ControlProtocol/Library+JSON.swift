@@ -4,9 +4,6 @@ import PlaybackModel
 /// (`libraryQuery`, and `enqueue`'s `libraryQuery` object) and written back by `playbackctl`;
 /// songs, albums and names written by the daemon and read by `playbackctl`.
 extension LibraryQuery {
-    /// The members a query is made of.
-    static let memberNames: Set<String> = ["entity", "filters", "exclude", "text", "sort", "offset", "limit"]
-
     /// Reads a query from `members`; every problem names what is wrong (an unknown entity,
     /// field or comparison, a bad page).
     init(members: [String: JSONValue]) throws(RequestError) {

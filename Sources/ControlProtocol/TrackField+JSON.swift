@@ -36,13 +36,6 @@ extension TrackField.Storage {
 }
 
 extension TrackMetadata {
-    /// Every field as it is kept in the resume state (paths as paths, seconds unrounded).
-    public var stateMembers: [(String, JSONValue)] {
-        TrackField.all.compactMap { field in
-            field.value(in: self).map { (field.stateKey, field.json($0, onWire: false)) }
-        }
-    }
-
     /// The wire members of the fields sent always (`head`: title, artist, album, duration;
     /// null when unknown) or only when known (the rest).
     public func wireMembers(head: Bool) -> [(String, JSONValue)] {

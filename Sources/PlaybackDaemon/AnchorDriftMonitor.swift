@@ -47,5 +47,8 @@ final class AnchorDriftMonitor {
 }
 
 extension AnchorDriftMonitor: Subsystem {
-    func publish(_ view: PlayerView, changes: ChangeSet) { pushed(view.nowPlaying) }
+    /// A step with changes pushed a snapshot (one with events alone pushed none).
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
+        if !changes.isEmpty { pushed(view.nowPlaying) }
+    }
 }

@@ -119,26 +119,26 @@ public final class Daemon {
                 view.library = library?.status
                 return view
             })
+        let restorer = ResumeRestorer(service: service)
         let route = RouteWatch(
             loop: loop, openJackMonitor: openJackMonitor, log: DaemonLog(label: "playbackd.route", output: logOutput),
             onChange: { [unowned service] change in service.routeChanged(change) })
-        service.driver.onDeviceOpened = { [unowned route] device in route.watch(device) }
         return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + [
-            EngineDevice(driver: service.driver, log: log), ResidentCode(driver: service.driver, loop: loop, log: log),
+            EngineDevice(driver: service.driver, log: log), ResidentCode(loop: loop, log: log),
             route,
             ResumePersistence(
                 path: StateFile.defaultPath(environment: .process), mode: settings.resume, loop: loop, log: log,
                 restoring: ResumePersistence.Restoring(
-                    restore: { [unowned service, mode = settings.resume] saved in
+                    restore: { [restorer, unowned service, mode = settings.resume] saved in
                         // A stream is not checked (that would wait on its server); its format is
                         // known from when it was enqueued, so playing it does not wait either.
-                        service.restore(
+                        restorer.restore(
                             saved, fileExists: { StreamURL.isStream($0) || access($0, F_OK) == 0 },
                             play: mode == .playing)
                         return service.view()
                     },
-                    showHead: { [unowned service] head, loading in service.restoreHead(head, loading: loading) },
-                    abandon: { [unowned service] in service.abandonLoading() }),
+                    showHead: { [restorer] head, loading in restorer.restoreHead(head, loading: loading) },
+                    abandon: { [restorer] in restorer.abandonLoading() }),
                 current: { [unowned service] in service.view() }),
             status, watchdog, drift, idleExit,
         ]
@@ -150,9 +150,8 @@ public final class Daemon {
         // signalfd is how they arrive. Blocking here again covers an embedder that did not.
         let signals = playbackd_signalfd()
         loop.watch(signals) { [unowned self] _ in handleSignal(playbackd_signalfd_read(signals)) }
-        service.onPublish = { [unowned self] view, changes in publish(view, changes) }
-        library?.onChange = { [unowned self] in publish(service.view(), .library) }
-        service.onListening = { [weak library] events in library?.record(events) }
+        service.onPublish = { [unowned self] view, changes, events in publish(view, changes, events) }
+        library?.onChange = { [unowned self] in publish(service.view(), .library, []) }
         for subsystem in subsystems {
             do throws(SubsystemError) {
                 try subsystem.start()
@@ -176,11 +175,11 @@ public final class Daemon {
         return 0
     }
 
-    /// Hands a change to every subsystem, with the library's status.
-    private func publish(_ view: PlayerView, _ changes: ChangeSet) {
+    /// Hands a step's changes and events to every subsystem, with the library's status.
+    private func publish(_ view: PlayerView, _ changes: ChangeSet, _ events: [PlayerEvent]) {
         var view = view
         view.library = library?.status
-        for subsystem in subsystems { subsystem.publish(view, changes: changes) }
+        for subsystem in subsystems { subsystem.publish(view, changes: changes, events: events) }
     }
 
     /// Every thread but this one has ended by now; a thread still running is a part that no

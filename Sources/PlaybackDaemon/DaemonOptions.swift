@@ -17,8 +17,10 @@ public struct DaemonOptions: Sendable {
         var text = """
             Usage: playbackd [OPTIONS]
 
-            Headless audio playback daemon: plays MP3 through ALSA, controlled over a Unix socket
-            (see playbackctl(1) and docs/protocol.md). Settings come from the configuration file
+            Headless audio playback daemon: plays MP3, FLAC, Ogg Vorbis, Opus, AAC and ALAC, WAV
+            and AIFF, files and HTTP(S) streams, gaplessly, to the sound server or through ALSA;
+            controlled over a Unix socket (see playbackctl(1) and docs/protocol.md), MPRIS on the
+            session bus, and MPD's protocol when asked. Settings come from the configuration file
             ($XDG_CONFIG_HOME/playbackd/config.toml) and these flags, which win; SIGHUP re-reads
             the file (see docs/configuration.md).
 

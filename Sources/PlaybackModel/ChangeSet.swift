@@ -40,11 +40,8 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
     public static let library = ChangeSet(rawValue: 1 << 15)
     /// The output was switched on or off (`outputEnabled` in the snapshot).
     public static let output = ChangeSet(rawValue: 1 << 16)
-
-    /// A play or a skip was counted: the library records it (the daemon's own).
-    public static let listening = ChangeSet(rawValue: 1 << 25)
-    /// The bits the daemon keeps to itself: they are never published.
-    public static let `internal`: ChangeSet = [.listening]
+    /// The crossfade changed (`crossfade` in the snapshot).
+    public static let crossfade = ChangeSet(rawValue: 1 << 17)
 
     /// Wire names, in a fixed order.
     public var names: [String] {
@@ -54,6 +51,7 @@ public struct ChangeSet: OptionSet, Sendable, Hashable {
             (.equalizer, "equalizer"), (.replayGain, "replayGain"), (.rate, "rate"),
             (.route, "route"), (.chapter, "chapter"), (.sleepTimer, "sleepTimer"),
             (.loop, "loop"), (.phrase, "phrase"), (.library, "library"), (.output, "output"),
+            (.crossfade, "crossfade"),
         ]
         return all.filter { contains($0.0) }.map(\.1)
     }

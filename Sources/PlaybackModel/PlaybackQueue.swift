@@ -12,6 +12,9 @@ public struct PlaybackQueue: Sendable, Equatable {
     /// Changes whenever `items` does (not when only the current item or the modes change), so
     /// a writer can reuse what it derived from the same items.
     public private(set) var itemsRevision: UInt64 = 0
+    /// How many times the queue was emptied whole (`removeAll`: a clear, or a replace before
+    /// the new items go in), so that what left the queue can be told apart.
+    public private(set) var replacements: UInt64 = 0
     /// Index of the current item, or nil when there is none (empty queue, or played out).
     public private(set) var currentIndex: Int?
     public var repeatMode: RepeatMode = .off
@@ -388,6 +391,7 @@ public struct PlaybackQueue: Sendable, Equatable {
     }
 
     public mutating func removeAll() {
+        replacements &+= 1
         items.removeAll()
         itemsRevision &+= 1
         currentIndex = nil

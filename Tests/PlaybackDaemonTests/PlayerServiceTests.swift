@@ -121,7 +121,8 @@ import Testing
             shuffledOrder: nil, disabledCommands: [])
         var head = saved
         (head.items, head.currentIndex) = ([items[1]], 0)
-        service.restoreHead(head, loading: QueueLoading(index: 1, count: 3))
+        let restorer = ResumeRestorer(service: service)
+        restorer.restoreHead(head, loading: QueueLoading(index: 1, count: 3))
         let shown = service.view()
         #expect(shown.isLoading)
         #expect(shown.nowPlaying.queueIndex == 1 && shown.nowPlaying.queueCount == 3)
@@ -132,7 +133,7 @@ import Testing
         service.handle(.pause) { answered.append("pause \($0)") }
         #expect(answered.isEmpty, "waiting for the whole queue")
 
-        service.restore(saved, fileExists: { _ in true }, play: false)
+        restorer.restore(saved, fileExists: { _ in true }, play: false)
         #expect(answered == ["nextTrack \(CommandResult.success(.done))", "pause \(CommandResult.success(.done))"])
         let whole = service.view()
         #expect(!whole.isLoading && whole.resume.items.count == 3)

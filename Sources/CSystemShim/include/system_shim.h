@@ -38,10 +38,8 @@ int playbackd_peer_uid(int fd, unsigned int *uid);
 /// Fixes malloc's thresholds (M_MMAP_THRESHOLD and M_TRIM_THRESHOLD at 256 KiB) instead of
 /// glibc's sliding ones: once a large block had been freed (a 36 MB table in a library scan),
 /// glibc raised both to twice its size and a thread's arena kept tens of MiB free for good.
-/// Two arenas at most: with one, the two threads that read a 100,000-item resume state waited
-/// on each other's malloc (a restart took 0.17 - 0.24 s from the spawn, 0.10 - 0.17 with two;
-/// four did no better); the RSS with that queue, with the library and while playing stayed
-/// the same within 0.3 MiB.
+/// Two arenas at most: with one, the two threads that read a long resume state wait on each
+/// other's malloc; more cost memory and gain nothing (docs/performance.md).
 void playbackd_fix_heap_thresholds(void);
 
 /// Gives the heap's free memory back to the system (glibc's malloc_trim, in malloc.h, which

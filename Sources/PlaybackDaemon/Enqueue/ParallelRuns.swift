@@ -52,9 +52,8 @@ extension ParallelRuns {
     /// thread and a `pbd-probe` thread for each other processor take in turn until none is
     /// left: for work that puts its results in place by index (the state file's item lines). A
     /// thread that runs slower (its processor shared with another program) takes fewer pieces,
-    /// where with one run each the other thread sat idle meanwhile (a 100,000-item restart: a
-    /// run took 107 ms beside the other's 70). At most `minimum` items, the calling thread
-    /// does it all in one piece.
+    /// so no processor waits for another. At most `minimum` items, the calling thread does it
+    /// all in one piece.
     static func forEachPiece(of count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> Void) {
         guard count > minimum, processors > 1 else {
             if count > 0 { body(0..<count) }

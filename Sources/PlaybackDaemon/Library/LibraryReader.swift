@@ -8,10 +8,12 @@ import SystemSupport
 final class LibraryReader {
     private let database: SQLiteDatabase
 
-    init(indexPath: String, userPath: String) throws(SQLiteError) {
+    /// Nil while the index has no tables yet (the library's thread is making them).
+    init?(indexPath: String, userPath: String) throws(SQLiteError) {
         // It never writes (the library's thread makes the tables), and never waits on a lock
         // for long: in WAL mode a reader needs one only while the log is being reset.
         database = try SQLiteDatabase(path: indexPath, cacheKiB: 2048, busyMilliseconds: 50)
+        guard try database.hasTable("songs") else { return nil }
         try database.execute("ATTACH DATABASE '\(userPath.substituting("'", with: "''"))' AS user")
     }
 

@@ -5,13 +5,6 @@ import SystemSupport
     import Glibc
 #endif
 
-/// A file as the index knows it: its song id and the identity it was read with.
-struct IndexedFile: Equatable {
-    var id: Int64
-    var identity: LibraryFileIdentity
-    var isMissing: Bool
-}
-
 /// What identifies a file's contents without reading them: a rescan rereads a file whose
 /// size, modification time or inode changed.
 struct LibraryFileIdentity: Equatable, Hashable {
@@ -51,45 +44,20 @@ final class LibraryWriter {
         do {
             let database = try SQLiteDatabase(path: path)
             try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-            let versions = try database.rows("SELECT value FROM info WHERE key = 'version'") { $0.int(0) }
-            if versions.first == LibrarySchema.indexVersion { return database }
-            rebuilt = "the index is of another version"
-        } catch {
             // A new file has no tables yet: that is no reason to say anything.
-            if !error.message.contains(bytes: "no such table") {
-                rebuilt = "the index could not be read (\(error.message))"
+            if try database.hasTable("info") {
+                let versions = try database.rows("SELECT value FROM info WHERE key = 'version'") { $0.int(0) }
+                if versions.first == LibrarySchema.indexVersion { return database }
+                rebuilt = "the index is of another version"
             }
+        } catch {
+            rebuilt = "the index could not be read (\(error.message))"
         }
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
         let database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         try database.transaction { () throws(SQLiteError) in try database.execute(LibrarySchema.index) }
         return database
-    }
-
-    /// Every file the index holds under `prefix` (a folder's path with its `/`; nil: all).
-    func indexedFiles(under prefix: String?) throws(SQLiteError) -> [String: IndexedFile] {
-        var files: [String: IndexedFile] = [:]
-        let sql = "SELECT path, id, size, mtime, inode, missing FROM songs"
-        let read = { (row: SQLiteStatement) in
-            (
-                row.text(0),
-                IndexedFile(
-                    id: Int64(row.int(1)),
-                    identity: LibraryFileIdentity(
-                        size: Int64(row.int(2)), modified: Int64(row.int(3)), inode: Int64(row.int(4))),
-                    isMissing: row.int(5) != 0)
-            )
-        }
-        let rows =
-            if let prefix {
-                try database.rows(sql + " WHERE substr(path, 1, length(?1)) = ?1", [.text(prefix)], read)
-            } else {
-                try database.rows(sql, [], read)
-            }
-        files.reserveCapacity(rows.count)
-        for (path, file) in rows { files[path] = file }
-        return files
     }
 
     /// The song id for a file: the one kept for its path; else, for a file moved or renamed

@@ -158,7 +158,7 @@ final class MusicLibrary {
 
     /// Rates the song `id` (empty: the song at `currentPath`); `reply` is told once it is written.
     func setRating(_ rating: Int, id: String, currentPath: String?, reply: @escaping (CommandResult) -> Void) {
-        let found: Result<Int64?, SQLiteError> = withReader { reader throws(SQLiteError) in
+        let found: Result<Int64?, LibraryReadFailure> = withReader { reader throws(SQLiteError) in
             if let number = Int64(id) { return try reader.hasSong(number) ? number : nil }
             guard id.isEmpty, let currentPath else { return nil }
             return try reader.songID(at: currentPath)
@@ -204,7 +204,7 @@ final class MusicLibrary {
     }
 
     /// Records plays and skips on the library's thread.
-    func record(_ events: [ListeningEvent]) {
+    private func record(_ events: [ListeningEvent]) {
         guard !events.isEmpty else { return }
         worker.submit { [unowned self] in
             do throws(SQLiteError) {
@@ -308,21 +308,28 @@ final class MusicLibrary {
         withReader(body).mapError(Self.failure)
     }
 
-    private func withReader<Value>(_ body: (LibraryReader) throws(SQLiteError) -> Value) -> Result<Value, SQLiteError> {
-        guard isOpen else { return .failure(SQLiteError(code: 1, message: "no such table: there is no library yet")) }
+    private func withReader<Value>(
+        _ body: (LibraryReader) throws(SQLiteError) -> Value
+    ) -> Result<Value, LibraryReadFailure> {
+        guard isOpen else { return .failure(.notMade) }
         do throws(SQLiteError) {
-            if reader == nil { reader = try LibraryReader(indexPath: indexPath, userPath: userPath) }
+            if reader == nil {
+                guard let opened = try LibraryReader(indexPath: indexPath, userPath: userPath) else {
+                    return .failure(.notMade)
+                }
+                reader = opened
+            }
             defer { restReaderSoon() }
             return .success(try body(reader!))
         } catch {
-            // An index being made anew, or one that is not there yet: read again next time.
+            // An index made anew meanwhile: it is opened again next time.
             reader = nil
-            return .failure(error)
+            return .failure(.sqlite(error))
         }
     }
 
-    /// A daemon that answered a burst of queries holds what they read (measured: +2 MiB RSS
-    /// with 100,000 songs, half the library's whole cost) until the reader has rested a second.
+    /// A daemon that answered a burst of queries holds what they read until the reader has
+    /// rested a second (docs/performance.md: the library's memory).
     private func restReaderSoon() {
         readerRest.arm(after: 1) { [unowned self] in
             reader?.releaseMemory()
@@ -330,12 +337,19 @@ final class MusicLibrary {
         }
     }
 
-    private static func failure(_ error: SQLiteError) -> CommandFailure {
-        if error.message.contains(bytes: "no such table") {
-            return CommandFailure(.commandFailed, "the library is being made: try again in a moment")
+    private static func failure(_ error: LibraryReadFailure) -> CommandFailure {
+        switch error {
+        case .notMade: CommandFailure(.commandFailed, "the library is being made: try again in a moment")
+        case .sqlite(let error): CommandFailure(.commandFailed, "the library cannot be read: \(error)")
         }
-        return CommandFailure(.commandFailed, "the library cannot be read: \(error)")
     }
+}
+
+/// Why the library could not be read: its index has no tables yet (the first scan, or a
+/// rebuild, is making them), or SQLite refused.
+enum LibraryReadFailure: Error {
+    case notMade
+    case sqlite(SQLiteError)
 }
 
 /// The library begins once the daemon is ready (a query before its first scan is answered
@@ -343,6 +357,10 @@ final class MusicLibrary {
 /// workers.
 extension MusicLibrary: Subsystem {
     func ready(_ view: PlayerView) { begin() }
+    /// The plays and skips a step counted are recorded.
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
+        record(events.compactMap { if case .listening(let counted) = $0 { counted } else { nil } })
+    }
     func stop(_ last: PlayerView) { end() }
 }
 

@@ -35,7 +35,7 @@ final class IdleExit: Subsystem {
         evaluate()
     }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
         isPlayerIdle = view.isIdle
         evaluate()
     }

@@ -24,17 +24,17 @@ final class ResidentCode: Subsystem {
     /// Whether the library was scanning at the last publish.
     private var scanning = false
 
-    init(driver: EngineDriver, loop: EventLoop, log: DaemonLog) {
+    init(loop: EventLoop, log: DaemonLog) {
         self.log = log
         settled = OneShotTimer(loop: loop, accuracy: 1)
-        driver.onAudible = { [unowned self] in
-            settled.arm(after: Self.settleSeconds) { [unowned self] in release(after: "the device started") }
-        }
     }
 
     func ready(_ view: PlayerView) { release(after: "start-up") }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
+        if events.contains(.deviceStarted) {
+            settled.arm(after: Self.settleSeconds) { [unowned self] in release(after: "the device started") }
+        }
         if view.nowPlaying.state != .playing { settled.cancel() }
         let isScanning = view.library?.state == .scanning
         if scanning && !isScanning { release(after: "a library scan") }

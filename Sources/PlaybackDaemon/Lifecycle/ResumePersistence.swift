@@ -15,11 +15,11 @@ import SystemSupport
 final class ResumePersistence: Subsystem {
     /// What the player does with what is read.
     struct Restoring {
-        /// Takes a saved state (`PlayerService.restore`); returns the view after it.
+        /// Takes a saved state (`ResumeRestorer.restore`); returns the view after it.
         var restore: (ResumeState) -> PlayerView
-        /// Shows a long queue's head (`PlayerService.restoreHead`).
+        /// Shows a long queue's head (`ResumeRestorer.restoreHead`).
         var showHead: (ResumeState, QueueLoading) -> Void
-        /// The whole of a long queue could not be read (`PlayerService.abandonLoading`).
+        /// The whole of a long queue could not be read (`ResumeRestorer.abandonLoading`).
         var abandon: () -> Void
     }
 
@@ -104,7 +104,7 @@ final class ResumePersistence: Subsystem {
 
     func ready(_ view: PlayerView) { isReady = true }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) { persist(view) }
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) { persist(view) }
 
     /// Saves `view` on the worker when its state differs from the one saved last, or `always`
     /// (not while a long queue is read); while playing, the view then again every few seconds.

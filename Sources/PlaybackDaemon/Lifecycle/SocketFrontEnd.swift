@@ -48,12 +48,29 @@ final class SocketFrontEnd: Subsystem {
             "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(device)'", event: "started")
     }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
+    /// A step's changes go out as one line, with what it heard; a step that changed nothing
+    /// and heard nothing sends none.
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
+        let hearing = events.compactMap(Self.hearing)
+        guard !changes.isEmpty || !hearing.isEmpty else { return }
         server?.broadcast(
             Event(
                 changes: changes, nowPlaying: view.nowPlaying,
                 equalizer: changes.contains(.equalizer) ? view.equalizer : nil,
-                library: changes.contains(.library) ? view.library : nil))
+                library: changes.contains(.library) ? view.library : nil, hearing: hearing))
+    }
+
+    /// An event as the protocol tells it; nil for those it does not.
+    private static func hearing(_ event: PlayerEvent) -> HearingEvent? {
+        switch event {
+        case .itemAudible(let item, let began):
+            .audible(itemID: item.id, assetURL: StreamURL.url(ofItem: item.path), began: began)
+        case .itemHeard(let heard):
+            .heard(
+                itemID: heard.item.id, assetURL: StreamURL.url(ofItem: heard.item.path), began: heard.began,
+                seconds: heard.seconds, ending: heard.ending.rawValue)
+        default: nil
+        }
     }
 
     /// SIGHUP also brings the socket back when its file (or the runtime directory) was removed,

@@ -16,7 +16,7 @@ final class SystemdStatus: Subsystem {
     /// The first line, for `READY=1`: after the resume state, which may have restored an item.
     func ready(_ view: PlayerView) { line = SystemdNotifier.summary(view.nowPlaying) }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
         let snapshot = view.nowPlaying
         let status = SystemdNotifier.summary(snapshot)
         if status != line {

@@ -44,13 +44,13 @@ struct MPDContext {
 
     /// Where an insertion `text` names goes (`MPDArgument.insertPosition`).
     func insertPosition(_ text: String) -> Result<Int, MPDError> {
-        MPDArgument.insertPosition(text, count: view().resume.items.count, current: currentIndex)
+        MPDArgument.insertPosition(text, count: view().queue.count, current: currentIndex)
     }
 
     /// The queue index of the item with MPD id `id`.
     func index(ofID id: String) -> Result<Int, MPDError> {
         guard let number = UInt64(id) else { return .failure(MPDError(.argument, "Integer expected: \(id)")) }
-        guard let index = view().resume.items.firstIndex(where: { $0.id == number }) else {
+        guard let index = view().queue.firstIndex(where: { $0.id == number }) else {
             return .failure(MPDError(.noExist, "No such song"))
         }
         return .success(index)

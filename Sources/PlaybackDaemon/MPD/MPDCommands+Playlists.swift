@@ -56,7 +56,7 @@ extension MPDCommands {
             guard ["create", "replace", "append"].contains(mode) else {
                 return reply(.failure(MPDError(.argument, "Unrecognized save mode: \(mode)")))
             }
-            let queue = context.view().resume.items.map(\.path)
+            let queue = context.view().queue.map(\.path)
             change(context, arguments[0], reply) { playlists throws(StoredPlaylistError) in
                 switch mode {
                 case "append":

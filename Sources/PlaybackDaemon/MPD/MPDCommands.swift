@@ -18,7 +18,7 @@ enum MPDCommands {
             switch MPDArgument.integer(position) {
             case .failure(let error): reply(.failure(error))
             case .success(let index):
-                guard index >= 0, index < context.view().resume.items.count else {
+                guard index >= 0, index < context.view().queue.count else {
                     return reply(.failure(MPDError(.argument, "Bad song index")))
                 }
                 context.run([.jump(index: index), .play], reply)
@@ -73,7 +73,7 @@ enum MPDCommands {
     /// `seek` and `seekid`: to the item (when it is not the current one) and the position.
     private static func seek(_ context: MPDContext, index: Int, to seconds: Double, _ reply: @escaping MPDReply) {
         let view = context.view()
-        guard index >= 0, index < view.resume.items.count else {
+        guard index >= 0, index < view.queue.count else {
             return reply(.failure(MPDError(.argument, "Bad song index")))
         }
         // Stopped, the seek starts playing (as MPD's does); paused, it stays paused.
@@ -174,7 +174,7 @@ enum MPDCommands {
             add(context, arguments, reply) { added in added.first.map { ["Id: \($0)"] } ?? [] }
         },
         MPDCommand("delete", 1...1, .control) { context, arguments, reply in
-            switch MPDArgument.range(arguments[0], count: context.view().resume.items.count) {
+            switch MPDArgument.range(arguments[0], count: context.view().queue.count) {
             case .failure(let error): reply(.failure(error))
             case .success(let range):
                 guard !range.isEmpty else { return reply(.success([])) }
@@ -188,7 +188,7 @@ enum MPDCommands {
             }
         },
         MPDCommand("move", 2...2, .control) { context, arguments, reply in
-            switch MPDArgument.range(arguments[0], count: context.view().resume.items.count) {
+            switch MPDArgument.range(arguments[0], count: context.view().queue.count) {
             case .failure(let error): reply(.failure(error))
             case .success(let range): move(context, range, to: arguments[1], reply)
             }
@@ -200,7 +200,7 @@ enum MPDCommands {
             }
         },
         MPDCommand("swap", 2...2, .control) { context, arguments, reply in
-            let count = context.view().resume.items.count
+            let count = context.view().queue.count
             let positions = arguments.map { text in
                 MPDArgument.unsigned(text, maximum: Int(UInt32.max)).flatMap { index in
                     index < count ? .success(index) : .failure(MPDError(.argument, "Bad song index"))
@@ -218,7 +218,7 @@ enum MPDCommands {
             }
         },
         MPDCommand("shuffle", 0...1, .control) { context, arguments, reply in
-            let count = context.view().resume.items.count
+            let count = context.view().queue.count
             switch arguments.first.map({ MPDArgument.range($0, count: count) }) ?? .success(0..<count) {
             case .failure(let error): reply(.failure(error))
             case .success(let range):
@@ -228,14 +228,14 @@ enum MPDCommands {
         },
         MPDCommand("clear", 0...0, .control) { context, _, reply in context.run(.clear, reply) },
         MPDCommand("playlistinfo", 0...1, .read) { context, arguments, reply in
-            let items = context.view().resume.items
+            let items = context.view().queue
             switch arguments.first.map({ MPDArgument.range($0, count: items.count) }) ?? .success(0..<items.count) {
             case .failure(let error): reply(.failure(error))
             case .success(let range): reply(.success(songs(items, range, context)))
             }
         },
         MPDCommand("playlistid", 0...1, .read) { context, arguments, reply in
-            let items = context.view().resume.items
+            let items = context.view().queue
             guard let id = arguments.first else { return reply(.success(songs(items, 0..<items.count, context))) }
             switch context.index(ofID: id) {
             case .failure(let error): reply(.failure(error))
@@ -245,12 +245,12 @@ enum MPDCommands {
         // The queue's changes since VERSION: every entry when it differs (playbackd keeps no
         // history of versions), none when it is the same.
         MPDCommand("plchanges", 1...2, .read) { context, arguments, reply in
-            let items = context.view().resume.items
+            let items = context.view().queue
             let unchanged = UInt64(arguments[0]) == context.playlistVersion()
             reply(.success(unchanged ? [] : songs(items, 0..<items.count, context)))
         },
         MPDCommand("plchangesposid", 1...2, .read) { context, arguments, reply in
-            let items = context.view().resume.items
+            let items = context.view().queue
             let unchanged = UInt64(arguments[0]) == context.playlistVersion()
             reply(
                 .success(
@@ -286,7 +286,7 @@ enum MPDCommands {
     /// `move` and `moveid`: the items of `range`, in order, to start at the destination `text`
     /// names, one item at a time.
     private static func move(_ context: MPDContext, _ range: Range<Int>, to text: String, _ reply: @escaping MPDReply) {
-        let count = context.view().resume.items.count
+        let count = context.view().queue.count
         switch MPDArgument.moveDestination(text, moving: range, count: count, current: context.currentIndex) {
         case .failure(let error): reply(.failure(error))
         case .success(let to):

@@ -52,8 +52,8 @@ final class MPDFrontEnd: Subsystem {
             startedAt: WallClock.now(),
             access: MPDAccess(passwords: settings.mpdPasswords, defaultPermissions: settings.mpdDefaultPermissions),
             playlists: playlists,
-            changed: { [unowned self] subsystems in
-                for (_, connection) in connections { connection.session.changed(subsystems) }
+            changed: { [unowned self] idleEvents in
+                for (_, connection) in connections { connection.session.changed(idleEvents) }
             })
     }
 
@@ -82,7 +82,7 @@ final class MPDFrontEnd: Subsystem {
         announced = (MPDIdleState(view), view.nowPlaying)
     }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
         if !view.isLoading && !waitingListeners.isEmpty {
             let waiting = waitingListeners
             waitingListeners = []

@@ -20,8 +20,8 @@ final class MPDSession {
     ]
     /// At most this many commands in one command list (MPD's default size, 2 MiB, is about as many lines).
     static let maximumListLength = 4096
-    /// The idle subsystems MPD names; changes are reported with these.
-    static let subsystems = [
+    /// The idle events MPD names; changes are reported with these.
+    static let idleEvents = [
         "database", "update", "stored_playlist", "playlist", "player", "mixer", "output", "options", "partition",
         "sticker", "subscription", "message", "neighbor", "mount",
     ]
@@ -41,7 +41,7 @@ final class MPDSession {
     private let close: () -> Void
     /// A command list being received: whether each command's end is reported, and its lines.
     private var list: (withOK: Bool, lines: [MPDRequestLine])?
-    /// `idle` waiting for one of these subsystems (all of them when empty); nil when not idle.
+    /// `idle` waiting for one of these events (all of them when empty); nil when not idle.
     private var idling: Set<String>?
     /// Changes since the client was last told.
     private var pending: Set<String> = []
@@ -66,8 +66,8 @@ final class MPDSession {
     var isIdle: Bool { idling != nil }
 
     /// Subsystems that changed: told now when idle for one of them, else kept for the next `idle`.
-    func changed(_ subsystems: Set<String>) {
-        pending.formUnion(subsystems)
+    func changed(_ idleEvents: Set<String>) {
+        pending.formUnion(idleEvents)
         if let wanted = idling { answerIdle(wanted) }
     }
 
@@ -78,7 +78,7 @@ final class MPDSession {
             // Only noidle may come while idle; anything else ends the connection, as with MPD.
             guard text == "noidle" else { return close() }
             idling = nil
-            let changes = pending.intersection(wanted.isEmpty ? Set(Self.subsystems) : wanted)
+            let changes = pending.intersection(wanted.isEmpty ? Set(Self.idleEvents) : wanted)
             pending.subtract(changes)
             return send(changes.sorted().map { "changed: \($0)\n" }.joined() + "OK\n")
         }
@@ -115,7 +115,7 @@ final class MPDSession {
                 list = (line.name == "command_list_ok_begin", [])
             case "idle":
                 let wanted = Set(line.arguments)
-                if let unknown = wanted.first(where: { !Self.subsystems.contains($0) }) {
+                if let unknown = wanted.first(where: { !Self.idleEvents.contains($0) }) {
                     return send(
                         MPDError(.argument, "Unrecognized idle event: \(unknown)").line(command: "idle", index: 0))
                 }
@@ -187,7 +187,7 @@ final class MPDSession {
     }
 
     private func answerIdle(_ wanted: Set<String>) {
-        let changes = pending.intersection(wanted.isEmpty ? Set(Self.subsystems) : wanted)
+        let changes = pending.intersection(wanted.isEmpty ? Set(Self.idleEvents) : wanted)
         guard !changes.isEmpty else { return }
         idling = nil
         pending.subtract(changes)

@@ -58,7 +58,7 @@ final class MPRISFrontEnd: Subsystem, BusObject {
         if isEnabled { joinOrWait() }
     }
 
-    func publish(_ view: PlayerView, changes: ChangeSet) {
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
         let previous = published.snapshot
         let snapshot = view.nowPlaying
         published = MPRISView(snapshot: snapshot, availability: view.availability)

@@ -11,8 +11,8 @@ import SystemSupport
 final class EngineDriver {
     /// What `apply` did that the state must take in.
     enum Report {
-        /// The pipeline of `epoch` started at `frame`.
-        case started(epoch: Int, frame: Int)
+        /// Pipeline number `pipeline` started at `frame`.
+        case started(pipeline: Int, frame: Int)
         /// The item could not be opened (a device that cannot be is `deviceFailed`, later).
         case startFailed(DecoderError)
         /// The running pipeline stopped at this position (nil: it had nothing to tell).
@@ -35,8 +35,8 @@ final class EngineDriver {
     /// How long a pause holds the device (and the item's file) open.
     var pauseHoldSeconds: Double
     private let log: DaemonLog
-    /// The epoch of the pipeline the engine runs (`EnginePlan.Start.epoch`).
-    private var runningEpoch: Int?
+    /// The number of the pipeline the engine runs (`EnginePlan.Start.pipeline`).
+    private var runningPipeline: Int?
     private var appliedUpcoming: [EngineItem] = []
     /// The sleep fade given to the engine, and the pipeline it was given to.
     private var appliedFade: (fade: SleepFade, pipeline: Int)?
@@ -46,11 +46,6 @@ final class EngineDriver {
     private var pendingBoundaries: [(id: UInt64, segment: Int, due: Double)] = []
     /// Whether the missing real-time priority was logged (it is said once).
     private var hasReportedNoRealtime = false
-    /// Called when a pipeline's output thread has opened the device: what the device turned
-    /// out to be (set by the daemon, which hands it to the route watch).
-    var onDeviceOpened: (OpenDevice) -> Void = { _ in }
-    /// Called when the device has started playing what a pipeline wrote (set by the daemon).
-    var onAudible: () -> Void = {}
 
     init(engine: PlaybackEngine, pauseHoldSeconds: Double, log: DaemonLog) {
         self.engine = engine
@@ -80,17 +75,12 @@ final class EngineDriver {
     /// The output thread's last measurement's age: how long the output has not advanced.
     var outputAge: Double? { engine.measuredPosition()?.age }
 
-    /// What happened in the engine; an opened device is handed to `onDeviceOpened` first, and
-    /// a start heard to `onAudible`.
-    func takeEvents() -> [EngineEvent] {
-        let events = engine.takeEvents()
-        if events.contains(.deviceOpened) {
-            onDeviceOpened(
-                OpenDevice(
-                    name: engine.deviceName, isServerStream: engine.isServerStream, hardware: engine.hardwareDevice))
-        }
-        if events.contains(.audible) { onAudible() }
-        return events
+    /// What happened in the engine.
+    func takeEvents() -> [EngineEvent] { engine.takeEvents() }
+
+    /// The device the running pipeline opened, as it turned out to be.
+    var openDevice: OpenDevice {
+        OpenDevice(name: engine.deviceName, isServerStream: engine.isServerStream, hardware: engine.hardwareDevice)
     }
 
     // MARK: Reconciling
@@ -103,12 +93,12 @@ final class EngineDriver {
         case .released:
             pendingBoundaries.removeAll()
             holdRelease = nil
-            runningEpoch = nil
+            runningPipeline = nil
             if engine.isRunning || engine.isDeviceOpen || engine.holdsDecoder { engine.releaseAll() }
             return nil
         case .held(let keepsDevice):
             pendingBoundaries.removeAll()
-            runningEpoch = nil
+            runningPipeline = nil
             if engine.isRunning {
                 let position = engine.halt()
                 armHoldRelease(keepingDevice: keepsDevice, now: now)
@@ -120,7 +110,7 @@ final class EngineDriver {
             return nil
         case .playing(let start):
             holdRelease = nil
-            if start.epoch != runningEpoch || !engine.isRunning { return begin(start) }
+            if start.pipeline != runningPipeline || !engine.isRunning { return begin(start) }
             // Heard already in an item the state has not reached yet (its start is an event
             // still to take): the list is from the state's item on, and would conflict with
             // what the decoder took. It is handed over once the state follows, at that event.
@@ -148,7 +138,7 @@ final class EngineDriver {
         pendingBoundaries.removeAll()
         guard let frame = start.frame, let current = start.current else {
             let position = engine.isRunning ? (start.fadesIn ? engine.splice() : engine.halt()) : nil
-            runningEpoch = nil
+            runningPipeline = nil
             return .halted(position)
         }
         if start.connectsAnew { engine.forgetParkedDecoder() }
@@ -157,13 +147,13 @@ final class EngineDriver {
             let started = try engine.start(
                 current, atFrame: frame, upcoming: start.upcoming, fadingIn: start.fadesIn,
                 fadingFrom: start.fadingFrom)
-            runningEpoch = start.epoch
+            runningPipeline = start.pipeline
             appliedUpcoming = start.upcoming
             appliedFade = nil
             noteRealtimePriority()
-            return .started(epoch: start.epoch, frame: started)
+            return .started(pipeline: start.pipeline, frame: started)
         } catch {
-            runningEpoch = nil
+            runningPipeline = nil
             return .startFailed(error)
         }
     }
@@ -246,7 +236,7 @@ final class EngineDriver {
 
     /// The exit: the device plays out what it holds and fades; the position heard last.
     func fadeOut() -> EnginePosition? {
-        runningEpoch = nil
+        runningPipeline = nil
         return engine.fadeOut()
     }
 

@@ -17,8 +17,8 @@ struct EnginePlan: Equatable {
 
     /// The pipeline to run.
     struct Start: Equatable {
-        /// Which start it is (`PlannedStart.epoch`): another number is another pipeline.
-        var epoch: Int
+        /// Which start it is (`PlannedStart.pipeline`): another number is another pipeline.
+        var pipeline: Int
         /// The frame of the current item it starts at; nil: where the running pipeline ends (a
         /// restart in place, which halts it first, or splices when it fades in).
         var frame: Int?

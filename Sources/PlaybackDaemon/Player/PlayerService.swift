@@ -7,8 +7,8 @@ import SystemSupport
 /// in what the engine is heard playing, carry out an operation on the state value
 /// (`PlayerState`: a command, an engine event, a deadline), reconcile the engine with the
 /// state's plan (`EngineDriver.apply`), derive what follows from the changes (save the
-/// bookmarks, ask for phrases), and publish the changes once, with a fresh `PlayerView`,
-/// through `onPublish`: never on a timer. Its one timer wakes it at the earliest deadline of
+/// bookmarks, ask for phrases), and publish the changes and the events once, with a fresh
+/// `PlayerView`, through `onPublish`: never on a timer. Its one timer wakes it at the earliest deadline of
 /// the state's and the driver's. Event loop only.
 final class PlayerService {
     /// Longest a start is announced late while waiting for the device to show progress.
@@ -29,6 +29,8 @@ final class PlayerService {
     let phraseAnalyzer: PhraseAnalyzer
     let log: DaemonLog
     private var pendingChanges: ChangeSet = []
+    /// Events of the step not yet published.
+    private var pendingEvents: [PlayerEvent] = []
     /// Changes held back until the device starts playing (see `publishChanges`), and until when.
     private var deferredChanges: ChangeSet = []
     private var deferredUntil: Double?
@@ -36,19 +38,24 @@ final class PlayerService {
     private let deadlineTimer: OneShotTimer
     /// Gives the heap's free memory back a moment after a large change of the queue.
     private let heapTimer: OneShotTimer
-    /// The snapshot published last: the anchor the sleep fade is reckoned from.
-    private var published: NowPlaying?
+    /// The view published last: its snapshot is the anchor the sleep fade is reckoned from, and
+    /// it goes with events while a start's changes wait for the device.
+    private var publishedView: PlayerView?
+    private var published: NowPlaying? { publishedView?.nowPlaying }
     /// Set by the exit's fade: the engine is left as it is from then on.
     private var isStopping = false
-    /// Commands a front end sent while an early answer was being delivered (the next line of a
-    /// pipelined request): carried out when the step that answered is done.
-    private var heldCommands: [(Command, (CommandResult) -> Void)]?
+    /// The early answer: `play`, `pause`, `togglePlayPause` and `stop` are answered once the
+    /// state has changed, before the engine follows (unless the start opens an item's file,
+    /// which can fail), so a media key's reply never waits for a device. The reply's delivery
+    /// can run the next line of a pipelined request on this very stack, in the middle of the
+    /// step: such commands wait here, in order, and are carried out when the step is done.
+    /// Nil while no early answer is being delivered.
+    private var arrivedDuringAnswer: [(Command, (CommandResult) -> Void)]?
     /// What waits for a long queue being read at start (`QueueLoading`), in order.
     private var waitingForQueue: [() -> Void] = []
-    /// Receives each step's coalesced changes with the view after them (set by the daemon).
-    var onPublish: (PlayerView, ChangeSet) -> Void = { _, _ in }
-    /// Receives the plays and skips counted (set by the daemon: the library records them).
-    var onListening: ([ListeningEvent]) -> Void = { _ in }
+    /// Receives each step's coalesced changes and its events with the view after them: the
+    /// one way out of a step (set by the daemon, which hands them to every subsystem).
+    var onPublish: (PlayerView, ChangeSet, [PlayerEvent]) -> Void = { _, _, _ in }
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
@@ -77,7 +84,7 @@ final class PlayerService {
     /// thread is done, answers with its result in domain terms, and publishes what it changed.
     /// A disabled remote command is refused here, for every front end.
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
-        if heldCommands != nil { return heldCommands!.append((command, reply)) }
+        if arrivedDuringAnswer != nil { return arrivedDuringAnswer!.append((command, reply)) }
         // While a long queue is read, only what shows the head is answered at once (what
         // `playbackctl status` asks, say).
         if state.loading != nil && ![.nowPlaying, .subscribe, .commands].contains(command) {
@@ -114,18 +121,18 @@ final class PlayerService {
         let moment = Moment(heard: driver.observe().heard, now: WallClock.now())
         let wasRetrying = state.retry.isActive
         let countBefore = state.queue.count
-        note(state.observe(moment.heard))
+        note(state.observe(moment.heard, now: moment.now))
         var (result, changes) = operation(&state, moment)
         note(changes)
         if abs(state.queue.count - countBefore) >= Self.largeChange { releaseHeapSoon() }
         var answer = answer
-        var held: [(Command, (CommandResult) -> Void)] = []
+        var waiting: [(Command, (CommandResult) -> Void)] = []
         if let early = answer, case .success = result, !startOpensItem() {
-            heldCommands = []
+            arrivedDuringAnswer = []
             early(result)
-            (held, heldCommands, answer) = (heldCommands ?? [], nil, nil)
+            (waiting, arrivedDuringAnswer, answer) = (arrivedDuringAnswer ?? [], nil, nil)
         }
-        defer { for (command, reply) in held { handle(command, reply: reply) } }
+        defer { for (command, reply) in waiting { handle(command, reply: reply) } }
         if let failure = reconcile(), case .success = result { result = .failure(failure) }
         if !wasRetrying && state.retry.isActive {
             log.notice(
@@ -145,9 +152,9 @@ final class PlayerService {
 
     /// Gives the heap's free memory back once the work of a large change is over (a second
     /// later: what the step's callers and the save hold is released by then). Probing or
-    /// reading 100,000 items leaves about 200 bytes an item free between the items kept,
-    /// which malloc keeps otherwise (measured: RSS 52 MiB, 32 MiB after the trim).
-    private func releaseHeapSoon() {
+    /// reading many items leaves memory free between the items kept, which malloc keeps
+    /// otherwise.
+    func releaseHeapSoon() {
         guard !isStopping else { return }
         heapTimer.arm(after: 1) { ProcessHeap.releaseFree() }
     }
@@ -173,8 +180,8 @@ final class PlayerService {
             note(planned)
             guard let report = driver.apply(plan, heard: driver.observe().heard, now: now) else { break }
             switch report {
-            case .started(let epoch, let frame):
-                state.engineStarted(epoch: epoch, at: frame)
+            case .started(let pipeline, let frame):
+                state.engineStarted(pipeline: pipeline, at: frame)
             case .halted(let position): note(state.engineHalted(at: position))
             case .upcomingConflicts: state.restartWhereHeard(fadesIn: false)
             case .startFailed(let error):
@@ -186,12 +193,10 @@ final class PlayerService {
         return failure
     }
 
-    /// Records `changes` for this step's publication, and does what follows from them: the
-    /// plays and skips counted handed to the library.
+    /// Records `changes` for this step's publication.
     @discardableResult
     func note(_ changes: ChangeSet) -> ChangeSet {
         pendingChanges.formUnion(changes)
-        if changes.contains(.listening) { onListening(state.changeListening { $0.take() }) }
         return changes
     }
 
@@ -240,10 +245,11 @@ final class PlayerService {
         state.bookmarkCurrentItem(at: Moment(heard: position, now: WallClock.now()))
         bookmarkStore.keep(state.bookmarks)
         bookmarkStore.flush()
+        // What was being heard ends with the daemon; the last events go out before the stop.
+        state.hearingEndsAtExit()
+        pendingEvents += state.takeEvents()
+        if !pendingEvents.isEmpty { emit([]) }
     }
-
-    /// Stopped with nothing queued: nothing for the daemon to do until a command arrives.
-    var isIdle: Bool { state.transport == .stopped && state.queue.isEmpty }
 
     /// Hands the changes accumulated in this step to `onPublish`, and asks for what the state
     /// wants found (the current item's phrases).
@@ -251,23 +257,28 @@ final class PlayerService {
     /// A start (play, seek or skip while playing) is announced when the device has begun to
     /// play, not when it was asked to: a device can take hundreds of milliseconds to start, and
     /// a snapshot whose `(elapsed, rate, timestamp)` claimed progress before that would make
-    /// every client's extrapolation run ahead.
+    /// every client's extrapolation run ahead. Events do not wait: meanwhile they go out with
+    /// the view published last and no changes.
     func publishChanges() {
         let moment = Moment(heard: driver.observe().heard, now: WallClock.now())
-        note(state.observe(moment.heard))
+        note(state.observe(moment.heard, now: moment.now))
         let (wanted, marked) = state.phraseAnalysisWanted(moment.heard)
         note(marked)
         if let wanted { phraseAnalyzer.request(wanted) }
         state.keepBookmarkSchedule(now: moment.now)
         bookmarkStore.keep(state.bookmarks)
         defer { armDeadlines() }
-        // What the daemon keeps to itself (plays counted) was done in `note`.
-        pendingChanges.subtract(.internal)
-        guard !pendingChanges.isEmpty else { return }
-        if state.transport == .playing && driver.isRunningAndSilent {
+        pendingEvents += state.takeEvents()
+        guard !pendingChanges.isEmpty || !pendingEvents.isEmpty else { return }
+        if state.transport == .playing && driver.isRunningAndSilent && (!pendingChanges.isEmpty || deferredUntil != nil) {
             deferredChanges.formUnion(pendingChanges)
             pendingChanges = []
             deferredUntil = deferredUntil ?? moment.now + Self.audibleStartTimeout
+            if !pendingEvents.isEmpty, let shown = publishedView {
+                let events = pendingEvents
+                pendingEvents = []
+                onPublish(shown, [], events)
+            }
             return
         }
         emit(pendingChanges.union(deferredChanges))
@@ -283,14 +294,17 @@ final class PlayerService {
         return true
     }
 
-    /// Publishes `changes` with a fresh view (`.chapter` added when the chapter shown changed).
+    /// Publishes `changes` (`.chapter` added when the chapter shown changed) and the events
+    /// waiting, with a fresh view.
     private func emit(_ changes: ChangeSet) {
         pendingChanges = []
         deferredChanges = []
         deferredUntil = nil
+        let events = pendingEvents + state.takeEvents()
+        pendingEvents = []
         let view = view()
-        published = view.nowPlaying
-        onPublish(view, changes.union(state.published(view.nowPlaying)).subtracting(.internal))
+        publishedView = view
+        onPublish(view, changes.union(state.published(view.nowPlaying)), events)
     }
 
     // MARK: Deadlines
@@ -344,17 +358,23 @@ extension PlayerService {
             log.log(.debug, "engine event: \(event)")
             switch event {
             case .audible:
+                pendingEvents.append(.deviceStarted)
+                // Heard from where the device is now: it can say so late.
+                state.hearingAudible(driver.observe().heard, now: WallClock.now())
                 // If the start was already announced (the device was slow), re-anchor clients.
                 reanchors = !releaseDeferredChanges()
             case .itemStarted(let id, let segment, let audibleIn):
                 driver.scheduleBoundary(id, segment: segment, after: audibleIn, now: WallClock.now())
             case .deviceOpened:
+                pendingEvents.append(.deviceOpened(driver.openDevice))
                 if state.retry.isActive {
                     log.notice(
                         "'\(driver.deviceName)' is back after \(state.retry.attempts) tr\(state.retry.attempts == 1 ? "y" : "ies"): playing again",
                         event: "device-back")
                 }
             case .deviceFailed(let error, _, let opening):
+                pendingEvents.append(
+                    .deviceFailed(PlayerState.deviceErrorMessage(error, opening: opening, device: driver.deviceName)))
                 // A try of a device that comes back by itself fails quietly.
                 if !state.retry.isActive {
                     log.error(PlayerState.deviceErrorMessage(error, opening: opening, device: driver.deviceName))
@@ -453,123 +473,18 @@ extension PlayerService {
     /// Pushes the position again (the anchor drifted from what the device plays).
     func republishPosition() { step { _, _ in .position } }
 
-    // MARK: Resume
-
-    /// Shows a long queue's head (`StateFile.Loaded.head`) while the rest is read: its current
-    /// item, paused (stopped if it was), where it stands in the whole. Nothing is checked or
-    /// played yet; commands wait for `restore` (or `abandonLoading`).
-    func restoreHead(_ head: ResumeState, loading: QueueLoading) {
-        step { state, _ in state.restore(head, vanished: [], loading: loading) }
-    }
-
-    /// The long queue being read could not be: the daemon goes on empty, and what waited runs.
-    func abandonLoading() {
-        step { state, _ in state.abandonLoading() }
-        runWaitingForQueue()
-    }
+    // MARK: A long queue read at start
 
     /// Runs `body` now, or once a long queue being read at start is whole.
     func afterLoading(_ body: @escaping () -> Void) {
         if state.loading != nil { waitingForQueue.append(body) } else { body() }
     }
 
-    private func runWaitingForQueue() {
+    /// The queue is whole (or could not be read): what waited for it runs.
+    func queueIsWhole() {
         let waiting = waitingForQueue
         waitingForQueue = []
         for body in waiting { body() }
-    }
-
-    /// Takes over a saved state at start: items whose file is gone are dropped (each is
-    /// logged); a vanished current item gives way to the next one, from its start. The state
-    /// comes back paused (stopped if it was), or playing when `play` and it was playing.
-    /// Commands disabled by the configuration stay disabled.
-    ///
-    /// When the current item's file is there, the other items are checked on the prober thread
-    /// and dropped when that is done: a queue of 10,000 items does not hold up the first reply.
-    func restore(_ saved: ResumeState, fileExists: @escaping @Sendable (String) -> Bool, play: Bool) {
-        let current = saved.currentIndex.map { saved.items[$0] }
-        let checksLater = current.map { fileExists($0.path) } ?? true
-        let check = QueueFileCheck(checksLater ? current.map { [$0] } ?? [] : saved.items, fileExists: fileExists)
-        let goneIDs = Set(check.gone.map(\.id))
-        let vanished = Set(saved.items.indices.filter { goneIDs.contains(saved.items[$0].id) })
-        logDropped(vanished.sorted().map { saved.items[$0].path })
-        itemIDs.skip(past: UInt64(saved.items.count))
-        let result = step { state, _ in
-            var changes = state.restore(saved, vanished: vanished)
-            // Extracted artwork lives in the runtime directory, which a reboot empties.
-            changes.formUnion(
-                state.setArtworkPaths(Dictionary(uniqueKeysWithValues: check.lostArtwork.map { ($0.id, nil) })))
-            if play && saved.state == .playing && state.queue.current != nil {
-                changes.formUnion(state.startPlaying(at: state.heldFrame))
-            }
-            return (.success(.done), changes)
-        }
-        if case .failure(let failure) = result { log.error("resume: cannot play on: \(failure.message)") }
-        recoverArtwork(of: check.lostArtwork)
-        checkFiles(of: checksLater ? saved.items : [], except: current?.id, fileExists)
-        runWaitingForQueue()
-    }
-
-    /// Checks the files of `items` (and their covers) on the prober thread, and learns each
-    /// queued file's identity; then drops the items whose file is gone and recovers the
-    /// covers, as `restore` does for those it checks itself. Items removed or changed
-    /// meanwhile are left as they are. The item `checked` was checked already (the list is
-    /// filtered there, not on the event loop: 100,000 items take milliseconds to copy).
-    private func checkFiles(
-        of items: [QueueItem], except checked: UInt64?, _ fileExists: @escaping @Sendable (String) -> Bool
-    ) {
-        let everything = state.queue.items
-        probing.submit {
-            let (check, identified) = (
-                QueueFileCheck(items.filter { $0.id != checked }, fileExists: fileExists),
-                QueueFileCheck.identified(everything)
-            )
-            return { [unowned self] in
-                // Each pass over the queue is skipped when there is nothing to look for: this
-                // runs on the event loop, and the queue can hold 100,000 items.
-                let goneIDs = Set(check.gone.map(\.id))
-                let queued = state.queue.items
-                let offsets = goneIDs.isEmpty ? [] : queued.indices.filter { goneIDs.contains(queued[$0].id) }
-                logDropped(offsets.map { queued[$0].path })
-                let lostIDs = Set(check.lostArtwork.map(\.id))
-                let byID = Dictionary(
-                    (lostIDs.isEmpty ? [] : queued.filter { lostIDs.contains($0.id) }).map { ($0.id, $0) },
-                    uniquingKeysWith: { first, _ in first })
-                let unchanged = check.lostArtwork.filter { byID[$0.id] == $0 }
-                if identified.count >= Self.largeChange { releaseHeapSoon() }
-                let result = step { state, moment in
-                    state.setFileIdentities(identified, of: everything)
-                    var (result, changes) =
-                        offsets.isEmpty
-                        ? (.success(.done), [])
-                        : state.moving(at: moment) {
-                            $0.removeItems(at: Set(offsets))
-                        }
-                    changes.formUnion(
-                        state.setArtworkPaths(Dictionary(uniqueKeysWithValues: unchanged.map { ($0.id, nil) })))
-                    return (result, changes)
-                }
-                if case .failure(let failure) = result { log.error("resume: cannot play on: \(failure.message)") }
-                recoverArtwork(of: unchanged)
-            }
-        }
-    }
-
-    /// One warning for each of the first ten items dropped because their file is gone, then
-    /// one for the rest.
-    private func logDropped(_ paths: [String]) {
-        for path in paths.prefix(10) { log.warning("resume: dropped \(path): the file is gone") }
-        if paths.count > 10 { log.warning("resume: dropped \(paths.count - 10) more items whose files are gone") }
-    }
-
-    /// Extracts again, on the prober thread, the covers a reboot removed, and gives them back
-    /// to the items (a `queue` change; an `item` change when the current one got its cover).
-    private func recoverArtwork(of items: [QueueItem]) {
-        guard !items.isEmpty else { return }
-        probing.submit { [prober] in
-            let found = prober.artwork(of: items)
-            return { [unowned self] in step { state, _ in state.setArtworkPaths(found) } }
-        }
     }
 
     /// Ends the service's worker threads (the prober, phrase analysis, the bookmarks' writer)

@@ -87,7 +87,8 @@ extension PlayerState {
             guard let item = queue.current, item.id == moment.heard?.itemID,
                 let position = ListeningCounter.playPosition(of: item), playedSeconds(moment.heard) >= position - 0.01
             else { return ([], nil) }
-            return (changeListening { $0.countPlay(item, now: moment.now) } ? .listening : [], nil)
+            changeListening { _ = $0.countPlay(item, now: moment.now) }
+            return ([], nil)
         }
     }
 

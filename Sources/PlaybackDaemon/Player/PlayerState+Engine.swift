@@ -13,23 +13,25 @@ extension PlayerState {
     /// step. A pipeline that plays the current item whole before its last phrase (its phrases
     /// were found after it started, or repeat-one began it again) starts again where it is
     /// heard, so that phrase mode plays from the phrase heard.
-    mutating func observe(_ heard: EnginePosition?) -> ChangeSet {
+    mutating func observe(_ heard: EnginePosition?, now: Double) -> ChangeSet {
         guard transport == .playing, let heard else { return [] }
         var changes = follow(toItem: heard.itemID)
         guard heard.itemID == queue.current?.id else { return changes }
+        hearingObserves(heard, now: now)
         let item = heard.itemID
         changes.formUnion(changeLoop { $0.segmentBegan(heard.segment, in: item) })
         changes.formUnion(phraseHeard(mark: heard.mark, inGap: heard.isGap))
-        if start.epoch == start.startedEpoch && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark) {
+        if start.pipeline == start.runningPipeline && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark) {
             restartWhereHeard(fadesIn: false)
         }
         return changes
     }
 
-    /// The pipeline of `epoch` started at `frame` (the decoder's start, clamped to the item).
-    mutating func engineStarted(epoch: Int, at frame: Int) {
+    /// Pipeline number `pipeline` started at `frame` (the decoder's start, clamped to the item).
+    mutating func engineStarted(pipeline: Int, at frame: Int) {
         hold(frame)
-        changeStart { $0.started(epoch) }
+        changeStart { $0.started(pipeline) }
+        hearingRuns(pipeline: pipeline, at: frame)
         if let item = queue.current { changeLoop { $0.pipelineStarted(atFrame: frame, in: item) } }
     }
 
@@ -41,6 +43,7 @@ extension PlayerState {
     mutating func engineHalted(at position: EnginePosition?) -> ChangeSet {
         guard let position else { return [] }
         var changes = follow(toItem: position.itemID)
+        hearingHalts(at: position)
         holdHalted(at: position.frame)
         if position.itemID == queue.current?.id {
             changes.formUnion(phraseHeard(mark: position.mark, inGap: position.isGap))
@@ -63,7 +66,7 @@ extension PlayerState {
         var changes: ChangeSet = []
         // The item before played to its end.
         if let previous = queue.current, previous.id != heard.itemID {
-            changes.formUnion(itemFinished(previous.id, now: now))
+            itemFinished(previous.id, now: now)
         }
         changeListening { $0.newListen() }
         if queue.current?.id == id && heard.segment == segment {
@@ -75,17 +78,17 @@ extension PlayerState {
         } else {
             changes.formUnion(follow(toItem: heard.itemID))
         }
-        return changes.union(observe(heard))
+        return changes.union(observe(heard, now: now))
     }
 
     /// Everything a pipeline decoded was played out (`last`): the next pipeline starts (the
     /// item whose format differs, `next`, or the item after the last one: a repeat's next
     /// pass, items enqueued after the decoder ran out), or the queue ends.
     mutating func pipelineFinished(last: EnginePosition?, next: UInt64?, now: Double) -> ChangeSet {
-        var changes = engineHalted(at: last)
+        let changes = engineHalted(at: last)
         changeStart { $0.stopped() }
         guard transport == .playing else { return changes }
-        if let finished = queue.current { changes.formUnion(itemFinished(finished.id, now: now)) }
+        if let finished = queue.current { itemFinished(finished.id, now: now) }
         guard let moved = next.map({ advance(toItem: $0) }) ?? advance(automatic: true) else {
             return changes.union(playOut())
         }

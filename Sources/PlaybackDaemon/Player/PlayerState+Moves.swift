@@ -28,25 +28,31 @@ extension PlayerState {
     ///   at the end of where playback is now;
     /// - another item, the one left playing or paused in its first 30 s: a skip
     ///   (`ListeningCounter`).
+    /// - any move: what was heard of the item left (`Hearing`): a hearing ends when the item is
+    ///   left for another or stopped in, a run when it pauses or jumps;
     /// - another item while playing on, with crossfade on: the new pipeline fades out of the
     ///   item left from where it was heard (`skipFade`), when both play at one rate.
-    /// A skip adds `.listening`. The bookmarks are saved because the book changed.
     mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
         let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
         let wasPlaying = transport == .playing
         let wasStarted = transport != .stopped
-        let epoch = start.epoch
+        let pipeline = start.pipeline
         let skipFade = wasPlaying ? self.skipFade(heard: moment.heard) : nil
+        let generation = queue.replacements
         let changes = operation(&self)
-        if let skipFade, transport == .playing, start.epoch != epoch, let current = queue.current,
+        if let skipFade, transport == .playing, start.pipeline != pipeline, let current = queue.current,
             current.id != skipFade.item.id, sound.rate(of: current) == sound.rate(of: skipFade.item)
         {
             changeStart { $0.fade(from: skipFade) }
         }
-        var follows: ChangeSet = []
         let current = queue.current
         let otherItem = left?.item.id != current?.id
         let jumped = !otherItem && changes.contains(.position)
+        if let left {
+            hearingLeaves(
+                left.item, at: left.seconds, forAnother: otherItem,
+                runStops: wasPlaying && (jumped || transport != .playing), queueReplaced: queue.replacements != generation)
+        }
         if let left, otherItem || (wasPlaying && transport != .playing) {
             changeBookmarks { _ = $0.record(left.item, at: left.seconds, now: moment.now) }
             // Stopped in the same item: back to where it starts, which that bookmark now says.
@@ -55,12 +61,10 @@ extension PlayerState {
         let landed = heldSeconds
         if jumped, let current { changeBookmarks { _ = $0.record(current, at: landed, now: moment.now) } }
         if otherItem || jumped { changeSleep { $0.aim(item: current, at: landed) } }
-        if let left, otherItem,
-            changeListening({ $0.left(left.item, at: left.seconds, started: wasStarted, now: moment.now) })
-        {
-            follows.insert(.listening)
+        if let left, otherItem {
+            changeListening { _ = $0.left(left.item, at: left.seconds, started: wasStarted, now: moment.now) }
         }
-        return changes.union(follows)
+        return changes
     }
 
     /// The fade out of the current item a skip would make now, heard at `heard`: nil when
@@ -89,9 +93,10 @@ extension PlayerState {
 
     /// The item `id` was played to its end: it starts from its beginning next time, and it was
     /// heard (a play, unless this listen counted it already).
-    mutating func itemFinished(_ id: UInt64, now: Double) -> ChangeSet {
-        guard let item = queue.items.first(where: { $0.id == id }) else { return [] }
+    mutating func itemFinished(_ id: UInt64, now: Double) {
+        guard let item = queue.items.first(where: { $0.id == id }) else { return }
         changeBookmarks { _ = $0.record(item, at: item.metadata.duration, now: now) }
-        return changeListening { $0.countPlay(item, now: now) } ? .listening : []
+        changeHearing { $0.ends(item, at: item.metadata.duration, .finished) }
+        changeListening { _ = $0.countPlay(item, now: now) }
     }
 }

@@ -26,7 +26,7 @@ extension PlayerState {
             if transport == .playing { plan.output = .released }
             return (plan, [])
         }
-        let running = start.startedEpoch == start.epoch
+        let running = start.runningPipeline == start.pipeline
         let live = !item.metadata.isSeekable
         var frame = start.frame
         var changes: ChangeSet = []
@@ -38,7 +38,7 @@ extension PlayerState {
         let items = running || frame != nil ? engineItems(startingAt: running ? nil : frame) : nil
         plan.output = .playing(
             EnginePlan.Start(
-                epoch: start.epoch, frame: frame, fadesIn: start.fadesIn, rate: sound.rate(of: item),
+                pipeline: start.pipeline, frame: frame, fadesIn: start.fadesIn, rate: sound.rate(of: item),
                 current: items?.current, upcoming: items?.upcoming ?? [], connectsAnew: live,
                 fadingFrom: start.fadeOut.map(engineItem(fadingOut:))))
         return (plan, changes)
@@ -47,7 +47,7 @@ extension PlayerState {
     /// The item a pipeline not started yet begins with (what `plan` would hand the engine to
     /// open); nil when none is to start.
     var itemToStart: QueueItem? {
-        transport == .playing && start.startedEpoch != start.epoch ? queue.current : nil
+        transport == .playing && start.runningPipeline != start.pipeline ? queue.current : nil
     }
 
     /// The item a skip left, as the engine plays its fade out: from where it was heard, for

@@ -40,6 +40,8 @@ struct PlayerState {
     private(set) var deviceError: String?
     /// Plays and skips, for the library's statistics.
     private(set) var listening = ListeningCounter()
+    /// What has been heard of the current item.
+    private(set) var hearing = Hearing()
     /// The item and chapter the last published snapshot showed (`published`).
     private(set) var announced: AnnouncedChapter?
     /// When a long item playing next saves its bookmark (`PlayerState+Deadlines`).
@@ -215,6 +217,7 @@ struct PlayerState {
     @discardableResult mutating func changeBookmarks<R>(_ body: (inout BookmarkBook) -> R) -> R { body(&bookmarks) }
     @discardableResult mutating func changeRetry<R>(_ body: (inout DeviceRetry) -> R) -> R { body(&retry) }
     @discardableResult mutating func changeListening<R>(_ body: (inout ListeningCounter) -> R) -> R { body(&listening) }
+    @discardableResult mutating func changeHearing<R>(_ body: (inout Hearing) -> R) -> R { body(&hearing) }
     mutating func changeStart<Result>(_ body: (inout PlannedStart) -> Result) -> Result { body(&start) }
     mutating func setBookmarkDue(_ time: Double?) { bookmarkDue = time }
 
@@ -323,9 +326,9 @@ struct AnnouncedChapter: Equatable {
     var chapter: Int?
 }
 
-/// The pipeline the state wants running while it plays: which one (`epoch`, raised by each
-/// start), from which frame (nil: where the running one ends, a restart in place), whether it
-/// fades in, and which pipeline the engine runs (`startedEpoch`).
+/// The pipeline the state wants running while it plays: which one (`pipeline`, a number raised by
+/// each start), from which frame (nil: where the running one ends, a restart in place), whether it
+/// fades in, and which pipeline the engine runs (`runningPipeline`).
 struct PlannedStart: Equatable {
     /// A skip's crossfade: the item left, from the frame it was heard at, for `frames`.
     struct FadeOut: Equatable {
@@ -334,17 +337,18 @@ struct PlannedStart: Equatable {
         var frames: Int
     }
 
-    private(set) var epoch = 0
+    /// The number of the pipeline wanted; another number is another pipeline.
+    private(set) var pipeline = 0
     private(set) var frame: Int?
     private(set) var fadesIn = false
     /// The item the new pipeline fades out of first; nil for none.
     private(set) var fadeOut: FadeOut?
-    /// The epoch of the pipeline running; nil when none runs.
-    private(set) var startedEpoch: Int?
+    /// The number of the pipeline running; nil when none runs.
+    private(set) var runningPipeline: Int?
 
     /// A new pipeline at `frame`.
     mutating func begin(at frame: Int?, fadesIn: Bool) {
-        epoch += 1
+        pipeline += 1
         self.frame = frame
         self.fadesIn = fadesIn
         fadeOut = nil
@@ -352,7 +356,7 @@ struct PlannedStart: Equatable {
 
     /// The new pipeline (not started yet) fades out of `fade` first.
     mutating func fade(from fade: FadeOut) {
-        guard startedEpoch != epoch else { return }
+        guard runningPipeline != pipeline else { return }
         fadeOut = fade
     }
 
@@ -361,9 +365,9 @@ struct PlannedStart: Equatable {
         if self.frame == nil { self.frame = frame }
     }
 
-    /// The pipeline of `epoch` runs.
-    mutating func started(_ epoch: Int) { startedEpoch = epoch }
+    /// Pipeline number `pipeline` runs.
+    mutating func started(_ pipeline: Int) { runningPipeline = pipeline }
 
     /// No pipeline runs (it played out, or the device failed).
-    mutating func stopped() { startedEpoch = nil }
+    mutating func stopped() { runningPipeline = nil }
 }

@@ -29,6 +29,9 @@ struct PlayerView {
         return state
     }
 
+    /// The queue's items, in the order the user gave them.
+    var queue: [QueueItem] { resume.items }
+
     /// Stopped with nothing queued.
     var isIdle: Bool { nowPlaying.state == .stopped && nowPlaying.queueCount == 0 }
 }

@@ -34,8 +34,13 @@ final class RouteWatch: Subsystem {
         closeJacks()
     }
 
+    /// Each device a pipeline opened is watched.
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
+        for case .deviceOpened(let device) in events { watch(device) }
+    }
+
     /// Starts the watcher `device` needs, once.
-    func watch(_ device: OpenDevice) {
+    private func watch(_ device: OpenDevice) {
         if device.isServerStream {
             guard canWatchServer else { return }
             guard SoundServerWatch.libraryLoads() else {

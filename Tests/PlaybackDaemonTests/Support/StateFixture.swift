@@ -50,7 +50,7 @@ struct StateFixture {
         guard case .playing(let start) = state.plan(shown: nil, now: now).0.output, let frame = start.frame else {
             return
         }
-        state.engineStarted(epoch: start.epoch, at: frame)
+        state.engineStarted(pipeline: start.pipeline, at: frame)
     }
 
     /// What the engine is to do now, with what is heard at `seconds` shown (the service takes

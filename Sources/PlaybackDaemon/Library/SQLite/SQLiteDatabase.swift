@@ -5,15 +5,11 @@ import CSQLiteShim
     import Glibc
 #endif
 
-/// Why SQLite refused: its result code and message.
+/// Why SQLite refused: its result code (extended: the primary code is its low byte) and
+/// message. Told apart by the code, never by the message.
 struct SQLiteError: Error, Equatable, CustomStringConvertible {
     var code: Int32
     var message: String
-
-    /// The database file is not a database, or is damaged: it is rebuilt.
-    var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
-    /// The disk is full.
-    var isFull: Bool { code & 0xFF == SQLITE_FULL }
 
     var description: String { message }
 }
@@ -90,6 +86,12 @@ final class SQLiteDatabase {
         let statement = SQLiteStatement(prepared, database: self)
         statements[sql] = statement
         return statement
+    }
+
+    /// Whether the main database has a table `name` (a new file has none).
+    func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+        try !rows("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1", [.text(name)]) { _ in 1 }
+            .isEmpty
     }
 
     /// Runs `sql` with `values` and returns each row read by `row`.

@@ -32,7 +32,7 @@ struct SoundState: Equatable {
         new.seconds = min(range.upperBound, max(range.lowerBound, (new.seconds * 1000).rounded() / 1000))
         guard new != crossfade else { return [] }
         crossfade = new
-        return .modes
+        return .crossfade
     }
 
     /// The software volume, clamped to 0 - 100 %.

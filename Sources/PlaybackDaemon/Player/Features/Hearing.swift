@@ -1,0 +1,92 @@
+import PlaybackModel
+
+/// How much of the current item has been heard, counted in positions of the item, never in
+/// wall time: a hearing is a sum of runs, each from where a pipeline (or a pass of one) began
+/// to where it was heard last. A seek skips what it jumps over, a pause stops the count, and at
+/// rate 2 a minute of the item is a minute heard.
+///
+/// A hearing begins when its item becomes audible and ends (a `HeardItem`) when the item is
+/// finished, left for another, stopped, removed or replaced; each pass of repeat-one is a
+/// hearing of its own. A pause, a seek, a restart in place or a failed device close the run
+/// only; the next pipeline opens another. What it saw waits in `events` for the service.
+struct Hearing: Equatable {
+    /// Which pass of which pipeline a run belongs to (`EnginePosition.segment`).
+    struct Pass: Equatable {
+        var pipeline: Int
+        var segment: Int
+    }
+
+    /// The hearing under way.
+    struct Current: Equatable {
+        var item: QueueItem
+        /// When it became audible; nil while its first pipeline has not been heard.
+        var began: Double?
+        /// The seconds of the runs closed so far.
+        var seconds: Double = 0
+        /// Where the run under way began in the item; nil while none runs.
+        var runFrom: Double?
+        /// The pass the run under way plays.
+        var pass: Pass?
+    }
+
+    private(set) var current: Current?
+    private(set) var events: [PlayerEvent] = []
+
+    /// The pipeline `pipeline` plays `item` from `seconds` into it: a run of the hearing under
+    /// way when it is of that item, else a new hearing, audible once `audible` says so.
+    mutating func runs(_ item: QueueItem, from seconds: Double, pipeline: Int) {
+        if current?.item.id != item.id { current = Current(item: item) }
+        current?.runFrom = seconds
+        current?.pass = Pass(pipeline: pipeline, segment: 0)
+    }
+
+    /// The hearing under way, if it was not audible yet, became audible at `began`.
+    mutating func audible(at began: Double) {
+        guard let under = current, under.began == nil, under.runFrom != nil else { return }
+        current?.began = began
+        events.append(.itemAudible(item: under.item, began: began))
+    }
+
+    /// The run under way stops, heard up to `seconds` into the item.
+    mutating func stops(at seconds: Double) {
+        guard let from = current?.runFrom else { return }
+        current?.seconds += max(0, seconds - from)
+        current?.runFrom = nil
+    }
+
+    /// The hearing of `item`, when it is the one under way, ends `how`, heard up to `seconds`.
+    /// One that never became audible ends unsaid.
+    mutating func ends(_ item: QueueItem, at seconds: Double, _ how: HeardItem.Ending) {
+        guard let under = current, under.item.id == item.id else { return }
+        stops(at: seconds)
+        if let began = under.began, let heard = current?.seconds {
+            events.append(.itemHeard(HeardItem(item: item, began: began, seconds: heard, ending: how)))
+        }
+        current = nil
+    }
+
+    /// A new pass of the running pipeline is heard: `item` from `seconds`, audible since
+    /// `began`. The hearing under way, if any, was finished (its last frame heard).
+    mutating func passes(to item: QueueItem, from seconds: Double, pass: Pass, began: Double) {
+        if let finished = current?.item { ends(finished, at: finished.metadata.duration, .finished) }
+        current = Current(item: item, began: began, runFrom: seconds, pass: pass)
+        events.append(.itemAudible(item: item, began: began))
+    }
+
+    /// A new pass of the same hearing (an A-B loop's): the run ends at `end` and the next
+    /// begins at `start`.
+    mutating func loops(from end: Double, to start: Double, pass: Pass) {
+        stops(at: end)
+        current?.runFrom = start
+        current?.pass = pass
+    }
+
+    /// A new pass of the same run (a phrase repeated): the run goes on.
+    mutating func continues(_ pass: Pass) { current?.pass = pass }
+
+    /// The events since the last time, handed over.
+    mutating func take() -> [PlayerEvent] {
+        defer { events = [] }
+        return events
+    }
+}

@@ -1,0 +1,118 @@
+import ControlProtocol
+import PlaybackEngine
+import PlaybackModel
+import Testing
+
+@testable import PlaybackDaemon
+
+/// What was heard of each item (`Hearing`), on the state value alone: the events a step yields
+/// when an item becomes audible and when it stops being heard, with the item's own seconds
+/// heard (a seek skips, a pause stops the count, each repeat is a hearing).
+@Suite struct HearingTests {
+    /// Three items of 300 s, playing from the start of the first, audible at `now`.
+    func playing() -> StateFixture {
+        var world = StateFixture(books: 3, duration: 300)
+        world.play()
+        world.state.hearingAudible(nil, now: world.now)
+        _ = world.state.takeEvents()
+        return world
+    }
+
+    /// The hearings that ended since the last look: item, seconds, how.
+    func ended(_ world: inout StateFixture) -> [(UInt64, Double, HeardItem.Ending)] {
+        world.state.takeEvents().compactMap {
+            if case .itemHeard(let heard) = $0 { (heard.item.id, heard.seconds, heard.ending) } else { nil }
+        }
+    }
+
+    func audible(_ events: [PlayerEvent]) -> [(UInt64, Double)] {
+        events.compactMap { if case .itemAudible(let item, let began) = $0 { (item.id, began) } else { nil } }
+    }
+
+    @Test("a start is audible once the device plays; nothing is said of a pipeline never heard")
+    func audibleOnce() {
+        var world = StateFixture(books: 3, duration: 300)
+        world.play()
+        #expect(world.state.takeEvents().isEmpty, "not heard yet")
+        world.state.hearingAudible(world.heard(2), now: 1005)
+        world.state.hearingAudible(world.heard(3), now: 1006)
+        #expect(audible(world.state.takeEvents()).map(\.1) == [1003], "2 s played when the device said it had started")
+    }
+
+    @Test("skipped 10 s in, stopped 42 s in: the seconds heard and how it ended")
+    func skipAndStop() {
+        var world = playing()
+        _ = world.perform(.nextTrack, heard: 10)
+        #expect(ended(&world).map(\.1) == [10])
+        world.started()
+        world.state.hearingAudible(nil, now: world.now)
+        _ = world.perform(.stop, heard: 42)
+        let stopped = ended(&world)
+        #expect(stopped.count == 1 && stopped[0].0 == 2 && stopped[0].1 == 42 && stopped[0].2 == .stopped)
+    }
+
+    @Test("a seek skips what it jumps over; a pause stops the count, play goes on with the same hearing")
+    func seekAndPause() {
+        var world = playing()
+        _ = world.perform(.changePlaybackPosition(position: 100), heard: 10)
+        world.started()
+        let halt = world.heard(130)
+        _ = world.perform(.pause, heard: 130)
+        _ = world.state.engineHalted(at: halt)
+        #expect(ended(&world).isEmpty, "a pause ends no hearing")
+        _ = world.perform(.play)
+        world.started()
+        _ = world.perform(.changePlaybackPosition(position: 20), heard: 150)
+        world.started()
+        _ = world.perform(.nextTrack, heard: 25)
+        let heard = ended(&world)
+        #expect(heard.count == 1 && heard[0].1 == 10 + 30 + 20 + 5 && heard[0].2 == .skipped, "\(heard)")
+    }
+
+    @Test("an item played to its end is heard whole and the next begins where it is heard")
+    func finishes() {
+        var world = playing()
+        world.now += 300
+        let next = EnginePosition(itemID: 2, frame: StateFixture.frame(0.5), sampleRate: StateFixture.rate, segment: 1)
+        _ = world.state.boundaryHeard(2, segment: 1, next, now: world.now)
+        let events = world.state.takeEvents()
+        let heard = events.compactMap { if case .itemHeard(let heard) = $0 { heard } else { nil } }
+        #expect(heard.map(\.seconds) == [300] && heard.map(\.ending) == [.finished] && heard.first?.began == 1000)
+        #expect(audible(events).map(\.0) == [2] && audible(events).first?.1 == world.now - 0.5)
+    }
+
+    @Test("repeat-one: each pass is a hearing of its own, finished")
+    func repeatOne() {
+        var world = playing()
+        _ = world.perform(.changeRepeatMode(.one))
+        for pass in 1...3 {
+            world.now += 300
+            let again = EnginePosition(
+                itemID: 1, frame: StateFixture.frame(0.25), sampleRate: StateFixture.rate, segment: pass)
+            _ = world.state.observe(again, now: world.now)
+        }
+        let events = world.state.takeEvents()
+        let heard = events.compactMap { if case .itemHeard(let heard) = $0 { heard } else { nil } }
+        #expect(heard.map(\.seconds) == [300, 300, 300] && heard.allSatisfy { $0.ending == .finished })
+        #expect(audible(events).map(\.1) == [1299.75, 1599.75, 1899.75])
+    }
+
+    @Test("removed, or replaced by other items: the hearing ends so")
+    func removedAndReplaced() {
+        var world = playing()
+        _ = world.perform(.remove(index: 0, count: 1), heard: 12)
+        #expect(ended(&world).map(\.2) == [.removed])
+        world.started()
+        world.state.hearingAudible(nil, now: world.now)
+        let new = StateFixture.books(5).suffix(2).map { item in
+            var item = item
+            item.id += 10
+            return item
+        }
+        _ = world.state.enqueue(
+            Array(new), rejected: [], placement: .end, replace: true, play: true,
+            at: Moment(heard: world.heard(7), now: world.now))
+        let replaced = ended(&world)
+        #expect(replaced.map(\.1) == [7] && replaced.map(\.2) == [.replaced])
+    }
+}
