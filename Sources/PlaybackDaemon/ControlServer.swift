@@ -25,8 +25,6 @@ final class ControlServer {
     /// Called when a client connects or goes away (the daemon's idle exit counts them).
     var onClientCountChanged: (Int) -> Void = { _ in }
 
-    var clientCount: Int { clients.count }
-
     init(loop: EventLoop, listener: UnixListener, log: DaemonLog, handle: @escaping Handler) {
         self.loop = loop
         self.listener = listener

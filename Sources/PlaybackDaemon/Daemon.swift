@@ -67,7 +67,8 @@ public final class Daemon {
             library = MusicLibrary(
                 roots: LibraryLocations.roots(configured: settings.libraryDirectories, environment: .process),
                 indexPath: indexPath, userPath: userPath, openTags: openDecoder, loop: loop,
-                log: DaemonLog(label: "playbackd.library", output: logOutput))
+                log: DaemonLog(label: "playbackd.library", output: logOutput),
+                report: { [unowned service] in service.take($0) })
         } else {
             library = nil
         }
@@ -78,18 +79,17 @@ public final class Daemon {
     /// rest starts; it is answered once the loop runs) and closes last.
     private func makeSubsystems() -> [any Subsystem] {
         let router = CommandRouter(service: service, library: library)
+        let report = { [unowned service] (report: SubsystemReport) in service.take(report) }
         let handle = { (command: Command, reply: @escaping (CommandResult) -> Void) in
             router.handle(command, reply: reply)
         }
         let socket = SocketFrontEnd(
             path: SocketPath.resolve(explicit: settings.socket, environment: .process),
             device: settings.snapcast.map { "snapcast \($0)" } ?? settings.device,
-            loop: loop, log: log, control: DaemonLog(label: "playbackd.control", output: logOutput), perform: handle)
+            loop: loop, log: log, control: DaemonLog(label: "playbackd.control", output: logOutput), perform: handle,
+            report: report)
         let idleExit = IdleExit(
-            loop: loop, seconds: settings.idleExitSeconds, log: log,
-            isBusy: { [unowned socket] in socket.clientCount > 0 },
-            exit: { [unowned self] in beginStopping() })
-        socket.onClientCountChanged = { [unowned idleExit] in idleExit.evaluate() }
+            loop: loop, seconds: settings.idleExitSeconds, log: log, exit: { [unowned self] in beginStopping() })
         let watchdog = HealthWatchdog(
             loop: loop, notifier: notifier,
             isOutputHealthy: { [unowned service] in
@@ -122,7 +122,7 @@ public final class Daemon {
         let restorer = ResumeRestorer(service: service)
         let route = RouteWatch(
             loop: loop, openJackMonitor: openJackMonitor, log: DaemonLog(label: "playbackd.route", output: logOutput),
-            onChange: { [unowned service] change in service.routeChanged(change) })
+            report: report)
         return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + [
             EngineDevice(driver: service.driver, log: log), ResidentCode(loop: loop, log: log),
             route,
@@ -151,7 +151,6 @@ public final class Daemon {
         let signals = playbackd_signalfd()
         loop.watch(signals) { [unowned self] _ in handleSignal(playbackd_signalfd_read(signals)) }
         service.onPublish = { [unowned self] view, changes, events in publish(view, changes, events) }
-        library?.onChange = { [unowned self] in publish(service.view(), .library, []) }
         for subsystem in subsystems {
             do throws(SubsystemError) {
                 try subsystem.start()

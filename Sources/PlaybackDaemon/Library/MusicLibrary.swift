@@ -53,13 +53,15 @@ final class MusicLibrary {
     /// The same, kept on the library's thread: a scan that changed no song counts only its
     /// failures again.
     private var countedOnThread: LibraryReader.Counts?
-    /// Told on the event loop when the status or the contents changed.
-    var onChange: () -> Void = {}
+    /// Where a change of the status or the contents is told, on the event loop
+    /// (`PlayerService.take`).
+    private let report: (SubsystemReport) -> Void
 
     init(
         roots: [String], indexPath: String, userPath: String, openTags: @escaping AudioDecoderFactory,
-        loop: EventLoop, log: DaemonLog
+        loop: EventLoop, log: DaemonLog, report: @escaping (SubsystemReport) -> Void
     ) {
+        self.report = report
         self.roots = roots
         self.indexPath = indexPath
         self.userPath = userPath
@@ -275,17 +277,17 @@ final class MusicLibrary {
             }
             return { [unowned self] in scanEnded(report, counts: counts, unwatched: unwatched) }
         }
-        onChange()
+        self.report(.libraryChanged)
     }
 
     private func planned(_ total: Int) {
         toRead = total
-        onChange()
+        self.report(.libraryChanged)
     }
 
     private func progress(_ count: Int) {
         lastScanned = count
-        onChange()
+        self.report(.libraryChanged)
     }
 
     private func scanEnded(_ report: LibraryScanReport?, counts: LibraryReader.Counts?, unwatched: Int) {
@@ -299,7 +301,7 @@ final class MusicLibrary {
                 "library: \(unwatched) folders are not watched (raise fs.inotify.max_user_watches); 'playbackctl library update' finds their changes"
             )
         }
-        onChange()
+        self.report(.libraryChanged)
     }
 
     // MARK: Reading

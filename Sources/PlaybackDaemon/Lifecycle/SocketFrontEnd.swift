@@ -15,13 +15,16 @@ final class SocketFrontEnd: Subsystem {
     /// Carries out a command and replies (the player service's `handle`).
     private let perform: (Command, @escaping (CommandResult) -> Void) -> Void
     private(set) var server: ControlServer?
-    /// Called when a client connects or goes (the idle exit counts them).
-    var onClientCountChanged: () -> Void = {}
+    /// Where a client connecting or going is told (`PlayerService.take`: the idle exit counts
+    /// them).
+    private let report: (SubsystemReport) -> Void
 
     init(
         path: String, device: String, loop: EventLoop, log: DaemonLog, control: DaemonLog,
-        perform: @escaping (Command, @escaping (CommandResult) -> Void) -> Void
+        perform: @escaping (Command, @escaping (CommandResult) -> Void) -> Void,
+        report: @escaping (SubsystemReport) -> Void
     ) {
+        self.report = report
         self.path = path
         self.device = device
         self.loop = loop
@@ -29,8 +32,6 @@ final class SocketFrontEnd: Subsystem {
         self.log = log
         self.control = control
     }
-
-    var clientCount: Int { server?.clientCount ?? 0 }
 
     func start() throws(SubsystemError) {
         let listener: UnixListener
@@ -42,7 +43,7 @@ final class SocketFrontEnd: Subsystem {
         let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request, reply in
             perform(request.command) { reply(Response($0)) }
         }
-        server.onClientCountChanged = { [unowned self] _ in onClientCountChanged() }
+        server.onClientCountChanged = { [unowned self] count in report(.clientsConnected(count)) }
         self.server = server
         log.notice(
             "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(device)'", event: "started")

@@ -202,36 +202,8 @@ final class PlayerService {
 
     // MARK: Publishing
 
-    /// Everything a front end shows, now. Reading it changes nothing. While playing, `elapsed`
-    /// and `timestamp` are the output thread's last measurement and the time it was taken (up
-    /// to one device period ago), so the anchor carries no extrapolation error; otherwise the
-    /// held position, now. Just past an item boundary not yet taken into the state, it shows
-    /// the item heard.
-    func view() -> PlayerView {
-        var shown = state
-        var frame = state.heldFrame
-        var timestamp = WallClock.now()
-        let observed = driver.observe()
-        // In a phrase's gap the position holds.
-        var advances = state.transport == .playing && observed.isAudible
-        if state.transport == .playing, let heard = observed.heard {
-            advances = advances && !heard.isGap
-            _ = shown.follow(toItem: heard.itemID)
-            frame = heard.frame
-            if let (measured, age) = observed.measured, measured.itemID == heard.itemID,
-                measured.segment == heard.segment
-            {
-                frame = measured.frame
-                timestamp -= age
-            }
-        }
-        return PlayerView(
-            nowPlaying: shown.snapshot(
-                frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: WallClock.now()),
-            availability: shown.currentAvailability, equalizer: state.sound.equalizer,
-            replayGainMode: state.sound.replayGain.mode, resume: shown.resumeState(frame: frame),
-            isLoading: state.loading != nil)
-    }
+    /// Everything a front end shows, now (`PlayerState.view`). Reading it changes nothing.
+    func view() -> PlayerView { state.view(driver.observe(), now: WallClock.now()) }
 
     /// The exit: the device plays out what it holds and fades; the position heard last is
     /// held, for the last view (what resume saves, playing still). The bookmark of a long item
@@ -356,6 +328,9 @@ extension PlayerService {
         var reanchors = false
         for event in events {
             log.log(.debug, "engine event: \(event)")
+            if let said = event.logLine(device: driver.deviceName, retry: state.retry) {
+                log.log(said.level, said.line, event: said.event)
+            }
             switch event {
             case .audible:
                 pendingEvents.append(.deviceStarted)
@@ -367,30 +342,10 @@ extension PlayerService {
                 driver.scheduleBoundary(id, segment: segment, after: audibleIn, now: WallClock.now())
             case .deviceOpened:
                 pendingEvents.append(.deviceOpened(driver.openDevice))
-                if state.retry.isActive {
-                    log.notice(
-                        "'\(driver.deviceName)' is back after \(state.retry.attempts) tr\(state.retry.attempts == 1 ? "y" : "ies"): playing again",
-                        event: "device-back")
-                }
             case .deviceFailed(let error, _, let opening):
                 pendingEvents.append(
                     .deviceFailed(PlayerState.deviceErrorMessage(error, opening: opening, device: driver.deviceName)))
-                // A try of a device that comes back by itself fails quietly.
-                if !state.retry.isActive {
-                    log.error(PlayerState.deviceErrorMessage(error, opening: opening, device: driver.deviceName))
-                }
-            case .itemsCutShort(let count, let reason):
-                log.warning(
-                    "\(count) item\(count == 1 ? "" : "s") ended early: \(reason.map { "\($0)" } ?? "decoding failed part-way")"
-                )
-            case .itemsSkipped(let count):
-                log.warning("passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened")
-            case .xrunsRecovered(let count):
-                log.warning(
-                    "audio device '\(driver.deviceName)' underran \(count) time\(count == 1 ? "" : "s") (xrun); recovered"
-                )
-            case .finished, .streamTitle:
-                break
+            default: break
             }
         }
         let (device, reconnects) = (driver.deviceName, driver.deviceReconnects)
@@ -441,20 +396,25 @@ extension PlayerService {
         }
     }
 
-    /// Adds `items` the library found (their metadata known: nothing to probe).
-    func enqueue(
-        _ items: [QueueItem], rejected: [Rejection], placement: EnqueuePlacement, replace: Bool, play: Bool
-    ) -> CommandResult {
-        step { state, moment in
-            state.enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play, at: moment)
+    // MARK: Reports, a reload, the exit
+
+    /// What a subsystem saw, taken in: a route change into the state, a change of the library
+    /// or of the clients connected published with the view.
+    func take(_ report: SubsystemReport) {
+        switch report {
+        case .routeChanged(let change): routeChanged(change)
+        case .libraryChanged:
+            note(.library)
+            publishChanges()
+        case .clientsConnected(let count):
+            pendingEvents.append(.clientsConnected(count))
+            publishChanges()
         }
     }
 
-    // MARK: The route, a reload, the exit
-
     /// A route change a watcher saw: taken into the state (`PlayerState.routeChanged`),
     /// pushed, and logged once.
-    func routeChanged(_ change: RouteChange) {
+    private func routeChanged(_ change: RouteChange) {
         let before = state.transport
         let result = step { state, moment in
             (.success(.done), state.followingMoves(at: moment) { $0.routeChanged(change) })

@@ -76,4 +76,34 @@ extension PlayerState {
 
     /// The A-B loop of the current item; nil when none is set (a loop ends with its item).
     var loopRange: LoopRange? { loop.range(in: queue.current?.id) }
+
+    /// Everything a front end shows, with the engine `observed` at `now`. While playing,
+    /// `elapsed` and `timestamp` are the output thread's last measurement and the time it was
+    /// taken (up to one device period ago), so the anchor carries no extrapolation error;
+    /// otherwise the held position, now. Just past an item boundary not yet taken into the
+    /// state, it shows the item heard.
+    func view(_ observed: EngineDriver.Observation, now: Double) -> PlayerView {
+        var shown = self
+        var frame = heldFrame
+        var timestamp = now
+        // In a phrase's gap the position holds.
+        var advances = transport == .playing && observed.isAudible
+        if transport == .playing, let heard = observed.heard {
+            advances = advances && !heard.isGap
+            _ = shown.follow(toItem: heard.itemID)
+            frame = heard.frame
+            if let (measured, age) = observed.measured, measured.itemID == heard.itemID,
+                measured.segment == heard.segment
+            {
+                frame = measured.frame
+                timestamp -= age
+            }
+        }
+        return PlayerView(
+            nowPlaying: shown.snapshot(
+                frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: now),
+            availability: shown.currentAvailability, equalizer: sound.equalizer,
+            replayGainMode: sound.replayGain.mode, resume: shown.resumeState(frame: frame),
+            isLoading: loading != nil)
+    }
 }

@@ -12,7 +12,8 @@ final class RouteWatch: Subsystem {
     private let loop: EventLoop
     private let openJackMonitor: JackMonitorFactory
     private let log: DaemonLog
-    private let onChange: (RouteChange) -> Void
+    /// Where the changes seen go (`PlayerService.take`).
+    private let report: (SubsystemReport) -> Void
     private var soundServer: SoundServerWatch?
     private var jacks: (any JackMonitor)?
     /// False once libpulse turned out not to load: said once, not at every play.
@@ -20,12 +21,12 @@ final class RouteWatch: Subsystem {
 
     init(
         loop: EventLoop, openJackMonitor: @escaping JackMonitorFactory, log: DaemonLog,
-        onChange: @escaping (RouteChange) -> Void
+        report: @escaping (SubsystemReport) -> Void
     ) {
         self.loop = loop
         self.openJackMonitor = openJackMonitor
         self.log = log
-        self.onChange = onChange
+        self.report = report
     }
 
     func stop(_ last: PlayerView) {
@@ -49,7 +50,7 @@ final class RouteWatch: Subsystem {
             }
             if soundServer == nil {
                 soundServer = SoundServerWatch(
-                    loop: loop, onChange: onChange,
+                    loop: loop, onChange: { [report] in report(.routeChanged($0)) },
                     onEnd: { [unowned self] reason in
                         log.info("stopped watching the sound server: \(reason); watching again at the next play")
                     })
@@ -81,7 +82,7 @@ final class RouteWatch: Subsystem {
             for descriptor in descriptors { loop.unwatch(descriptor) }
             self.jacks = nil
         }
-        for change in changes { onChange(change) }
+        for change in changes { report(.routeChanged(change)) }
     }
 
     private func closeJacks() {

@@ -24,8 +24,13 @@ struct CommandRouter {
                     let rejected = found.unknown.map {
                         Rejection(path: $0, reason: "no song, album or artist has this id")
                     }
+                    // Their metadata is known: nothing to probe.
                     reply(
-                        service.enqueue(items, rejected: rejected, placement: placement, replace: replace, play: play))
+                        service.step { state, moment in
+                            state.enqueue(
+                                items, rejected: rejected, placement: placement, replace: replace, play: play,
+                                at: moment)
+                        })
                 }
             }
         case .setRating(let id, let rating):

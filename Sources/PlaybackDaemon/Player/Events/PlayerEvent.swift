@@ -18,6 +18,8 @@ enum PlayerEvent: Equatable {
     case deviceStarted
     /// The device could not be opened, or failed while playing: what it said.
     case deviceFailed(String)
+    /// A client connected to the control socket, or went: `count` are connected.
+    case clientsConnected(Int)
 }
 
 /// One hearing of an item, when it ended: the item, when it began to be heard, how many of its
