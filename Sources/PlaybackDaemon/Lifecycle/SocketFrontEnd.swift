@@ -40,10 +40,12 @@ final class SocketFrontEnd: Subsystem {
         } catch {
             throw SubsystemError(error.description)
         }
-        let server = ControlServer(loop: loop, listener: listener, log: control) { [unowned self] request, reply in
+        let server = ControlServer(
+            loop: loop, listener: listener, log: control,
+            countChanged: { [unowned self] count in report(.clientsConnected(count)) }
+        ) { [unowned self] request, reply in
             perform(request.command) { reply(Response($0)) }
         }
-        server.onClientCountChanged = { [unowned self] count in report(.clientsConnected(count)) }
         self.server = server
         log.notice(
             "listening on \(listener.boundPath ?? "the socket systemd passed"), device '\(device)'", event: "started")

@@ -1,3 +1,4 @@
+import CSystemShim
 import ControlProtocol
 
 #if canImport(Glibc)

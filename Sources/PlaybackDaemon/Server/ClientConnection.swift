@@ -4,17 +4,12 @@ import ControlProtocol
     import Glibc
 #endif
 
-/// One connected client: its line framing and its bounded queue of unsent output.
+/// One connected client's bytes: its line framing and its queue of unsent output (which
+/// `SocketServer` bounds).
 final class ClientConnection {
     let fd: Int32
-    /// After `subscribe`, pushed events go to this client too.
-    var isSubscribed = false
     /// The client sent EOF; close once the replies are flushed.
     var readClosed = false
-    /// A request of this client is being answered in the background (enqueue): its later
-    /// lines wait in `heldLines`, and nothing more is read, until the reply is sent.
-    var isAwaitingReply = false
-    var heldLines: [Line] = []
     private var input: [UInt8] = []
     /// Discarding the rest of a line that exceeded the limit.
     private var discarding = false
@@ -57,16 +52,13 @@ final class ClientConnection {
         return lines
     }
 
-    /// Queues `bytes`; false when the client has let too much pile up (it must be dropped).
-    /// A reply always fits: the client asked for it and reads it next; the bound is for
-    /// pushed events that a subscriber does not read.
-    func enqueue(_ bytes: [UInt8], isReply: Bool) -> Bool {
+    /// Queues `bytes`.
+    func enqueue(_ bytes: [UInt8]) {
         if sent > 0 && sent >= output.count / 2 {
             output.removeFirst(sent)
             sent = 0
         }
         output.append(contentsOf: bytes)
-        return isReply || output.count - sent <= ProtocolLimits.maximumPendingOutputBytes
     }
 
     /// Writes as much queued output as the socket takes. False on a write error.
