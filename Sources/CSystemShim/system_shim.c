@@ -55,6 +55,10 @@ int playbackd_accept(int listen_fd) {
     return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
+int playbackd_unix_datagram_socket(void) {
+    return socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+}
+
 int playbackd_peer_uid(int fd, unsigned int *uid) {
     struct ucred credentials;
     socklen_t length = sizeof credentials;

@@ -211,7 +211,7 @@ import Testing
     func loopLayout() throws {
         var state = PlayerState(settings: DaemonSettings())
         _ = state.insert(Self.items(2), placement: .end, replace: false)
-        #expect(state.changeLoop { $0.set(LoopRange(itemID: 1, start: 1, end: 2, count: 3), current: 1) } == .loop)
+        #expect(state.changeABLoop { $0.set(LoopRange(itemID: 1, start: 1, end: 2, count: 3), current: 1) } == .loop)
         let laidOut = state.engineItems(startingAt: 0)
         let (current, upcoming) = try #require(laidOut)
         #expect(current.endFrame == 88_200)
@@ -221,12 +221,12 @@ import Testing
         let pastEnd = state.engineItems(startingAt: 90_000)?.upcoming.map(\.id)
         #expect(pastEnd == [2], "past the end: no loop")
         let first = try #require(state.queue.current)
-        state.changeLoop { $0.pipelineStarted(atFrame: 0, in: first) }
-        #expect(state.changeLoop { $0.segmentBegan(2, in: 1) } == .loop && state.loopRange?.pass == 3)
+        state.changeABLoop { $0.pipelineStarted(atFrame: 0, in: first) }
+        #expect(state.changeABLoop { $0.segmentBegan(2, in: 1) } == .loop && state.loopRange?.pass == 3)
         #expect(
-            state.changeLoop { $0.segmentBegan(3, in: 1) } == .loop && state.loopRange == nil,
+            state.changeABLoop { $0.segmentBegan(3, in: 1) } == .loop && state.loopRange == nil,
             "the rest of the item: the loop ended")
-        _ = state.changeLoop { $0.set(LoopRange(itemID: 1, start: 1, end: 2, count: 0), current: 1) }
+        _ = state.changeABLoop { $0.set(LoopRange(itemID: 1, start: 1, end: 2, count: 0), current: 1) }
         let endless = state.engineItems(startingAt: 0)?.upcoming.count
         #expect(endless == PlayerState.engineLookahead)
         _ = state.select(1)

@@ -32,6 +32,10 @@ int playbackd_make_this_thread_background(int nice_value);
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (a GNU extension Swift's Glibc hides).
 int playbackd_accept(int listen_fd);
 
+/// A Unix datagram socket, close-on-exec, for sd_notify (Swift's compiler now and then did not
+/// find SOCK_DGRAM in the file that made it).
+int playbackd_unix_datagram_socket(void);
+
 /// The peer's uid from SO_PEERCRED; returns 0 on success, -1 on failure.
 int playbackd_peer_uid(int fd, unsigned int *uid);
 

@@ -5,7 +5,7 @@ import SystemSupport
 #endif
 
 /// Work on a long list of independent files, folders or lines, on a background thread of its
-/// own (`pbd-probe`) per processor (at most 4) beside the calling one: `map` cuts the list into
+/// own (`pbd-parallel`) per processor (at most 4) beside the calling one: `map` cuts the list into
 /// one contiguous run per thread and gives the results back in the list's order (probing for an
 /// enqueue, walking the library's folders and reading their tags); `forEachPiece` hands out
 /// small pieces in turn (reading the state file's items).
@@ -29,7 +29,7 @@ enum ParallelRuns {
         let threads = (1..<slices.count).map { index in
             let slice = UncheckedSendable(slices[index])
             let box = UncheckedSendable(results[index - 1])
-            return NamedThread.start(name: "pbd-probe") {
+            return NamedThread.start(name: "pbd-parallel") {
                 NamedThread.makeCurrentBackground(niceness: BackgroundWorker.niceness)
                 box.value.value = work.value(slice.value)
             }
@@ -49,7 +49,7 @@ enum ParallelRuns {
 
 extension ParallelRuns {
     /// Calls `body` with pieces of `0..<count` (about eight a processor), which the calling
-    /// thread and a `pbd-probe` thread for each other processor take in turn until none is
+    /// thread and a `pbd-parallel` thread for each other processor take in turn until none is
     /// left: for work that puts its results in place by index (the state file's item lines). A
     /// thread that runs slower (its processor shared with another program) takes fewer pieces,
     /// so no processor waits for another. At most `minimum` items, the calling thread does it
@@ -72,7 +72,7 @@ extension ParallelRuns {
             }
         }
         let threads = (1..<processors).map { _ in
-            NamedThread.start(name: "pbd-probe") {
+            NamedThread.start(name: "pbd-parallel") {
                 NamedThread.makeCurrentBackground(niceness: BackgroundWorker.niceness)
                 work()
             }

@@ -47,7 +47,7 @@ final class MPDSession {
     private var pending: Set<String> = []
     /// A command is being carried out: the lines after it wait.
     private(set) var isBusy = false
-    private var held: [String] = []
+    private var waitingLines: [String] = []
 
     /// What this connection may do: the anonymous levels, or a password's.
     private var allowed: Set<MPDPermission>
@@ -60,7 +60,7 @@ final class MPDSession {
     }
 
     /// Whether every line received has been answered.
-    var isDone: Bool { !isBusy && held.isEmpty }
+    var isDone: Bool { !isBusy && waitingLines.isEmpty }
 
     /// Whether it waits in `idle` (MPD's timeout does not apply then).
     var isIdle: Bool { idling != nil }
@@ -73,7 +73,7 @@ final class MPDSession {
 
     /// One line from the client.
     func receive(_ text: String) {
-        if isBusy { return held.append(text) }
+        if isBusy { return waitingLines.append(text) }
         if let wanted = idling {
             // Only noidle may come while idle; anything else ends the connection, as with MPD.
             guard text == "noidle" else { return close() }
@@ -227,7 +227,7 @@ final class MPDSession {
     }
 
     private func resumeHeld() {
-        while !isBusy, !held.isEmpty { receive(held.removeFirst()) }
+        while !isBusy, !waitingLines.isEmpty { receive(waitingLines.removeFirst()) }
     }
 
     private func execute(_ line: MPDRequestLine, _ reply: @escaping MPDReply) {

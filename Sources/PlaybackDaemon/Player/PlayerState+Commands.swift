@@ -93,7 +93,7 @@ extension PlayerState {
             return setLoopRange(start: start, end: end, count: count, heard)
         case .clearLoopRange:
             let current = queue.current?.id
-            return (.success(.done), changeLoop { $0.set(nil, current: current) })
+            return (.success(.done), changeABLoop { $0.set(nil, current: current) })
         case .setPhraseMode(let change): return setPhraseMode(change)
         case .nextPhrase: return movePhrase(heard, to: nextPhraseIndex)
         case .previousPhrase: return movePhrase(heard) { index, _ in max(0, index - 1) }
@@ -300,7 +300,7 @@ extension PlayerState {
                     )), []
             )
         }
-        let changes = changeLoop {
+        let changes = changeABLoop {
             $0.set(LoopRange(itemID: item.id, start: start, end: end, count: count), current: item.id)
         }
         // The running pipeline's item has no end before the loop's: it starts again where it

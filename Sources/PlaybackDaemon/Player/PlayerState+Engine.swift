@@ -19,7 +19,7 @@ extension PlayerState {
         guard heard.itemID == queue.current?.id else { return changes }
         hearingObserves(heard, now: now)
         let item = heard.itemID
-        changes.formUnion(changeLoop { $0.segmentBegan(heard.segment, in: item) })
+        changes.formUnion(changeABLoop { $0.segmentBegan(heard.segment, in: item) })
         changes.formUnion(phraseHeard(mark: heard.mark, inGap: heard.isGap))
         if start.pipeline == start.runningPipeline && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark) {
             restartWhereHeard(fadesIn: false)
@@ -32,7 +32,7 @@ extension PlayerState {
         hold(frame)
         changeStart { $0.started(pipeline) }
         hearingRuns(pipeline: pipeline, at: frame)
-        if let item = queue.current { changeLoop { $0.pipelineStarted(atFrame: frame, in: item) } }
+        if let item = queue.current { changeABLoop { $0.pipelineStarted(atFrame: frame, in: item) } }
     }
 
     /// The running pipeline opened the device: a device tried again is back.
@@ -73,7 +73,7 @@ extension PlayerState {
             // A gap beginning moves nothing: the position holds through it.
             if !heard.isGap {
                 let item = queue.current?.id
-                changes.formUnion(ChangeSet.position.union(changeLoop { $0.segmentBegan(segment, in: item) }))
+                changes.formUnion(ChangeSet.position.union(changeABLoop { $0.segmentBegan(segment, in: item) }))
             }
         } else {
             changes.formUnion(follow(toItem: heard.itemID))

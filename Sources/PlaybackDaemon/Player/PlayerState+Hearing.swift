@@ -28,7 +28,7 @@ extension PlayerState {
         let again = hearing.current?.item.id == item.id
         if let under = hearing.current {
             guard let before = under.pass, before.pipeline == pipeline, heard.segment > before.segment else { return }
-            if again, let range = loop.range(in: item.id) {
+            if again, let range = abLoop.range(in: item.id) {
                 return changeHearing { $0.loops(from: range.end, to: range.start, pass: pass) }
             }
             if again && (queue.repeatMode != .one || isPlayingPhrases) { return changeHearing { $0.continues(pass) } }

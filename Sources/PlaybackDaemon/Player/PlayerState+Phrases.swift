@@ -147,7 +147,7 @@ extension PlayerState {
 extension PlayerState {
     mutating func setPhraseMode(_ change: PhraseModeChange) -> (CommandResult, ChangeSet) {
         let mode = change.applied(to: phraseMode)
-        var changes: ChangeSet = mode.isEnabled ? changeLoop { $0.drop() } : []
+        var changes: ChangeSet = mode.isEnabled ? changeABLoop { $0.drop() } : []
         let wasPlayingPhrases = isPlayingPhrases
         let modeChanges = setPhraseMode(mode)
         changes.formUnion(modeChanges)

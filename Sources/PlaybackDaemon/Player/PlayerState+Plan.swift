@@ -93,7 +93,7 @@ extension PlayerState {
             items = phraseItems(from: step, template: items[0], after: items.dropFirst(), limit: Self.engineLookahead)
         } else if let loop = loopRange {
             let (start, end) = (current.metadata.frame(at: loop.start), current.metadata.frame(at: loop.end))
-            if frame.map({ $0 < end }) ?? (self.loop.firstPass != nil) {
+            if frame.map({ $0 < end }) ?? (abLoop.firstPass != nil) {
                 var pass = items[0]
                 (pass.startFrame, pass.endFrame) = (start, end)
                 var rest = items[0]

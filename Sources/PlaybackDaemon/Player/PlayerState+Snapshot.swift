@@ -75,7 +75,7 @@ extension PlayerState {
     }
 
     /// The A-B loop of the current item; nil when none is set (a loop ends with its item).
-    var loopRange: LoopRange? { loop.range(in: queue.current?.id) }
+    var loopRange: LoopRange? { abLoop.range(in: queue.current?.id) }
 
     /// Everything a front end shows, with the engine `observed` at `now`. While playing,
     /// `elapsed` and `timestamp` are the output thread's last measurement and the time it was

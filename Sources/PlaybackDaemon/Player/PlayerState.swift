@@ -32,7 +32,7 @@ struct PlayerState {
     private(set) var sound: SoundState
     private(set) var route: RouteState
     private(set) var sleep: SleepTimerState
-    private(set) var loop = LoopState()
+    private(set) var abLoop = ABLoopState()
     private(set) var phrases: PhraseState
     private(set) var bookmarks: BookmarkBook
     private(set) var retry = DeviceRetry()
@@ -105,7 +105,7 @@ struct PlayerState {
     /// Makes the item the engine plays the current one (it moved on by itself).
     mutating func follow(toItem id: UInt64) -> ChangeSet {
         guard queue.current?.id != id, queue.follow(toItem: id) else { return [] }
-        return ChangeSet.item.union(loop.drop())
+        return ChangeSet.item.union(abLoop.drop())
     }
 
     /// Follows what the engine plays, when it plays: the item heard becomes current.
@@ -204,7 +204,7 @@ struct PlayerState {
     /// The current item from its start (a long item's bookmark).
     mutating func restartItem() -> ChangeSet {
         heldFrame = startFrame()
-        return ChangeSet([.item, .position]).union(loop.drop())
+        return ChangeSet([.item, .position]).union(abLoop.drop())
     }
 
     // MARK: Changing a part (how the state's other files set its fields)
@@ -212,7 +212,7 @@ struct PlayerState {
     @discardableResult mutating func changeQueue<R>(_ body: (inout PlaybackQueue) -> R) -> R { body(&queue) }
     @discardableResult mutating func changeSound<R>(_ body: (inout SoundState) -> R) -> R { body(&sound) }
     @discardableResult mutating func changeSleep<R>(_ body: (inout SleepTimerState) -> R) -> R { body(&sleep) }
-    @discardableResult mutating func changeLoop<R>(_ body: (inout LoopState) -> R) -> R { body(&loop) }
+    @discardableResult mutating func changeABLoop<R>(_ body: (inout ABLoopState) -> R) -> R { body(&abLoop) }
     @discardableResult mutating func changePhrases<R>(_ body: (inout PhraseState) -> R) -> R { body(&phrases) }
     @discardableResult mutating func changeBookmarks<R>(_ body: (inout BookmarkBook) -> R) -> R { body(&bookmarks) }
     @discardableResult mutating func changeRetry<R>(_ body: (inout DeviceRetry) -> R) -> R { body(&retry) }

@@ -10,7 +10,7 @@ final class ControlSession: SocketSession {
     /// After `subscribe`, pushed events go to this client too.
     private(set) var isSubscribed = false
     private var isAwaitingReply = false
-    private var heldLines: [ClientConnection.Line] = []
+    private var waitingLines: [ClientConnection.Line] = []
 
     init(connection: SocketConnection, handle: @escaping ControlServer.Handler) {
         self.connection = connection
@@ -18,7 +18,7 @@ final class ControlSession: SocketSession {
     }
 
     var takesInput: Bool { !isAwaitingReply }
-    var isDone: Bool { !isAwaitingReply && heldLines.isEmpty }
+    var isDone: Bool { !isAwaitingReply && waitingLines.isEmpty }
     var isWaiting: Bool { false }
 
     func receive(_ line: ClientConnection.Line) { answer(line) }
@@ -27,7 +27,7 @@ final class ControlSession: SocketSession {
     func push(_ line: [UInt8]) { connection.write(line, pushed: true) }
 
     private func answer(_ line: ClientConnection.Line) {
-        if isAwaitingReply { return heldLines.append(line) }
+        if isAwaitingReply { return waitingLines.append(line) }
         switch line {
         case .tooLong:
             connection.write(
@@ -56,6 +56,6 @@ final class ControlSession: SocketSession {
         if request.command == .subscribe && response.status == .success { isSubscribed = true }
         response.id = request.id
         connection.write(response.lineBytes)
-        while !isAwaitingReply && !heldLines.isEmpty && connection.isOpen { answer(heldLines.removeFirst()) }
+        while !isAwaitingReply && !waitingLines.isEmpty && connection.isOpen { answer(waitingLines.removeFirst()) }
     }
 }

@@ -16,7 +16,7 @@ final class NotifySocket {
     init?(address text: String, timeout: Double) {
         guard let address = UnixSocketAddress(notifySocket: text) else { return nil }
         self.address = address
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        fd = playbackd_unix_datagram_socket()
         guard fd >= 0 else { return nil }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

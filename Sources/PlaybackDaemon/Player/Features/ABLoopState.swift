@@ -5,7 +5,7 @@ import PlaybackModel
 /// the engine as the current item ending at its end, followed by passes from its start to its
 /// end (`PlayerState.engineItems`), so each loop point is an item boundary like a repeat-one
 /// loop's: seamless and sample-exact.
-struct LoopState: Equatable {
+struct ABLoopState: Equatable {
     private(set) var stored: LoopRange?
     /// The pass the running pipeline's first segment plays; nil when it plays no pass.
     private(set) var firstPass: Int?
