@@ -115,4 +115,21 @@ import Testing
         let replaced = ended(&world)
         #expect(replaced.map(\.1) == [7] && replaced.map(\.2) == [.replaced])
     }
+
+    @Test("an A-B loop's passes are runs of one hearing: the lead-in, each pass, then the rest from the loop's end")
+    func loopPasses() {
+        var world = StateFixture(books: 3, duration: 300)
+        world.state.changeABLoop { _ = $0.set(LoopRange(itemID: 1, start: 10, end: 20, count: 2), current: 1) }
+        world.play()
+        world.state.hearingAudible(nil, now: world.now)
+        for (segment, seconds) in [(1, 10.5), (2, 20.5)] {
+            let heard = EnginePosition(
+                itemID: 1, frame: StateFixture.frame(seconds), sampleRate: StateFixture.rate, segment: segment)
+            _ = world.state.observe(heard, now: world.now)
+        }
+        #expect(world.state.loopRange == nil, "two passes, then the rest")
+        _ = world.perform(.nextTrack, heard: 25)
+        let heard = ended(&world)
+        #expect(heard.count == 1 && heard[0].1 == 20 + 10 + 5 && heard[0].2 == .skipped, "\(heard)")
+    }
 }

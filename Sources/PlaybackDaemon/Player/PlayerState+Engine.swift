@@ -17,9 +17,10 @@ extension PlayerState {
         guard transport == .playing, let heard else { return [] }
         var changes = follow(toItem: heard.itemID)
         guard heard.itemID == queue.current?.id else { return changes }
-        hearingObserves(heard, now: now)
         let item = heard.itemID
+        let loop = abLoop.range(in: item)
         changes.formUnion(changeABLoop { $0.segmentBegan(heard.segment, in: item) })
+        hearingObserves(heard, now: now, loop: loop)
         changes.formUnion(phraseHeard(mark: heard.mark, inGap: heard.isGap))
         if start.pipeline == start.runningPipeline && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark) {
             restartWhereHeard(fadesIn: false)

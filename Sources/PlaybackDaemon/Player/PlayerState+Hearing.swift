@@ -18,9 +18,10 @@ extension PlayerState {
     }
 
     /// The engine is heard at `heard` at `now`: a new pass of the running pipeline (the next
-    /// item reached by itself, a repeat of the item, an A-B loop's next pass) begins a hearing
-    /// of its own, or (a loop) a new run of the same one. A phrase's repetitions are one run.
-    mutating func hearingObserves(_ heard: EnginePosition, now: Double) {
+    /// item reached by itself, a repeat of the item) begins a hearing of its own; an A-B loop's
+    /// next pass (`loop`: the loop as it was before this pass began) a new run of the same one, from the
+    /// loop's start, or its end once the last pass is over. A phrase's repetitions are one run.
+    mutating func hearingObserves(_ heard: EnginePosition, now: Double, loop loopBefore: LoopRange?) {
         guard transport == .playing, !heard.isGap, let item = queue.current, item.id == heard.itemID,
             let pipeline = start.runningPipeline
         else { return }
@@ -28,8 +29,9 @@ extension PlayerState {
         let again = hearing.current?.item.id == item.id
         if let under = hearing.current {
             guard let before = under.pass, before.pipeline == pipeline, heard.segment > before.segment else { return }
-            if again, let range = abLoop.range(in: item.id) {
-                return changeHearing { $0.loops(from: range.end, to: range.start, pass: pass) }
+            if again, let range = loopBefore {
+                let next = abLoop.range(in: item.id) == nil ? range.end : range.start
+                return changeHearing { $0.loops(from: range.end, to: next, pass: pass) }
             }
             if again && (queue.repeatMode != .one || isPlayingPhrases) { return changeHearing { $0.continues(pass) } }
         }
