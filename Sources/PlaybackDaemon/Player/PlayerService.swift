@@ -350,24 +350,8 @@ extension PlayerService {
         }
         let (device, reconnects) = (driver.deviceName, driver.deviceReconnects)
         let result = step { state, moment in
-            var changes: ChangeSet = reanchors ? .position : []
-            for event in events {
-                switch event {
-                case .finished(let last, let next):
-                    changes.formUnion(state.pipelineFinished(last: last, next: next, now: moment.now))
-                case .deviceOpened:
-                    state.deviceOpened()
-                case .deviceFailed(let error, let position, let opening):
-                    changes.formUnion(
-                        state.deviceFailed(
-                            error, at: position, opening: opening, device: device, reconnects: reconnects,
-                            now: moment.now))
-                case .streamTitle(let url, let title):
-                    changes.formUnion(state.setStreamTitle(title, for: url))
-                default: break
-                }
-            }
-            return (.success(.done), changes)
+            let changes = state.take(events, device: device, reconnects: reconnects, now: moment.now)
+            return (.success(.done), changes.union(reanchors ? .position : []))
         }
         if case .failure(let failure) = result {
             log.error("cannot continue with item \(state.queue.currentIndex ?? -1): \(failure.message)")

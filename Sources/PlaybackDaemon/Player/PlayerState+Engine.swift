@@ -120,6 +120,29 @@ extension PlayerState {
         opening ? "cannot open audio device '\(device)': \(error)" : "audio device '\(device)' failed: \(error)"
     }
 
+    /// What the engine reported (`events`, on `device`, which comes back by itself when
+    /// `reconnects`), taken in at `now`: a pipeline played out, the device opened or failed, a
+    /// stream's title. The rest is the service's (starts heard, boundaries, log lines).
+    mutating func take(_ events: [EngineEvent], device: String, reconnects: Bool, now: Double) -> ChangeSet {
+        var changes: ChangeSet = []
+        for event in events {
+            switch event {
+            case .finished(let last, let next):
+                changes.formUnion(pipelineFinished(last: last, next: next, now: now))
+            case .deviceOpened:
+                deviceOpened()
+            case .deviceFailed(let error, let position, let opening):
+                changes.formUnion(
+                    deviceFailed(error, at: position, opening: opening, device: device, reconnects: reconnects, now: now))
+            case .streamTitle(let url, let title):
+                changes.formUnion(setStreamTitle(title, for: url))
+            case .audible, .itemStarted, .itemsCutShort, .itemsSkipped, .xrunsRecovered:
+                break
+            }
+        }
+        return changes
+    }
+
     /// The next pipeline cannot start (its item cannot be opened): the queue ends.
     mutating func cannotContinue() -> ChangeSet { playOut() }
 }
