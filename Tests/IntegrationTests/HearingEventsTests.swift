@@ -31,7 +31,9 @@ extension IntegrationSuite {
                 events = try daemon.connect()
                 _ = try events.subscribe()
                 _ = try daemon.enqueue(names)
-                durations = (try daemon.call("queue")["items"]?.arrayValue ?? []).map { $0["duration"]?.numberValue ?? 0 }
+                durations = (try daemon.call("queue")["items"]?.arrayValue ?? []).map {
+                    $0["duration"]?.numberValue ?? 0
+                }
             }
 
             /// Reads pushed lines, keeping what they heard, until one satisfies `predicate`.
@@ -64,7 +66,10 @@ extension IntegrationSuite {
             /// Plays and waits until the device plays.
             func play() throws {
                 _ = try daemon.call("play")
-                try read { $0["changes"]?.arrayValue?.contains(.string("state")) == true && $0["nowPlaying"]?["state"]?.stringValue == "playing" }
+                try read {
+                    $0["changes"]?.arrayValue?.contains(.string("state")) == true
+                        && $0["nowPlaying"]?["state"]?.stringValue == "playing"
+                }
             }
 
             /// Listens `seconds` of wall time, then sends `command`: where the snapshot said the
@@ -89,9 +94,13 @@ extension IntegrationSuite {
             }
         }
 
-        @Test("each hearing's seconds and ending, within 0.1 s: finish, a skip after 10 s, stop, seeks, pause, rate 2, repeat one, crossfade")
+        @Test(
+            "each hearing's seconds and ending, within 0.1 s: finish, a skip after 10 s, stop, seeks, pause, rate 2, repeat one, crossfade"
+        )
         func hearing() throws {
-            for scenario in ["finish", "skip after 10 s", "stop", "seeks", "pause", "rate 2", "repeat one", "crossfade"] {
+            for scenario in [
+                "finish", "skip after 10 s", "stop", "seeks", "pause", "rate 2", "repeat one", "crossfade",
+            ] {
                 try play(scenario)
             }
         }
@@ -162,7 +171,8 @@ extension IntegrationSuite {
                 _ = try world.daemon.call("setCrossfade", [("seconds", .number(1)), ("mode", .string("always"))])
                 try world.play()
                 try world.waitForHeard(1)
-                world.expectHeard(0, seconds: world.durations[0], ending: "finished", "the overlap counts for the first")
+                world.expectHeard(
+                    0, seconds: world.durations[0], ending: "finished", "the overlap counts for the first")
                 try world.waitForHeard(2)
                 let began = world.audible.compactMap { $0["began"]?.numberValue }
                 #expect(

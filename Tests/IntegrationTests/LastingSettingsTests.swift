@@ -23,18 +23,23 @@ extension IntegrationSuite {
         }
 
         static let settings: [Setting] = [
-            Setting(name: "volume", command: "changeVolume", arguments: [("volume", .number(37))], read: Setting.shown("volume")),
             Setting(
-                name: "equalizer", command: "setEqualizerBand", arguments: [("band", .number(2)), ("gain", .number(4.5))],
+                name: "volume", command: "changeVolume", arguments: [("volume", .number(37))],
+                read: Setting.shown("volume")),
+            Setting(
+                name: "equalizer", command: "setEqualizerBand",
+                arguments: [("band", .number(2)), ("gain", .number(4.5))],
                 read: { try $0.daemon.call("equalizer")["equalizer"] ?? .null }),
             Setting(
                 name: "rate", command: "changePlaybackRate", arguments: [("rate", .number(1.5))],
                 read: Setting.shown("defaultRate")),
             Setting(
-                name: "phrase mode", command: "setPhraseMode", arguments: [("enabled", .bool(true)), ("repeats", .number(3))],
+                name: "phrase mode", command: "setPhraseMode",
+                arguments: [("enabled", .bool(true)), ("repeats", .number(3))],
                 read: Setting.shown("phraseMode")),
             Setting(
-                name: "crossfade", command: "setCrossfade", arguments: [("seconds", .number(4)), ("mode", .string("always"))],
+                name: "crossfade", command: "setCrossfade",
+                arguments: [("seconds", .number(4)), ("mode", .string("always"))],
                 read: Setting.shown("crossfade")),
             Setting(
                 name: "output switch", command: "setOutputEnabled", arguments: [("enabled", .bool(false))],

@@ -10,8 +10,12 @@ import Testing
 @Suite struct ResumeSaveRuleTests {
     static let base = ResumeState(
         items: [
-            QueueItem(id: 1, path: "/m/a.mp3", metadata: TrackMetadata(title: "a", duration: 100, sampleRate: 44_100, channels: 2)),
-            QueueItem(id: 2, path: "/m/b.mp3", metadata: TrackMetadata(title: "b", duration: 100, sampleRate: 44_100, channels: 2)),
+            QueueItem(
+                id: 1, path: "/m/a.mp3",
+                metadata: TrackMetadata(title: "a", duration: 100, sampleRate: 44_100, channels: 2)),
+            QueueItem(
+                id: 2, path: "/m/b.mp3",
+                metadata: TrackMetadata(title: "b", duration: 100, sampleRate: 44_100, channels: 2)),
         ],
         currentIndex: 0, position: 10, state: .paused, repeatMode: .off, shuffleMode: .off, shuffledOrder: nil,
         disabledCommands: [])

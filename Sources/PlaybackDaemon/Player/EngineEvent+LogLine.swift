@@ -17,9 +17,14 @@ extension EngineEvent {
             let why = reason.map { "\($0)" } ?? "decoding failed part-way"
             return (.warning, "\(count) item\(count == 1 ? "" : "s") ended early: \(why)", nil)
         case .itemsSkipped(let count):
-            return (.warning, "passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened", nil)
+            return (
+                .warning, "passed over \(count) upcoming item\(count == 1 ? "" : "s") that could not be opened", nil
+            )
         case .xrunsRecovered(let count):
-            return (.warning, "audio device '\(device)' underran \(count) time\(count == 1 ? "" : "s") (xrun); recovered", nil)
+            return (
+                .warning, "audio device '\(device)' underran \(count) time\(count == 1 ? "" : "s") (xrun); recovered",
+                nil
+            )
         case .audible, .itemStarted, .finished, .streamTitle:
             return nil
         }

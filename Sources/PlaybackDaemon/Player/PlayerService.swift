@@ -242,7 +242,8 @@ final class PlayerService {
         defer { armDeadlines() }
         pendingEvents += state.takeEvents()
         guard !pendingChanges.isEmpty || !pendingEvents.isEmpty else { return }
-        if state.transport == .playing && driver.isRunningAndSilent && (!pendingChanges.isEmpty || deferredUntil != nil) {
+        let deviceIsStarting = state.transport == .playing && driver.isRunningAndSilent
+        if deviceIsStarting && (!pendingChanges.isEmpty || deferredUntil != nil) {
             deferredChanges.formUnion(pendingChanges)
             pendingChanges = []
             deferredUntil = deferredUntil ?? moment.now + Self.audibleStartTimeout

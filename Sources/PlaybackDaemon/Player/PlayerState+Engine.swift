@@ -22,7 +22,8 @@ extension PlayerState {
         changes.formUnion(changeABLoop { $0.segmentBegan(heard.segment, in: item) })
         hearingObserves(heard, now: now, loop: loop)
         changes.formUnion(phraseHeard(mark: heard.mark, inGap: heard.isGap))
-        if start.pipeline == start.runningPipeline && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark) {
+        if start.pipeline == start.runningPipeline && playsWholeBeforeLastPhrase(atFrame: heard.frame, mark: heard.mark)
+        {
             restartWhereHeard(fadesIn: false)
         }
         return changes
@@ -133,7 +134,8 @@ extension PlayerState {
                 deviceOpened()
             case .deviceFailed(let error, let position, let opening):
                 changes.formUnion(
-                    deviceFailed(error, at: position, opening: opening, device: device, reconnects: reconnects, now: now))
+                    deviceFailed(
+                        error, at: position, opening: opening, device: device, reconnects: reconnects, now: now))
             case .streamTitle(let url, let title):
                 changes.formUnion(setStreamTitle(title, for: url))
             case .audible, .itemStarted, .itemsCutShort, .itemsSkipped, .xrunsRecovered:

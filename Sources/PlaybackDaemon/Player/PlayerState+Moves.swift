@@ -51,7 +51,8 @@ extension PlayerState {
         if let left {
             hearingLeaves(
                 left.item, at: left.seconds, forAnother: otherItem,
-                runStops: wasPlaying && (jumped || transport != .playing), queueReplaced: queue.replacements != generation)
+                runStops: wasPlaying && (jumped || transport != .playing),
+                queueReplaced: queue.replacements != generation)
         }
         if let left, otherItem || (wasPlaying && transport != .playing) {
             changeBookmarks { _ = $0.record(left.item, at: left.seconds, now: moment.now) }

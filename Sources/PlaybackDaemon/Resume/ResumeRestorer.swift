@@ -92,7 +92,9 @@ final class ResumeRestorer {
                         state.setArtworkPaths(Dictionary(uniqueKeysWithValues: unchanged.map { ($0.id, nil) })))
                     return (result, changes)
                 }
-                if case .failure(let failure) = result { service.log.error("resume: cannot play on: \(failure.message)") }
+                if case .failure(let failure) = result {
+                    service.log.error("resume: cannot play on: \(failure.message)")
+                }
                 recoverArtwork(of: unchanged)
             }
         }
@@ -102,7 +104,9 @@ final class ResumeRestorer {
     /// one for the rest.
     private func logDropped(_ paths: [String]) {
         for path in paths.prefix(10) { service.log.warning("resume: dropped \(path): the file is gone") }
-        if paths.count > 10 { service.log.warning("resume: dropped \(paths.count - 10) more items whose files are gone") }
+        if paths.count > 10 {
+            service.log.warning("resume: dropped \(paths.count - 10) more items whose files are gone")
+        }
     }
 
     /// Extracts again, on the prober thread, the covers a reboot removed, and gives them back

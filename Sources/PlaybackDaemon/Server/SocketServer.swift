@@ -110,7 +110,9 @@ final class SocketServer {
                 let known = playbackd_peer_uid(fd, &uid) == 0
                 guard known && uid == ownUID else {
                     refuse(
-                        fd, "connection refused: peer uid \(known ? String(uid) : "unknown") is not the daemon's uid \(ownUID)")
+                        fd,
+                        "connection refused: peer uid \(known ? String(uid) : "unknown") is not the daemon's uid \(ownUID)"
+                    )
                     continue
                 }
             }
@@ -121,7 +123,8 @@ final class SocketServer {
             let handle = makeConnection(fd: fd)
             let session = makeSession(handle)
             let timeout = rules.quietTimeout.map { _ in OneShotTimer(loop: loop, accuracy: 1) }
-            connections[fd] = Entry(client: ClientConnection(fd: fd), handle: handle, session: session, timeout: timeout)
+            connections[fd] = Entry(
+                client: ClientConnection(fd: fd), handle: handle, session: session, timeout: timeout)
             loop.watch(fd) { [unowned self] events in service(fd, events) }
             countChanged(connections.count)
             session.connected()
@@ -177,7 +180,8 @@ final class SocketServer {
         entry.client.enqueue(bytes)
         if (pushed || rules.boundsReplies) && entry.client.pendingOutputBytes > rules.maximumUnreadBytes {
             let what = pushed ? "pushed lines" : "replies"
-            log.warning("\(name): a client left more than \(rules.maximumUnreadBytes >> 10) KiB of \(what) unread: closed")
+            log.warning(
+                "\(name): a client left more than \(rules.maximumUnreadBytes >> 10) KiB of \(what) unread: closed")
             return drop(connection.fd)
         }
         flush(connection.fd)

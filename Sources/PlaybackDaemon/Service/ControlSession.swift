@@ -40,7 +40,8 @@ final class ControlSession: SocketSession {
             }
             switch RequestDecoder.decode(bytes) {
             case .failure(let failure):
-                connection.write(Response(id: failure.id, status: .badRequest, message: failure.error.message).lineBytes)
+                connection.write(
+                    Response(id: failure.id, status: .badRequest, message: failure.error.message).lineBytes)
             case .success(let request):
                 isAwaitingReply = true
                 handle(request) { [weak self] response in self?.deliver(response, to: request) }

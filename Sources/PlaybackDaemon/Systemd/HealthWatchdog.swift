@@ -82,5 +82,7 @@ final class HealthWatchdog {
 extension HealthWatchdog: Subsystem {
     func ready(_ view: PlayerView) { start(isPlaying: view.nowPlaying.state == .playing) }
 
-    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) { update(isPlaying: view.nowPlaying.state == .playing) }
+    func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
+        update(isPlaying: view.nowPlaying.state == .playing)
+    }
 }
