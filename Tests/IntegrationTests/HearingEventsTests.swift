@@ -72,16 +72,18 @@ extension IntegrationSuite {
                 }
             }
 
-            /// Listens `seconds` of wall time, then sends `command`: where the snapshot said the
-            /// item stood when it was sent.
-            func after(_ seconds: Double, send command: String, _ arguments: [(String, JSONValue)] = []) throws
-                -> Double
-            {
+            /// Listens `seconds` of wall time, then pauses: where the daemon paused, as its paused
+            /// snapshot says. What follows is sent while paused, so that a test thread or a
+            /// daemon that is slow to take a command cannot move what the command is measured
+            /// against.
+            func pause(after seconds: Double) throws -> Double {
                 usleep(UInt32(seconds * 1_000_000))
-                let snapshot = try daemon.nowPlaying()
-                let position = extrapolated(snapshot)
-                _ = try daemon.call(command, arguments)
-                return position
+                _ = try daemon.call("pause")
+                let paused = try read {
+                    $0["changes"]?.arrayValue?.contains(.string("state")) == true
+                        && $0["nowPlaying"]?["state"]?.stringValue == "paused"
+                }
+                return paused["nowPlaying"]?["elapsed"]?.numberValue ?? .nan
             }
 
             func expectHeard(_ index: Int, seconds: Double, ending: String, _ comment: String) {
@@ -118,33 +120,37 @@ extension IntegrationSuite {
             case "skip after 10 s":
                 let world = try World(scenario, ["long.mp3", "two.mp3"])
                 try world.play()
-                let position = try world.after(10, send: "nextTrack")
+                let position = try world.pause(after: 10)
+                _ = try world.daemon.call("nextTrack")
                 try world.waitForHeard(1)
                 world.expectHeard(0, seconds: position, ending: "skipped", "left 10 s in")
             case "stop":
                 let world = try World(scenario, ["long.mp3"])
                 try world.play()
-                let position = try world.after(3, send: "stop")
+                let position = try world.pause(after: 3)
+                _ = try world.daemon.call("stop")
                 try world.waitForHeard(1)
                 world.expectHeard(0, seconds: position, ending: "stopped", "stopped 3 s in")
             case "seeks":
                 let world = try World(scenario, ["long.mp3"])
                 try world.play()
-                var heard = try world.after(1.5, send: "changePlaybackPosition", [("position", .number(30))])
-                try world.waitFor("position")
-                heard += try world.after(1.5, send: "changePlaybackPosition", [("position", .number(5))]) - 30
-                try world.waitFor("position")
-                heard += try world.after(1.5, send: "stop") - 5
+                var heard = try world.pause(after: 1.5)
+                for target in [30.0, 5.0] {
+                    _ = try world.daemon.call("changePlaybackPosition", [("position", .number(target))])
+                    try world.play()
+                    heard += try world.pause(after: 1.5) - target
+                }
+                _ = try world.daemon.call("stop")
                 try world.waitForHeard(1)
                 world.expectHeard(0, seconds: heard, ending: "stopped", "three runs, the seeks' jumps not heard")
             case "pause":
                 let world = try World(scenario, ["long.mp3"])
                 try world.play()
-                _ = try world.after(2, send: "pause")
-                let paused = try world.waitFor("state")["nowPlaying"]?["elapsed"]?.numberValue ?? .nan
+                let paused = try world.pause(after: 2)
                 usleep(1_500_000)
                 try world.play()
-                let stopped = try world.after(2, send: "stop")
+                let stopped = try world.pause(after: 2)
+                _ = try world.daemon.call("stop")
                 try world.waitForHeard(1)
                 world.expectHeard(0, seconds: stopped, ending: "stopped", "where it stopped")
                 // 2 s played after the pause (the device's start aside), and the 1.5 s paused not.
@@ -153,7 +159,8 @@ extension IntegrationSuite {
                 let world = try World(scenario, ["long.mp3"])
                 _ = try world.daemon.call("changePlaybackRate", [("rate", .number(2))])
                 try world.play()
-                let position = try world.after(3, send: "stop")
+                let position = try world.pause(after: 3)
+                _ = try world.daemon.call("stop")
                 try world.waitForHeard(1)
                 #expect(position > 5, "3 s at rate 2 plays 6 s of the item: \(position)")
                 world.expectHeard(0, seconds: position, ending: "stopped", "the item's own seconds")
