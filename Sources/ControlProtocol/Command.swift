@@ -109,8 +109,30 @@ public enum EqualizerSource: Sendable, Equatable {
     case file(String)
 }
 
-/// A request after validation: the typed form the player service acts on.
+/// A request after validation, by the part of the daemon that carries it out: the daemon's
+/// router switches over these cases, and each part over its own commands, so the compiler
+/// checks that every command has its place and its operation.
 public enum Command: Sendable, Equatable {
+    /// An operation on the player's state, in one step.
+    case player(PlayerCommand)
+    /// Files added to the queue once they are probed (on the prober's thread).
+    case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
+    /// Library songs (an album's in disc and track order) added to the queue with the tags the
+    /// library holds: nothing is probed.
+    case enqueueLibrary(LibrarySelection, placement: EnqueuePlacement, replace: Bool, play: Bool)
+    /// The now-playing snapshot.
+    case nowPlaying
+    /// The now-playing snapshot; the front end then pushes each change to the client.
+    case subscribe
+    /// The equalizer with the presets' names, or a preset loaded or saved: the presets' files.
+    case presets(PresetCommand)
+    /// The music library's.
+    case library(LibraryCommand)
+}
+
+/// An operation on the player's state: transport, navigation, modes, the sound, chapters,
+/// the sleep timer, loops, phrases, the queue's order, the commands' switches, bookmarks.
+public enum PlayerCommand: Sendable, Equatable {
     case play
     case pause
     case togglePlayPause
@@ -132,7 +154,6 @@ public enum Command: Sendable, Equatable {
     case setReplayGainMode(ReplayGainMode)
     /// Switches the output on or off (nil: the other way); off, nothing plays.
     case setOutputEnabled(Bool?)
-    case equalizer
     case setEqualizerEnabled(Bool)
     /// Changes band `index` (0-based).
     case setEqualizerBand(index: Int, EQBandChange)
@@ -141,8 +162,6 @@ public enum Command: Sendable, Equatable {
     case setEqualizerGlobalGain(Double)
     /// Ten flat one-octave bands (32 Hz - 16 kHz), no preamp, no global gain; on or off as before.
     case resetEqualizer
-    case loadEqualizer(EqualizerSource)
-    case saveEqualizer(name: String)
     case nextChapter
     /// Restarts the chapter when more than 3 s into it, else goes to the one before.
     case previousChapter
@@ -162,7 +181,6 @@ public enum Command: Sendable, Equatable {
     /// The current item analysed again with its own threshold and minimum silence (nil: the
     /// configuration's).
     case analyzePhrases(threshold: Double?, minimumSilence: Double?)
-    case enqueue(paths: [String], placement: EnqueuePlacement, replace: Bool, play: Bool)
     /// Removes `count` items starting at `index`.
     case remove(index: Int, count: Int)
     case move(from: Int, to: Int)
@@ -172,22 +190,30 @@ public enum Command: Sendable, Equatable {
     case clear
     /// A page of the queue: `limit` items from `offset`.
     case queue(offset: Int, limit: Int)
-    case nowPlaying
     case commands
-    case subscribe
     case setCommandEnabled(CommandName, enabled: Bool)
     case bookmarks
     /// Forgets the bookmark of the file at `path`, or every bookmark (nil).
     case forgetBookmarks(path: String?)
-    /// Adds library songs (an album's in disc and track order) to the queue, as `enqueue`.
-    case enqueueLibrary(LibrarySelection, placement: EnqueuePlacement, replace: Bool, play: Bool)
+}
+
+/// What `equalizer`, `loadEqualizer` and `saveEqualizer` ask of the presets.
+public enum PresetCommand: Sendable, Equatable {
+    /// The curve, with the presets' names.
+    case list
+    case load(EqualizerSource)
+    case save(name: String)
+}
+
+/// A command carried out by the music library.
+public enum LibraryCommand: Sendable, Equatable {
     /// Songs, albums or names from the library.
-    case libraryQuery(LibraryQuery)
+    case query(LibraryQuery)
     /// Scans the library (under `path` when given) for what changed; `full` reads every tag again.
-    case libraryUpdate(path: String?, full: Bool)
-    case libraryStatus
+    case update(path: String?, full: Bool)
+    case status
     /// A page of the files the library could not read.
-    case libraryFailures(offset: Int, limit: Int)
+    case failures(offset: Int, limit: Int)
     /// A song's rating, 0 (none) to 5.
     case setRating(id: String, rating: Int)
 }
@@ -215,6 +241,26 @@ extension Command {
     /// The wire name of this command.
     public var name: CommandName {
         switch self {
+        case .player(let command): command.name
+        case .enqueue, .enqueueLibrary: .enqueue
+        case .nowPlaying: .nowPlaying
+        case .subscribe: .subscribe
+        case .presets(.list): .equalizer
+        case .presets(.load): .loadEqualizer
+        case .presets(.save): .saveEqualizer
+        case .library(.query): .libraryQuery
+        case .library(.update): .libraryUpdate
+        case .library(.status): .libraryStatus
+        case .library(.failures): .libraryFailures
+        case .library(.setRating): .setRating
+        }
+    }
+}
+
+extension PlayerCommand {
+    /// The wire name of this command.
+    public var name: CommandName {
+        switch self {
         case .play: .play
         case .pause: .pause
         case .togglePlayPause: .togglePlayPause
@@ -231,14 +277,11 @@ extension Command {
         case .setCrossfade: .setCrossfade
         case .setReplayGainMode: .setReplayGainMode
         case .setOutputEnabled: .setOutputEnabled
-        case .equalizer: .equalizer
         case .setEqualizerEnabled: .setEqualizerEnabled
         case .setEqualizerBand: .setEqualizerBand
         case .setEqualizerGains: .setEqualizerGains
         case .setEqualizerGlobalGain: .setEqualizerGlobalGain
         case .resetEqualizer: .resetEqualizer
-        case .loadEqualizer: .loadEqualizer
-        case .saveEqualizer: .saveEqualizer
         case .nextChapter: .nextChapter
         case .previousChapter: .previousChapter
         case .chapters: .chapters
@@ -254,21 +297,13 @@ extension Command {
         case .analyzePhrases: .analyzePhrases
         case .bookmarks: .bookmarks
         case .forgetBookmarks: .forgetBookmarks
-        case .enqueue, .enqueueLibrary: .enqueue
-        case .libraryQuery: .libraryQuery
-        case .libraryUpdate: .libraryUpdate
-        case .libraryStatus: .libraryStatus
-        case .libraryFailures: .libraryFailures
-        case .setRating: .setRating
         case .remove: .remove
         case .move: .move
         case .shuffleQueue: .shuffleQueue
         case .jump: .jump
         case .clear: .clear
         case .queue: .queue
-        case .nowPlaying: .nowPlaying
         case .commands: .commands
-        case .subscribe: .subscribe
         case .setCommandEnabled: .setCommandEnabled
         }
     }

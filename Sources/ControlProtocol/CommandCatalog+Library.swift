@@ -56,7 +56,7 @@ extension CommandCatalog {
                     ],
                     examples: ["list albums", "list albums artist=radiohead", "list genres"]),
             ]
-        ) { args throws(RequestError) in .libraryQuery(try LibraryQuery(members: args.values)) },
+        ) { args throws(RequestError) in .library(.query(try LibraryQuery(members: args.values))) },
         CommandSpec(
             .libraryUpdate,
             "Scan the library for what changed (new, changed, moved and removed files), on a thread of its own; the reply comes at once and progress is pushed (`library`).",
@@ -73,13 +73,13 @@ extension CommandCatalog {
                     examples: ["library update", "library update --wait", "library update ~/Music/New --full"])
             ]
         ) { args throws(RequestError) in
-            .libraryUpdate(path: try args.string("path"), full: try args.bool("full") ?? false)
+            .library(.update(path: try args.string("path"), full: try args.bool("full") ?? false))
         },
         CommandSpec(
             .libraryStatus, "Where the library stands: scanning or idle, its counts, its folders.", remote: false,
             replies: .libraryStatus,
             verbs: [CLIVerb("library-status", "Show the library's counts and state.", examples: ["library status"])]
-        ) { _ in .libraryStatus },
+        ) { _ in .library(.status) },
         CommandSpec(
             .libraryFailures, "A page of the files the library could not read, each with the reason.", remote: false,
             replies: .libraryFailures,
@@ -92,9 +92,10 @@ extension CommandCatalog {
                     "library-failures", "List the files the library could not read.", examples: ["library failures"])
             ]
         ) { args throws(RequestError) in
-            .libraryFailures(
-                offset: try args.index("offset") ?? 0,
-                limit: Int(try args.number("limit", in: 1...Double(LibraryQuery.maximumLimit)) ?? 1000))
+            .library(
+                .failures(
+                    offset: try args.index("offset") ?? 0,
+                    limit: Int(try args.number("limit", in: 1...Double(LibraryQuery.maximumLimit)) ?? 1000)))
         },
         CommandSpec(
             .setRating, "Rate a library song 0 (none) to 5: the song whose id is `song`, or the item playing.",
@@ -114,7 +115,7 @@ extension CommandCatalog {
             guard let rating = try args.number("rating", in: 0...5), rating == rating.rounded() else {
                 throw RequestError("'rating' must be a whole number from 0 to 5")
             }
-            return .setRating(id: try args.string("song") ?? "", rating: Int(rating))
+            return .library(.setRating(id: try args.string("song") ?? "", rating: Int(rating)))
         },
     ]
 }

@@ -16,7 +16,7 @@ extension CommandCatalog {
             verbs: [
                 CLIVerb("chapter-next", "Go to the next chapter.", examples: ["chapter next"])
             ]
-        ) { _ in .nextChapter },
+        ) { _ in .player(.nextChapter) },
         CommandSpec(
             .previousChapter,
             "Restart the chapter when more than 3 s into it, else go to the start of the previous one.",
@@ -26,7 +26,7 @@ extension CommandCatalog {
                     "chapter-previous", aliases: ["chapter-prev"], "Restart the chapter or go to the previous one.",
                     examples: ["chapter previous"])
             ]
-        ) { _ in .previousChapter },
+        ) { _ in .player(.previousChapter) },
         CommandSpec(
             .chapters, "List the current item's chapters: each one's start and end (seconds) and title.",
             remote: false, replies: .chapters,
@@ -35,7 +35,7 @@ extension CommandCatalog {
                     "chapter-list", aliases: ["chapters"], "List the chapters of the item playing.",
                     examples: ["chapter list", "--json chapters"])
             ]
-        ) { _ in .chapters },
+        ) { _ in .player(.chapters) },
     ]
 
     static let sleep: [CommandSpec] = [
@@ -63,14 +63,14 @@ extension CommandCatalog {
             switch try args.oneOf(
                 ("seconds", seconds.map(SleepRequest.seconds)), or: ("at", boundary.map(SleepRequest.boundary)))
             {
-            case .first(let request), .second(let request): return .setSleepTimer(request)
+            case .first(let request), .second(let request): return .player(.setSleepTimer(request))
             }
         },
         CommandSpec(
             .cancelSleepTimer, "Cancel the sleep timer (and a fade it has begun); nothing happens without one.",
             remote: false,
             verbs: [CLIVerb("sleep-off", "Cancel the sleep timer.", examples: ["sleep off"])]
-        ) { _ in .cancelSleepTimer },
+        ) { _ in .player(.cancelSleepTimer) },
     ]
 
     static let looping: [CommandSpec] = [
@@ -107,12 +107,12 @@ extension CommandCatalog {
             guard count <= LoopRange.maximumCount else {
                 throw RequestError("'count' must be 0 to \(LoopRange.maximumCount), got \(count)")
             }
-            return .setLoopRange(start: start, end: end, count: count)
+            return .player(.setLoopRange(start: start, end: end, count: count))
         },
         CommandSpec(
             .clearLoopRange, "End the A-B loop: playback goes on past its end.", remote: false,
             verbs: [CLIVerb("loop-off", "End the A-B loop.", examples: ["loop off"])]
-        ) { _ in .clearLoopRange },
+        ) { _ in .player(.clearLoopRange) },
     ]
 
     static let bookmarking: [CommandSpec] = [
@@ -121,7 +121,7 @@ extension CommandCatalog {
             "List the bookmarks of long items, newest first: each file's path, title, position, duration and when it was saved.",
             remote: false, replies: .bookmarks,
             verbs: [CLIVerb("bookmarks", "List the bookmarks.", examples: ["bookmarks", "--json bookmarks"])]
-        ) { _ in .bookmarks },
+        ) { _ in .player(.bookmarks) },
         CommandSpec(
             .forgetBookmarks, "Forget the bookmark of one file (it plays from its start next time), or all of them.",
             remote: false,
@@ -143,8 +143,8 @@ extension CommandCatalog {
                 guard path.hasPrefix(bytes: "/") else {
                     throw RequestError("'path' must be an absolute path, got '\(path)'")
                 }
-                return .forgetBookmarks(path: path)
-            case .second: return .forgetBookmarks(path: nil)
+                return .player(.forgetBookmarks(path: path))
+            case .second: return .player(.forgetBookmarks(path: nil))
             }
         },
     ]

@@ -44,17 +44,18 @@ extension CommandCatalog {
             if let repeats, repeats.rounded() != repeats {
                 throw RequestError("'repeats' must be a whole number, got \(JSONValue.format(repeats))")
             }
-            return .setPhraseMode(
-                PhraseModeChange(
-                    enabled: enabled, repeats: repeats.map { Int($0) },
-                    gapFactor: try args.number("gapFactor", in: PhraseMode.gapFactorRange),
-                    gapExtra: try args.number("gapExtra", in: PhraseMode.gapExtraRange)))
+            return .player(
+                .setPhraseMode(
+                    PhraseModeChange(
+                        enabled: enabled, repeats: repeats.map { Int($0) },
+                        gapFactor: try args.number("gapFactor", in: PhraseMode.gapFactorRange),
+                        gapExtra: try args.number("gapExtra", in: PhraseMode.gapExtraRange))))
         },
         CommandSpec(
             .nextPhrase, "Go to the start of the next phrase (its first repeat); from the last one, to the next item.",
             remote: false, replies: .position,
             verbs: [CLIVerb("phrase-next", "Go to the next phrase.", examples: ["phrase next"])]
-        ) { _ in .nextPhrase },
+        ) { _ in .player(.nextPhrase) },
         CommandSpec(
             .previousPhrase, "Go to the start of the phrase before the one playing (from the first, its start).",
             remote: false, replies: .position,
@@ -63,7 +64,7 @@ extension CommandCatalog {
                     "phrase-previous", aliases: ["phrase-prev"], "Go to the previous phrase.",
                     examples: ["phrase previous"])
             ]
-        ) { _ in .previousPhrase },
+        ) { _ in .player(.previousPhrase) },
         CommandSpec(
             .replayPhrase, "Play the phrase playing again from its start, with all its repeats.", remote: false,
             replies: .position,
@@ -71,7 +72,7 @@ extension CommandCatalog {
                 CLIVerb(
                     "phrase-again", aliases: ["phrase-replay"], "Play the phrase again.", examples: ["phrase again"])
             ]
-        ) { _ in .replayPhrase },
+        ) { _ in .player(.replayPhrase) },
         CommandSpec(
             .phrases,
             "List the current item's phrases (start and end, seconds) and whether the analysis has finished; starts the analysis when it has not run.",
@@ -81,7 +82,7 @@ extension CommandCatalog {
                     "phrases", aliases: ["phrase-list"], "List the phrases of the item playing.",
                     examples: ["phrases", "--json phrases"])
             ]
-        ) { _ in .phrases },
+        ) { _ in .player(.phrases) },
         CommandSpec(
             .analyzePhrases,
             "Find the current item's phrases again with its own threshold and minimum silence, for a recording the configuration's do not fit (until the queue forgets the item).",
@@ -106,9 +107,10 @@ extension CommandCatalog {
                     examples: ["phrase analyze 24 0.5"])
             ]
         ) { args throws(RequestError) in
-            .analyzePhrases(
-                threshold: try args.number("threshold", in: PhraseParameters.thresholdRange),
-                minimumSilence: try args.number("minimumSilence", in: PhraseParameters.minimumSilenceRange))
+            .player(
+                .analyzePhrases(
+                    threshold: try args.number("threshold", in: PhraseParameters.thresholdRange),
+                    minimumSilence: try args.number("minimumSilence", in: PhraseParameters.minimumSilenceRange)))
         },
     ]
 }

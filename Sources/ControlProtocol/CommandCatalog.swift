@@ -31,11 +31,11 @@ public enum CommandCatalog {
         CommandSpec(
             .play, "Start or resume playback of the current item.", remote: true,
             verbs: [CLIVerb("play", "Start or resume playback.", examples: ["play"])]
-        ) { _ in .play },
+        ) { _ in .player(.play) },
         CommandSpec(
             .pause, "Pause playback, keeping the position.", remote: true,
             verbs: [CLIVerb("pause", "Pause playback.", examples: ["pause"])]
-        ) { _ in .pause },
+        ) { _ in .player(.pause) },
         CommandSpec(
             .togglePlayPause, "Pause when playing, play otherwise.", remote: true,
             verbs: [
@@ -43,19 +43,19 @@ public enum CommandCatalog {
                     "toggle-play-pause", aliases: ["toggle"], "Toggle between play and pause.",
                     examples: ["toggle-play-pause", "toggle"])
             ]
-        ) { _ in .togglePlayPause },
+        ) { _ in .player(.togglePlayPause) },
         CommandSpec(
             .stop, "Stop playback and release the device; the queue is kept, the position returns to the item's start.",
             remote: true,
             verbs: [CLIVerb("stop", "Stop playback.", examples: ["stop"])]
-        ) { _ in .stop },
+        ) { _ in .player(.stop) },
     ]
 
     static let navigation: [CommandSpec] = [
         CommandSpec(
             .nextTrack, "Go to the next item; past the last one playback stops.", remote: true,
             verbs: [CLIVerb("next-track", aliases: ["next"], "Go to the next item.", examples: ["next"])]
-        ) { _ in .nextTrack },
+        ) { _ in .player(.nextTrack) },
         CommandSpec(
             .previousTrack, "Restart the current item when more than 3 s in, else go to the previous item.",
             remote: true,
@@ -64,7 +64,7 @@ public enum CommandCatalog {
                     "previous-track", aliases: ["prev", "previous"], "Restart the item or go to the previous one.",
                     examples: ["previous"])
             ]
-        ) { _ in .previousTrack },
+        ) { _ in .player(.previousTrack) },
         CommandSpec(
             .skipForward, "Move forward by an interval, clamped to the end of the item.",
             remote: true, replies: .position,
@@ -76,7 +76,7 @@ public enum CommandCatalog {
                     examples: ["skip-forward", "skip-forward 30"])
             ]
         ) { args throws(RequestError) in
-            .skipForward(interval: try args.positiveNumber("interval"))
+            .player(.skipForward(interval: try args.positiveNumber("interval")))
         },
         CommandSpec(
             .skipBackward, "Move backward by an interval, clamped to the start of the item.",
@@ -89,7 +89,7 @@ public enum CommandCatalog {
                     examples: ["skip-backward", "skip-backward 10"])
             ]
         ) { args throws(RequestError) in
-            .skipBackward(interval: try args.positiveNumber("interval"))
+            .player(.skipBackward(interval: try args.positiveNumber("interval")))
         },
         CommandSpec(
             .changePlaybackPosition, "Seek to an absolute position in the current item, sample-accurately.",
@@ -102,7 +102,7 @@ public enum CommandCatalog {
                     examples: ["seek 90", "seek 1:30", "seek 1:02:03", "seek +10", "seek -10"])
             ]
         ) { args throws(RequestError) in
-            .changePlaybackPosition(position: try args.nonNegativeNumber("position")!)
+            .player(.changePlaybackPosition(position: try args.nonNegativeNumber("position")!))
         },
     ]
 
@@ -119,7 +119,7 @@ public enum CommandCatalog {
                     examples: ["repeat one", "repeat all", "repeat off"])
             ]
         ) { args throws(RequestError) in
-            .changeRepeatMode(try args.choice("mode", RepeatMode.self)!)
+            .player(.changeRepeatMode(try args.choice("mode", RepeatMode.self)!))
         },
         CommandSpec(
             .changeShuffleMode,
@@ -133,7 +133,7 @@ public enum CommandCatalog {
                     examples: ["shuffle items", "shuffle off"])
             ]
         ) { args throws(RequestError) in
-            .changeShuffleMode(try args.choice("mode", ShuffleMode.self)!)
+            .player(.changeShuffleMode(try args.choice("mode", ShuffleMode.self)!))
         },
         CommandSpec(
             .setReplayGainMode,
@@ -147,7 +147,7 @@ public enum CommandCatalog {
                     examples: ["replay-gain album", "replay-gain off"])
             ]
         ) { args throws(RequestError) in
-            .setReplayGainMode(try args.choice("mode", ReplayGainMode.self)!)
+            .player(.setReplayGainMode(try args.choice("mode", ReplayGainMode.self)!))
         },
         CommandSpec(
             .changePlaybackRate,
@@ -168,8 +168,8 @@ public enum CommandCatalog {
                 ("rate", try args.number("rate", in: playbackRateRange)),
                 or: ("change", try args.number("change", in: -2.5...2.5)))
             {
-            case .first(let rate): .changePlaybackRate(.to(rate))
-            case .second(let change): .changePlaybackRate(.by(change))
+            case .first(let rate): .player(.changePlaybackRate(.to(rate)))
+            case .second(let change): .player(.changePlaybackRate(.by(change)))
             }
         },
         CommandSpec(
@@ -193,7 +193,7 @@ public enum CommandCatalog {
             let seconds = try args.number("seconds", in: Crossfade.secondsRange)
             let mode = try args.choice("mode", Crossfade.Mode.self)
             guard seconds != nil || mode != nil else { throw RequestError("give 'seconds', 'mode' or both") }
-            return .setCrossfade(seconds: seconds, mode: mode)
+            return .player(.setCrossfade(seconds: seconds, mode: mode))
         },
     ]
 
@@ -211,7 +211,7 @@ public enum CommandCatalog {
                     presets: [("enabled", .bool(false))], examples: ["output off"]),
                 CLIVerb("output-toggle", "Switch the output the other way.", examples: ["output toggle"]),
             ]
-        ) { args throws(RequestError) in .setOutputEnabled(try args.bool("enabled")) },
+        ) { args throws(RequestError) in .player(.setOutputEnabled(try args.bool("enabled"))) },
         CommandSpec(
             .changeVolume,
             "Set the software volume (0 - 100 %) or change it by a number of points; smooth, and 100 leaves the samples untouched.",
@@ -232,8 +232,8 @@ public enum CommandCatalog {
                 ("volume", try args.number("volume", in: 0...100)),
                 or: ("change", try args.number("change", in: -100...100)))
             {
-            case .first(let level): .changeVolume(.to(level))
-            case .second(let change): .changeVolume(.by(change))
+            case .first(let level): .player(.changeVolume(.to(level)))
+            case .second(let change): .player(.changeVolume(.by(change)))
             }
         },
         CommandSpec(
@@ -241,7 +241,7 @@ public enum CommandCatalog {
             "Return the equalizer (on or off, preamp, global gain, bands, the preset it came from) and the preset names.",
             remote: false, replies: .equalizer,
             verbs: [CLIVerb("eq", "Show the equalizer's bands and the presets.", examples: ["eq", "--json eq"])]
-        ) { _ in .equalizer },
+        ) { _ in .presets(.list) },
         CommandSpec(
             .setEqualizerEnabled, "Switch the equalizer on or off; off (or flat) leaves the samples untouched.",
             remote: false, replies: .equalizer,
@@ -251,7 +251,7 @@ public enum CommandCatalog {
                 CLIVerb(
                     "eq-off", "Switch the equalizer off.", presets: [("enabled", .bool(false))], examples: ["eq off"]),
             ]
-        ) { args throws(RequestError) in .setEqualizerEnabled(try args.bool("enabled")!) },
+        ) { args throws(RequestError) in .player(.setEqualizerEnabled(try args.bool("enabled")!)) },
         CommandSpec(
             .setEqualizerBand, "Change one band: any of its type, frequency, width (bandwidth or q), gain and bypass.",
             remote: false, replies: .equalizer,
@@ -288,7 +288,7 @@ public enum CommandCatalog {
                 throw RequestError("'bandwidth' and 'q' cannot be combined")
             }
             guard change != EQBandChange() else { throw RequestError("setEqualizerBand changes nothing") }
-            return .setEqualizerBand(index: try args.index("band")!, change)
+            return .player(.setEqualizerBand(index: try args.index("band")!, change))
         },
         CommandSpec(
             .setEqualizerGains, "Set every band's gain at once, one value per band, in order.",
@@ -300,7 +300,9 @@ public enum CommandCatalog {
                     positionals: [CLIPositional("gains", "GAIN", .numbers, variadic: true)],
                     examples: ["eq gains 3 3 3 2 0 -6 -6 -6 -6 -6"])
             ]
-        ) { args throws(RequestError) in .setEqualizerGains(try args.numberList("gains", in: EQBand.gainRange)!) },
+        ) { args throws(RequestError) in
+            .player(.setEqualizerGains(try args.numberList("gains", in: EQBand.gainRange)!))
+        },
         CommandSpec(
             .setEqualizerGlobalGain, "Set the gain applied after the bands (AVAudioUnitEQ's globalGain).",
             remote: false, replies: .equalizer,
@@ -310,13 +312,15 @@ public enum CommandCatalog {
                     "eq-global", "Set the global gain in dB.",
                     positionals: [CLIPositional("gain", "GAIN", .number)], examples: ["eq global -3"])
             ]
-        ) { args throws(RequestError) in .setEqualizerGlobalGain(try args.number("gain", in: EQBand.gainRange)!) },
+        ) { args throws(RequestError) in
+            .player(.setEqualizerGlobalGain(try args.number("gain", in: EQBand.gainRange)!))
+        },
         CommandSpec(
             .resetEqualizer,
             "Return to the ten flat one-octave bands, no preamp and no global gain; on or off as before.",
             remote: false, replies: .equalizer,
             verbs: [CLIVerb("eq-reset", "Flatten the equalizer.", examples: ["eq reset"])]
-        ) { _ in .resetEqualizer },
+        ) { _ in .player(.resetEqualizer) },
         CommandSpec(
             .loadEqualizer,
             "Load a preset by name (built-in or saved), or a parametric EQ text file such as AutoEq's ParametricEQ.txt, and switch the equalizer on.",
@@ -333,12 +337,12 @@ public enum CommandCatalog {
             ]
         ) { args throws(RequestError) in
             switch try args.oneOf(("preset", try args.string("preset")), or: ("file", try args.string("file"))) {
-            case .first(let name): return .loadEqualizer(.preset(name))
+            case .first(let name): return .presets(.load(.preset(name)))
             case .second(let path):
                 guard path.hasPrefix(bytes: "/") else {
                     throw RequestError("'file' must be an absolute path, got '\(path)'")
                 }
-                return .loadEqualizer(.file(path))
+                return .presets(.load(.file(path)))
             }
         },
         CommandSpec(
@@ -356,7 +360,7 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in
             let name = try args.string("name")!
             if let problem = EqualizerPreset.problem(withName: name) { throw RequestError(problem) }
-            return .saveEqualizer(name: name)
+            return .presets(.save(name: name))
         },
     ]
 
@@ -451,7 +455,7 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in
             let count = try args.index("count") ?? 1
             guard count >= 1 else { throw RequestError("'count' must be at least 1") }
-            return .remove(index: try args.index("index")!, count: count)
+            return .player(.remove(index: try args.index("index")!, count: count))
         },
         CommandSpec(
             .move, "Move one item to another index; playback is not interrupted.", remote: false,
@@ -468,7 +472,7 @@ public enum CommandCatalog {
                     examples: ["move 5 1"])
             ]
         ) { args throws(RequestError) in
-            .move(from: try args.index("from")!, to: try args.index("to")!)
+            .player(.move(from: try args.index("from")!, to: try args.index("to")!))
         },
         CommandSpec(
             .shuffleQueue,
@@ -490,7 +494,7 @@ public enum CommandCatalog {
         ) { args throws(RequestError) in
             let count = try args.index("count")
             guard count.map({ $0 >= 1 }) ?? true else { throw RequestError("'count' must be at least 1") }
-            return .shuffleQueue(index: try args.index("index") ?? 0, count: count)
+            return .player(.shuffleQueue(index: try args.index("index") ?? 0, count: count))
         },
         CommandSpec(
             .jump, "Make the item at an index current, from its start, keeping the transport state.", remote: false,
@@ -502,12 +506,12 @@ public enum CommandCatalog {
                     examples: ["jump 4"])
             ]
         ) { args throws(RequestError) in
-            .jump(index: try args.index("index")!)
+            .player(.jump(index: try args.index("index")!))
         },
         CommandSpec(
             .clear, "Stop and empty the queue.", remote: false,
             verbs: [CLIVerb("clear", "Stop and empty the queue.", examples: ["clear"])]
-        ) { _ in .clear },
+        ) { _ in .player(.clear) },
     ]
 
     static let queries: [CommandSpec] = [
@@ -527,7 +531,7 @@ public enum CommandCatalog {
             guard (1...ProtocolLimits.queuePageItems).contains(limit) else {
                 throw RequestError("'limit' must be from 1 to \(ProtocolLimits.queuePageItems), got \(limit)")
             }
-            return .queue(offset: try args.index("offset") ?? 0, limit: limit)
+            return .player(.queue(offset: try args.index("offset") ?? 0, limit: limit))
         },
         CommandSpec(
             .nowPlaying, "Return the now-playing snapshot.", remote: false, replies: .nowPlaying,
@@ -549,7 +553,7 @@ public enum CommandCatalog {
                 CLIVerb(
                     "commands", "List the commands and whether they are enabled.", examples: ["commands"])
             ]
-        ) { _ in .commands },
+        ) { _ in .player(.commands) },
         CommandSpec(
             .subscribe, "Reply with a snapshot, then push one event line per change.",
             remote: false, replies: .nowPlaying,
@@ -586,7 +590,7 @@ public enum CommandCatalog {
             guard CommandCatalog.spec(name).isRemoteCommand else {
                 throw RequestError("'\(name.rawValue)' is not a remote command and cannot be disabled")
             }
-            return .setCommandEnabled(name, enabled: try args.bool("enabled")!)
+            return .player(.setCommandEnabled(name, enabled: try args.bool("enabled")!))
         },
     ]
 }

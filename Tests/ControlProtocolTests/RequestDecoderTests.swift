@@ -9,10 +9,13 @@ import Testing
     @Test(
         "valid requests become typed commands",
         arguments: [
-            (#"{"command":"play"}"#, Command.play),
-            (#"{"command":"skipForward"}"#, .skipForward(interval: nil)),
-            (#"{"command":"skipBackward","interval":30}"#, .skipBackward(interval: 30)),
-            (#"{"command":"changePlaybackPosition","position":12.5}"#, .changePlaybackPosition(position: 12.5)),
+            (#"{"command":"play"}"#, Command.player(.play)),
+            (#"{"command":"skipForward"}"#, .player(.skipForward(interval: nil))),
+            (#"{"command":"skipBackward","interval":30}"#, .player(.skipBackward(interval: 30))),
+            (
+                #"{"command":"changePlaybackPosition","position":12.5}"#,
+                .player(.changePlaybackPosition(position: 12.5))
+            ),
             (
                 #"{"command":"enqueue","items":["/a.mp3"],"play":true}"#,
                 .enqueue(paths: ["/a.mp3"], placement: .end, replace: false, play: true)
@@ -25,17 +28,17 @@ import Testing
                 #"{"command":"enqueue","items":["/a"],"next":true}"#,
                 .enqueue(paths: ["/a"], placement: .next, replace: false, play: false)
             ),
-            (#"{"command":"changeRepeatMode","mode":"one"}"#, .changeRepeatMode(.one)),
-            (#"{"command":"changeShuffleMode","mode":"items"}"#, .changeShuffleMode(.items)),
-            (#"{"command":"remove","index":0}"#, .remove(index: 0, count: 1)),
-            (#"{"command":"remove","index":3,"count":2}"#, .remove(index: 3, count: 2)),
-            (#"{"command":"move","from":4,"to":0}"#, .move(from: 4, to: 0)),
-            (#"{"command":"jump","index":1}"#, .jump(index: 1)),
-            (#"{"command":"queue"}"#, .queue(offset: 0, limit: 1_000)),
-            (#"{"command":"queue","offset":10,"limit":5}"#, .queue(offset: 10, limit: 5)),
+            (#"{"command":"changeRepeatMode","mode":"one"}"#, .player(.changeRepeatMode(.one))),
+            (#"{"command":"changeShuffleMode","mode":"items"}"#, .player(.changeShuffleMode(.items))),
+            (#"{"command":"remove","index":0}"#, .player(.remove(index: 0, count: 1))),
+            (#"{"command":"remove","index":3,"count":2}"#, .player(.remove(index: 3, count: 2))),
+            (#"{"command":"move","from":4,"to":0}"#, .player(.move(from: 4, to: 0))),
+            (#"{"command":"jump","index":1}"#, .player(.jump(index: 1))),
+            (#"{"command":"queue"}"#, .player(.queue(offset: 0, limit: 1_000))),
+            (#"{"command":"queue","offset":10,"limit":5}"#, .player(.queue(offset: 10, limit: 5))),
             (
                 #"{"command":"setCommandEnabled","name":"nextTrack","enabled":false}"#,
-                .setCommandEnabled(.nextTrack, enabled: false)
+                .player(.setCommandEnabled(.nextTrack, enabled: false))
             ),
         ])
     func valid(_ text: String, _ command: Command) throws {

@@ -257,7 +257,7 @@ import Testing
     func sameEffectsWhicheverCommandMoves() {
         let chapters = [Chapter(start: 0, end: 60, title: "One"), Chapter(start: 60, end: 1200, title: "Two")]
         // From 50 s, in the silence after the second phrase: the next one starts at 65 s, 15 s on.
-        let commands: [Command] = [.nextPhrase, .skipForward(interval: 15), .changePlaybackPosition(position: 65)]
+        let commands: [PlayerCommand] = [.nextPhrase, .skipForward(interval: 15), .changePlaybackPosition(position: 65)]
         var outcomes: [(ChangeSet, BookmarkBook, SleepTimerState, Int)] = []
         for command in commands {
             var world = Self.withPhrases(enabled: false, chapters: chapters)

@@ -12,6 +12,8 @@ import Testing
     let sink = FakeAudioSink()
     let loop = EventLoop()
     let service: PlayerService
+    /// The front ends' one handler, with no library.
+    var router: CommandRouter { CommandRouter(service: service, library: nil) }
 
     init() {
         let engine = PlaybackEngine(
@@ -62,7 +64,7 @@ import Testing
     /// Sends `command` as a front end does and returns its answer.
     private func send(_ command: Command) -> CommandResult? {
         var answer: CommandResult?
-        service.handle(command) { answer = $0 }
+        router.handle(command) { answer = $0 }
         return answer
     }
 
@@ -82,27 +84,28 @@ import Testing
         /// The answer, and whether a pipeline ran when it came.
         func answer(_ command: Command) -> (CommandResult?, Bool?) {
             var answered: (CommandResult?, Bool?) = (nil, nil)
-            service.handle(command) { answered = ($0, service.driver.isRunning) }
+            router.handle(command) { answered = ($0, service.driver.isRunning) }
             return answered
         }
-        #expect(answer(.play) == (.success(.done), true), "the item's file was opened first")
-        #expect(answer(.pause) == (.success(.done), true), "answered before the halt")
+        #expect(answer(.player(.play)) == (.success(.done), true), "the item's file was opened first")
+        #expect(answer(.player(.pause)) == (.success(.done), true), "answered before the halt")
         #expect(!service.driver.isRunning)
-        #expect(answer(.play) == (.success(.done), false), "the pause kept the decoder: answered before the start")
+        #expect(
+            answer(.player(.play)) == (.success(.done), false), "the pause kept the decoder: answered before the start")
         #expect(service.driver.isRunning)
 
         // The next command, sent from within the early answer, runs once the step is done.
         var order: [String] = []
-        service.handle(.pause) { _ in
+        router.handle(.player(.pause)) { _ in
             order.append("pause answered")
-            service.handle(.nowPlaying) { _ in order.append("nowPlaying answered") }
+            router.handle(.nowPlaying) { _ in order.append("nowPlaying answered") }
             order.append("pause's answer returned")
         }
         #expect(order == ["pause answered", "pause's answer returned", "nowPlaying answered"])
 
-        #expect(answer(.stop) == (.success(.done), false))
+        #expect(answer(.player(.stop)) == (.success(.done), false))
         try FileManager.default.removeItem(atPath: path)
-        guard case (.failure(let failure), false) = answer(.play) else {
+        guard case (.failure(let failure), false) = answer(.player(.play)) else {
             Issue.record("play of a vanished file did not fail")
             return
         }
@@ -127,10 +130,10 @@ import Testing
         #expect(shown.isLoading)
         #expect(shown.nowPlaying.queueIndex == 1 && shown.nowPlaying.queueCount == 3)
         #expect(shown.nowPlaying.item?.id == items[1].id && shown.nowPlaying.elapsed == 2)
-        #expect(send(.nowPlaying) != nil && send(.commands) != nil, "answered at once")
+        #expect(send(.nowPlaying) != nil && send(.player(.commands)) != nil, "answered at once")
         var answered: [String] = []
-        service.handle(.nextTrack) { answered.append("nextTrack \($0)") }
-        service.handle(.pause) { answered.append("pause \($0)") }
+        router.handle(.player(.nextTrack)) { answered.append("nextTrack \($0)") }
+        router.handle(.player(.pause)) { answered.append("pause \($0)") }
         #expect(answered.isEmpty, "waiting for the whole queue")
 
         restorer.restore(saved, fileExists: { _ in true }, play: false)
@@ -147,10 +150,10 @@ import Testing
             return
         }
         #expect(outcome.added.count == 2 && outcome.rejected.isEmpty && outcome.queueCount == 2)
-        #expect(send(.play) == .success(.done))
+        #expect(send(.player(.play)) == .success(.done))
         #expect(playback == .playing)
-        #expect(send(.changePlaybackPosition(position: 12.5)) == .success(.position(12.5)))
-        #expect(send(.pause) == .success(.done))
+        #expect(send(.player(.changePlaybackPosition(position: 12.5))) == .success(.position(12.5)))
+        #expect(send(.player(.pause)) == .success(.done))
         #expect(playback == .paused)
         // The fake device took at most one second of audio after the seek.
         guard case .success(.nowPlaying(let paused)) = send(.nowPlaying) else {
@@ -159,28 +162,28 @@ import Testing
         }
         #expect(paused.item?.metadata.title == "Long" && paused.rate == 0)
         #expect(paused.elapsed >= 12.5 && paused.elapsed <= 13.5, "held at \(paused.elapsed)")
-        guard case .success(.position(let landed)) = send(.skipForward(interval: 10)) else {
+        guard case .success(.position(let landed)) = send(.player(.skipForward(interval: 10))) else {
             Issue.record("skip failed")
             return
         }
         #expect(abs(landed - (paused.elapsed + 10)) < 1e-6, "skips from the held position: \(landed)")
-        #expect(send(.changePlaybackPosition(position: 30)) == .success(.position(30)), "exact while paused")
-        #expect(send(.stop) == .success(.done))
+        #expect(send(.player(.changePlaybackPosition(position: 30))) == .success(.position(30)), "exact while paused")
+        #expect(send(.player(.stop)) == .success(.done))
     }
 
     @Test("failures carry the status every front end reports: disabled, nothing current, no such item, no device")
     func failures() {
-        #expect(send(.pause) == .failure(CommandFailure(.noActionableNowPlayingItem, "nothing is playing")))
-        guard case .failure(let jump) = send(.jump(index: 3)) else {
+        #expect(send(.player(.pause)) == .failure(CommandFailure(.noActionableNowPlayingItem, "nothing is playing")))
+        guard case .failure(let jump) = send(.player(.jump(index: 3))) else {
             Issue.record("jump succeeded")
             return
         }
         #expect(jump.status == .noSuchContent)
-        _ = send(.setCommandEnabled(.nextTrack, enabled: false))
-        #expect(send(.nextTrack) == .failure(CommandFailure(.commandDisabled, "nextTrack is disabled")))
+        _ = send(.player(.setCommandEnabled(.nextTrack, enabled: false)))
+        #expect(send(.player(.nextTrack)) == .failure(CommandFailure(.commandDisabled, "nextTrack is disabled")))
         _ = enqueue(["one.mp3"])
         sink.isMissing = true
-        #expect(send(.play) == .success(.done), "the reply does not wait for the device")
+        #expect(send(.player(.play)) == .success(.done), "the reply does not wait for the device")
         // The output thread opens the device; its failure comes as an engine event.
         var events = pollfd(fd: service.driver.events.fileDescriptor, events: Int16(POLLIN), revents: 0)
         for _ in 0..<100 where playback != .interrupted {
@@ -213,7 +216,7 @@ import Testing
         }
         let lost = RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 1)
         let new = RouteChange(reason: .newDeviceAvailable, device: "Speakers", timestamp: 2)
-        #expect(send(.changePlaybackPosition(position: 5)) == .success(.position(5)))
+        #expect(send(.player(.changePlaybackPosition(position: 5))) == .success(.position(5)))
         service.take(.routeChanged(lost))
         #expect(playback == .paused)
         #expect(service.view().nowPlaying.routeChange == lost)
@@ -223,21 +226,21 @@ import Testing
         #expect(playback == .paused, "on-route-back = stay-paused (the default)")
 
         reload { $0.onRouteBack = .resume }
-        #expect(send(.play) == .success(.done))
+        #expect(send(.player(.play)) == .success(.done))
         service.take(.routeChanged(lost))
         service.take(.routeChanged(new))
         #expect(playback == .playing, "resumed: the pause was the lost device's")
         #expect(service.view().nowPlaying.routeChange == new)
 
         service.take(.routeChanged(lost))
-        #expect(send(.pause) == .success(.done))
-        #expect(send(.play) == .success(.done))
-        #expect(send(.pause) == .success(.done))
+        #expect(send(.player(.pause)) == .success(.done))
+        #expect(send(.player(.play)) == .success(.done))
+        #expect(send(.player(.pause)) == .success(.done))
         service.take(.routeChanged(new))
         #expect(playback == .paused, "a pause asked for after the loss is not resumed by a device")
 
         reload { $0.onRouteLost = .continue }
-        #expect(send(.play) == .success(.done))
+        #expect(send(.player(.play)) == .success(.done))
         service.take(.routeChanged(lost))
         #expect(playback == .playing, "on-route-lost = continue")
     }
@@ -251,19 +254,19 @@ import Testing
             Issue.record("enqueue failed")
             return
         }
-        #expect(send(.changePlaybackRate(.to(1.5))) == .success(.done))
+        #expect(send(.player(.changePlaybackRate(.to(1.5)))) == .success(.done))
         #expect(service.view().nowPlaying.defaultRate == 1.5)
         #expect(service.driver.observe().runningRate == 1, "a 1 s item plays at 1")
         #expect(
             engineItems?.upcoming.map { $0.path.hasSuffix("/two.mp3") } == [true],
             "the pipeline stops before the long item")
-        #expect(send(.jump(index: 2)) == .success(.done))
+        #expect(send(.player(.jump(index: 2))) == .success(.done))
         #expect(service.driver.observe().runningRate == 1.5, "the 40 s item takes the chosen rate")
         reload { $0.rateMinimumSeconds = 60 }
         #expect(service.driver.observe().runningRate == 1, "a longer minimum: the playing item goes back to 1 at once")
         reload { $0.rateMinimumSeconds = 0 }
         #expect(service.driver.observe().runningRate == 1.5)
-        #expect(send(.jump(index: 0)) == .success(.done))
+        #expect(send(.player(.jump(index: 0))) == .success(.done))
         #expect(service.driver.observe().runningRate == 1.5, "0: every item takes the rate")
         #expect(engineItems?.upcoming.count == 2)
     }

@@ -125,41 +125,47 @@ final class MusicLibrary {
 
     // MARK: Commands
 
-    /// Carries out a library command; nil for one that is not the library's.
-    func handle(_ command: Command) -> CommandResult? {
+    /// Carries out a library command; `currentPath` is the item playing (a rating without a
+    /// song's id is its). A rating is answered once it is written, the others at once.
+    func handle(_ command: LibraryCommand, currentPath: String?, reply: @escaping (CommandResult) -> Void) {
         switch command {
-        case .libraryQuery(let query):
-            if let problem = LibraryPattern.problem(in: query.filters) {
-                return .failure(CommandFailure(.badRequest, problem))
-            }
-            guard isOpen else {
-                let none: LibraryPage.Items =
-                    query.entity == .songs ? .songs([]) : query.entity == .albums ? .albums([]) : .names([])
-                return .success(.library(LibraryPage(items: none, total: 0)))
-            }
-            return read { reader throws(SQLiteError) in .library(try reader.page(query)) }
-        case .libraryStatus:
-            return .success(.libraryStatus(status))
-        case .libraryFailures(let offset, let limit):
-            guard isOpen else { return .success(.libraryFailures([], total: 0)) }
-            return read { reader throws(SQLiteError) in
-                let (failures, total) = try reader.failures(offset: offset, limit: limit)
-                return .libraryFailures(failures, total: total)
-            }
-        case .libraryUpdate(let path, let full):
+        case .query(let query): reply(page(query))
+        case .status: reply(.success(.libraryStatus(status)))
+        case .failures(let offset, let limit):
+            guard isOpen else { return reply(.success(.libraryFailures([], total: 0))) }
+            reply(
+                read { reader throws(SQLiteError) in
+                    let (failures, total) = try reader.failures(offset: offset, limit: limit)
+                    return .libraryFailures(failures, total: total)
+                })
+        case .update(let path, let full):
             if let path, !roots.contains(where: { path == $0 || path.hasPrefix(bytes: LibraryScan.folderPrefix($0)) }) {
-                return .failure(
-                    CommandFailure(.badRequest, "\(path) is not inside the library (\(roots.joined(separator: ", ")))"))
+                return reply(
+                    .failure(
+                        CommandFailure(
+                            .badRequest, "\(path) is not inside the library (\(roots.joined(separator: ", ")))")))
             }
             update(path: path, full: full)
-            return .success(.done)
-        default:
-            return nil
+            reply(.success(.done))
+        case .setRating(let id, let rating): setRating(rating, id: id, currentPath: currentPath, reply: reply)
         }
     }
 
+    /// A page of songs, albums or names.
+    private func page(_ query: LibraryQuery) -> CommandResult {
+        if let problem = LibraryPattern.problem(in: query.filters) {
+            return .failure(CommandFailure(.badRequest, problem))
+        }
+        guard isOpen else {
+            let none: LibraryPage.Items =
+                query.entity == .songs ? .songs([]) : query.entity == .albums ? .albums([]) : .names([])
+            return .success(.library(LibraryPage(items: none, total: 0)))
+        }
+        return read { reader throws(SQLiteError) in .library(try reader.page(query)) }
+    }
+
     /// Rates the song `id` (empty: the song at `currentPath`); `reply` is told once it is written.
-    func setRating(_ rating: Int, id: String, currentPath: String?, reply: @escaping (CommandResult) -> Void) {
+    private func setRating(_ rating: Int, id: String, currentPath: String?, reply: @escaping (CommandResult) -> Void) {
         let found: Result<Int64?, LibraryReadFailure> = withReader { reader throws(SQLiteError) in
             if let number = Int64(id) { return try reader.hasSong(number) ? number : nil }
             guard id.isEmpty, let currentPath else { return nil }

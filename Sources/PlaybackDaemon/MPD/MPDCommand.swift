@@ -30,8 +30,11 @@ struct MPDContext {
         perform(command) { result in reply(result.map { _ in [] }.mapError(MPDError.init)) }
     }
 
+    /// Carries out an operation on the player's state: most of what MPD's commands ask.
+    func run(_ command: PlayerCommand, _ reply: @escaping MPDReply) { run(.player(command), reply) }
+
     /// Carries out `commands` one after the other, stopping at the first failure.
-    func run(_ commands: [Command], _ reply: @escaping MPDReply) {
+    func run(_ commands: [PlayerCommand], _ reply: @escaping MPDReply) {
         guard let first = commands.first else { return reply(.success([])) }
         run(first) { result in
             guard case .success = result else { return reply(result) }

@@ -97,7 +97,7 @@ extension MPDCommands {
         var page = query
         page.offset = found.count
         page.limit = LibraryQuery.maximumLimit
-        context.perform(.libraryQuery(page)) { result in
+        context.perform(.library(.query(page))) { result in
             switch result {
             case .failure(let failure): done(.failure(MPDError(failure)))
             case .success(.library(let reply)):

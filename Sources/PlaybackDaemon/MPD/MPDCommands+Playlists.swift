@@ -149,7 +149,7 @@ extension MPDCommands {
     private static func songs(_ context: MPDContext, _ paths: [String], lines: [String], _ reply: @escaping MPDReply) {
         guard let path = paths.first else { return reply(.success(lines)) }
         let query = LibraryQuery(filters: [.init(LibraryField.named("path")!, .equalTo, path)], limit: 1)
-        context.perform(.libraryQuery(query)) { result in
+        context.perform(.library(.query(query))) { result in
             var found = ["file: \(MPDSongFormat.uri(path, roots: context.roots))"]
             if case .success(.library(let page)) = result, case .songs(let songs) = page.items, let song = songs.first {
                 found = MPDSongFormat.lines(path: song.path, song.metadata, roots: context.roots, tags: context.tags)

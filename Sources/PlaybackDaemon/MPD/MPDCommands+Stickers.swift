@@ -38,7 +38,7 @@ extension MPDCommands {
                         guard case .success(let ids) = result, let id = ids.first else {
                             return reply(result.map { _ in [] })
                         }
-                        context.run(.setRating(id: id, rating: stars), reply)
+                        context.run(.library(.setRating(id: id, rating: stars)), reply)
                     }
                 ) { .success([$0.id]) }
             case ("find", 4):

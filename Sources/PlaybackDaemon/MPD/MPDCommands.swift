@@ -78,7 +78,7 @@ enum MPDCommands {
         }
         // Stopped, the seek starts playing (as MPD's does); paused, it stays paused.
         let stopped = view.nowPlaying.state == .stopped || view.nowPlaying.state == .interrupted
-        let move: [Command] =
+        let move: [PlayerCommand] =
             stopped ? [.jump(index: index), .play] : view.nowPlaying.queueIndex == index ? [] : [.jump(index: index)]
         context.run(move + [.changePlaybackPosition(position: max(0, seconds))], reply)
     }
@@ -290,7 +290,7 @@ enum MPDCommands {
         switch MPDArgument.moveDestination(text, moving: range, count: count, current: context.currentIndex) {
         case .failure(let error): reply(.failure(error))
         case .success(let to):
-            let moves: [Command] = (0..<range.count).map { offset in
+            let moves: [PlayerCommand] = (0..<range.count).map { offset in
                 to <= range.lowerBound
                     ? .move(from: range.lowerBound + offset, to: to + offset)
                     : .move(from: range.lowerBound, to: to + range.count - 1)
@@ -403,7 +403,7 @@ enum MPDCommands {
 
     private static func update(_ context: MPDContext, _ arguments: [String], full: Bool, _ reply: @escaping MPDReply) {
         let path = arguments.first.flatMap { $0.isEmpty ? nil : MPDSongFormat.path(ofURI: $0, roots: context.roots) }
-        context.perform(.libraryUpdate(path: path, full: full)) { result in
+        context.perform(.library(.update(path: path, full: full))) { result in
             switch result {
             case .success: reply(.success(["updating_db: \(context.updatingJob() ?? 1)"]))
             case .failure(let failure): reply(.failure(MPDError(failure)))

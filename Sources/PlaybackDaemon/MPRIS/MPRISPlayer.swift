@@ -9,21 +9,21 @@ extension MPRIS {
     static let player = MPRISInterface(
         name: "org.mpris.MediaPlayer2.Player",
         methods: [
-            MPRISMethod("Next", "nextTrack") { _, _ in .command(.nextTrack) },
+            MPRISMethod("Next", "nextTrack") { _, _ in .command(.player(.nextTrack)) },
             MPRISMethod("Previous", "previousTrack (restarts the item when more than 3 s in)") { _, _ in
-                .command(.previousTrack)
+                .command(.player(.previousTrack))
             },
-            MPRISMethod("Pause", "pause") { _, _ in .command(.pause) },
-            MPRISMethod("PlayPause", "togglePlayPause") { _, _ in .command(.togglePlayPause) },
-            MPRISMethod("Stop", "stop") { _, _ in .command(.stop) },
-            MPRISMethod("Play", "play") { _, _ in .command(.play) },
+            MPRISMethod("Pause", "pause") { _, _ in .command(.player(.pause)) },
+            MPRISMethod("PlayPause", "togglePlayPause") { _, _ in .command(.player(.togglePlayPause)) },
+            MPRISMethod("Stop", "stop") { _, _ in .command(.player(.stop)) },
+            MPRISMethod("Play", "play") { _, _ in .command(.player(.play)) },
             MPRISMethod(
                 "Seek", "skipForward / skipBackward by the offset (microseconds); a jump past the end ends the item",
                 input: [BusArgument("Offset", "x")]
             ) { arguments, _ throws(BusCallError) in
                 let offset = Double(try arguments.int64()) / 1_000_000
                 if offset == 0 { return .nothing }
-                return .command(offset > 0 ? .skipForward(interval: offset) : .skipBackward(interval: -offset))
+                return .command(.player(offset > 0 ? .skipForward(interval: offset) : .skipBackward(interval: -offset)))
             },
             MPRISMethod(
                 "SetPosition",
@@ -36,7 +36,7 @@ extension MPRIS {
                 guard let item = view.snapshot.item, track == trackID(item.id), position >= 0,
                     position <= item.metadata.duration
                 else { return .nothing }
-                return .command(.changePlaybackPosition(position: position))
+                return .command(.player(.changePlaybackPosition(position: position)))
             },
             MPRISMethod(
                 "OpenUri", "enqueue after the current item and play it; `file://`, `http://` and `https://` URIs",
@@ -64,7 +64,7 @@ extension MPRIS {
                     guard let mode = RepeatMode.allCases.first(where: { loopStatus($0) == status }) else {
                         throw .invalidArguments("LoopStatus is None, Track or Playlist, not '\(status)'")
                     }
-                    return .command(.changeRepeatMode(mode))
+                    return .command(.player(.changeRepeatMode(mode)))
                 }),
             MPRISProperty(
                 "Rate", "d", .change,
@@ -72,19 +72,19 @@ extension MPRIS {
                 value: { .double($0.snapshot.defaultRate) },
                 write: { reader, _ throws(BusCallError) in
                     let rate = try reader.double()
-                    if rate == 0 { return .command(.pause) }
+                    if rate == 0 { return .command(.player(.pause)) }
                     let range = CommandCatalog.playbackRateRange
                     guard range.contains(rate) else {
                         throw .invalidArguments(
                             "Rate must be 0 (pause) or \(range.lowerBound) - \(range.upperBound), not \(rate)")
                     }
-                    return .command(.changePlaybackRate(.to(rate)))
+                    return .command(.player(.changePlaybackRate(.to(rate))))
                 }),
             MPRISProperty(
                 "Shuffle", "b", .change, "the shuffle mode (items or off)",
                 value: { .boolean($0.snapshot.shuffleMode != .off) },
                 write: { reader, _ throws(BusCallError) in
-                    .command(.changeShuffleMode(try reader.boolean() ? .items : .off))
+                    .command(.player(.changeShuffleMode(try reader.boolean() ? .items : .off)))
                 }),
             MPRISProperty("Metadata", "a{sv}", .change, "the current item (see the table below)") {
                 metadata($0.snapshot.item)
@@ -95,7 +95,7 @@ extension MPRIS {
                 write: { reader, _ throws(BusCallError) in
                     let level = try reader.double()
                     guard level.isFinite else { throw .invalidArguments("Volume must be a number, not \(level)") }
-                    return .command(.changeVolume(.to(min(1, max(0, level)) * 100)))
+                    return .command(.player(.changeVolume(.to(min(1, max(0, level)) * 100))))
                 }),
             MPRISProperty("Position", "x", .nothing, "microseconds into the item, extrapolated; never announced") {
                 .int64($0.positionMicroseconds)

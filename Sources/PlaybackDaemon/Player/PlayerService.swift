@@ -50,7 +50,7 @@ final class PlayerService {
     /// can run the next line of a pipelined request on this very stack, in the middle of the
     /// step: such commands wait here, in order, and are carried out when the step is done.
     /// Nil while no early answer is being delivered.
-    private var arrivedDuringAnswer: [(Command, (CommandResult) -> Void)]?
+    private var arrivedDuringAnswer: [() -> Void]?
     /// What waits for a long queue being read at start (`QueueLoading`), in order.
     private var waitingForQueue: [() -> Void] = []
     /// Receives each step's coalesced changes and its events with the view after them: the
@@ -80,25 +80,31 @@ final class PlayerService {
         }
     }
 
-    /// Carries out one command, at once or (enqueue, which probes files) when the prober
-    /// thread is done, answers with its result in domain terms, and publishes what it changed.
-    /// A disabled remote command is refused here, for every front end.
-    func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
-        if arrivedDuringAnswer != nil { return arrivedDuringAnswer!.append((command, reply)) }
-        // While a long queue is read, only what shows the head is answered at once (what
-        // `playbackctl status` asks, say).
-        if state.loading != nil && ![.nowPlaying, .subscribe, .commands].contains(command) {
-            return waitingForQueue.append { [unowned self] in handle(command, reply: reply) }
+    /// Whether a command can be carried out now. While an early answer is delivered, and while
+    /// a long queue is read at start (for all but what shows its head: what `playbackctl
+    /// status` asks, and the library's own), `later` is kept and runs, in order, once it can.
+    func admits(_ command: Command, otherwise later: @escaping () -> Void) -> Bool {
+        if arrivedDuringAnswer != nil {
+            arrivedDuringAnswer!.append(later)
+            return false
         }
-        if let refusal = state.refusal(of: command.name) { return reply(.failure(refusal)) }
         switch command {
-        case .enqueue(let paths, let placement, let replace, let play):
-            enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
-        case .nowPlaying, .subscribe: reply(.success(.nowPlaying(view().nowPlaying)))
+        case .nowPlaying, .subscribe, .player(.commands), .library: return true
+        default: break
+        }
+        guard state.loading == nil else {
+            waitingForQueue.append(later)
+            return false
+        }
+        return true
+    }
+
+    /// Carries out an operation on the state in one step and answers with its result in
+    /// domain terms. `play`, `pause`, `togglePlayPause` and `stop` may answer early (`step`).
+    func perform(_ command: PlayerCommand, reply: @escaping (CommandResult) -> Void) {
+        switch command {
         case .play, .pause, .togglePlayPause, .stop:
             step(answering: reply) { state, moment in state.perform(command, at: moment) }
-        case .equalizer, .loadEqualizer, .saveEqualizer:
-            reply(step { [presets] state, _ in presets.perform(command, on: &state) })
         default: reply(step { state, moment in state.perform(command, at: moment) })
         }
     }
@@ -126,13 +132,13 @@ final class PlayerService {
         note(changes)
         if abs(state.queue.count - countBefore) >= Self.largeChange { releaseHeapSoon() }
         var answer = answer
-        var waiting: [(Command, (CommandResult) -> Void)] = []
+        var waiting: [() -> Void] = []
         if let early = answer, case .success = result, !startOpensItem() {
             arrivedDuringAnswer = []
             early(result)
             (waiting, arrivedDuringAnswer, answer) = (arrivedDuringAnswer ?? [], nil, nil)
         }
-        defer { for (command, reply) in waiting { handle(command, reply: reply) } }
+        defer { for later in waiting { later() } }
         if let failure = reconcile(), case .success = result { result = .failure(failure) }
         if !wasRetrying && state.retry.isActive {
             log.notice(
@@ -419,11 +425,6 @@ extension PlayerService {
     func republishPosition() { step { _, _ in .position } }
 
     // MARK: A long queue read at start
-
-    /// Runs `body` now, or once a long queue being read at start is whole.
-    func afterLoading(_ body: @escaping () -> Void) {
-        if state.loading != nil { waitingForQueue.append(body) } else { body() }
-    }
 
     /// The queue is whole (or could not be read): what waited for it runs.
     func queueIsWhole() {

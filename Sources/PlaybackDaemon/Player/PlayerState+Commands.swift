@@ -15,11 +15,11 @@ struct Moment {
 /// command moved. Commands that need files (the equalizer's presets, enqueueing) or the engine's
 /// measurements (`nowPlaying`) are the service's.
 extension PlayerState {
-    mutating func perform(_ command: Command, at moment: Moment) -> (CommandResult, ChangeSet) {
+    mutating func perform(_ command: PlayerCommand, at moment: Moment) -> (CommandResult, ChangeSet) {
         moving(at: moment) { state in state.carryOut(command, at: moment) }
     }
 
-    private mutating func carryOut(_ command: Command, at moment: Moment) -> (CommandResult, ChangeSet) {
+    private mutating func carryOut(_ command: PlayerCommand, at moment: Moment) -> (CommandResult, ChangeSet) {
         let heard = moment.heard
         switch command {
         case .play: return play()
@@ -113,12 +113,6 @@ extension PlayerState {
             return (.success(.done), [])
         case .setEqualizerEnabled, .setEqualizerBand, .setEqualizerGains, .setEqualizerGlobalGain, .resetEqualizer:
             return changeEqualizer(command)
-        case .nowPlaying, .subscribe, .enqueue, .equalizer, .loadEqualizer, .saveEqualizer:
-            return (.failure(CommandFailure(.commandFailed, "\(command.name.rawValue) is the service's")), [])
-        case .enqueueLibrary, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating:
-            return (
-                .failure(CommandFailure(.commandFailed, "there is no library: no home directory to keep it in")), []
-            )
         }
     }
 
@@ -313,7 +307,7 @@ extension PlayerState {
     // MARK: The equalizer
 
     /// An equalizer command that needs no preset file; answers with the new curve.
-    mutating func changeEqualizer(_ command: Command) -> (CommandResult, ChangeSet) {
+    mutating func changeEqualizer(_ command: PlayerCommand) -> (CommandResult, ChangeSet) {
         var new = sound.equalizer
         switch command {
         case .setEqualizerEnabled(let enabled):

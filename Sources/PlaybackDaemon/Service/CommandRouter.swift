@@ -1,49 +1,49 @@
 import ControlProtocol
 import PlaybackModel
 
-/// The daemon's one command handler, which every front end calls: the library's commands go
-/// to the library, everything else to the player; `enqueue` of library songs takes them from
-/// the library into the player's queue (with their metadata: nothing is probed).
+/// The daemon's one command handler, which every front end calls. Where each command is
+/// carried out follows from its case (`Command`), in one switch the compiler checks: the
+/// player's state, the prober, the presets' files, the library. A disabled remote command is
+/// refused here, for every front end.
 struct CommandRouter {
     unowned let service: PlayerService
     let library: MusicLibrary?
 
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
-        guard let library, Self.isLibrary(command) else { return service.handle(command, reply: reply) }
+        guard service.admits(command, otherwise: { handle(command, reply: reply) }) else { return }
+        if let refusal = service.state.refusal(of: command.name) { return reply(.failure(refusal)) }
         switch command {
+        case .player(let operation):
+            service.perform(operation, reply: reply)
+        case .enqueue(let paths, let placement, let replace, let play):
+            service.enqueueInBackground(paths, placement: placement, replace: replace, play: play, reply: reply)
         case .enqueueLibrary(let selection, let placement, let replace, let play):
-            // After a long queue being read at start: its items' ids come first.
-            service.afterLoading { [service] in
-                switch library.songs(selection) {
-                case .failure(let failure): reply(.failure(failure))
-                case .success(let found):
-                    let first = service.itemIDs.reserve(found.songs.count)
-                    let items = found.songs.enumerated().map { offset, song in
-                        QueueItem(id: first + UInt64(offset), path: song.path, metadata: song.metadata)
-                    }
-                    let rejected = found.unknown.map {
-                        Rejection(path: $0, reason: "no song, album or artist has this id")
-                    }
-                    // Their metadata is known: nothing to probe.
-                    reply(
-                        service.step { state, moment in
-                            state.enqueue(
-                                items, rejected: rejected, placement: placement, replace: replace, play: play,
-                                at: moment)
-                        })
+            guard let library else { return reply(.failure(Self.noLibrary)) }
+            switch library.songs(selection) {
+            case .failure(let failure): reply(.failure(failure))
+            case .success(let found):
+                let first = service.itemIDs.reserve(found.songs.count)
+                let items = found.songs.enumerated().map { offset, song in
+                    QueueItem(id: first + UInt64(offset), path: song.path, metadata: song.metadata)
                 }
+                let rejected = found.unknown.map { Rejection(path: $0, reason: "no song, album or artist has this id") }
+                // Their metadata is known: nothing to probe.
+                reply(
+                    service.step { state, moment in
+                        state.enqueue(
+                            items, rejected: rejected, placement: placement, replace: replace, play: play, at: moment)
+                    })
             }
-        case .setRating(let id, let rating):
-            library.setRating(rating, id: id, currentPath: service.state.queue.current?.path, reply: reply)
-        default:
-            reply(library.handle(command) ?? .failure(CommandFailure(.commandFailed, "not a library command")))
+        case .nowPlaying, .subscribe:
+            reply(.success(.nowPlaying(service.view().nowPlaying)))
+        case .presets(let request):
+            reply(service.step { [presets = service.presets] state, _ in presets.perform(request, on: &state) })
+        case .library(let request):
+            guard let library else { return reply(.failure(Self.noLibrary)) }
+            library.handle(request, currentPath: service.state.queue.current?.path, reply: reply)
         }
     }
 
-    private static func isLibrary(_ command: Command) -> Bool {
-        switch command {
-        case .enqueueLibrary, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating: true
-        default: false
-        }
-    }
+    private static let noLibrary = CommandFailure(
+        .commandFailed, "there is no library: no home directory to keep it in")
 }

@@ -80,18 +80,18 @@ struct EqualizerPresets {
 extension EqualizerPresets {
     /// `equalizer` (with the presets' names), `loadEqualizer` and `saveEqualizer`: the preset
     /// files, then the curve into `state`.
-    func perform(_ command: Command, on state: inout PlayerState) -> (CommandResult, ChangeSet) {
+    func perform(_ command: PresetCommand, on state: inout PlayerState) -> (CommandResult, ChangeSet) {
         do throws(CommandFailure) {
             switch command {
-            case .loadEqualizer(let source):
+            case .list:
+                return (.success(.equalizer(state.sound.equalizer, presets: names())), [])
+            case .load(let source):
                 return state.setEqualizer(try load(source))
-            case .saveEqualizer(let name):
+            case .save(let name):
                 try save(state.sound.equalizer, as: name)
                 var named = state.sound.equalizer
                 named.preset = name
                 return state.setEqualizer(named)
-            default:
-                return (.success(.equalizer(state.sound.equalizer, presets: names())), [])
             }
         } catch {
             return (.failure(error), [])

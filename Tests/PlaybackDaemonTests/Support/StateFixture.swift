@@ -35,7 +35,7 @@ struct StateFixture {
     }
 
     /// Carries out `command` heard at `seconds`, as the service's step does.
-    mutating func perform(_ command: Command, heard seconds: Double = 0) -> (CommandResult, ChangeSet) {
+    mutating func perform(_ command: PlayerCommand, heard seconds: Double = 0) -> (CommandResult, ChangeSet) {
         state.perform(command, at: Moment(heard: heard(seconds), now: now))
     }
 
