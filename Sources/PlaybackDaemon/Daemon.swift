@@ -68,7 +68,7 @@ public final class Daemon {
                 roots: LibraryLocations.roots(configured: settings.libraryDirectories, environment: .process),
                 indexPath: indexPath, userPath: userPath, openTags: openDecoder, loop: loop,
                 log: DaemonLog(label: "playbackd.library", output: logOutput),
-                report: { [unowned service] in service.take($0) })
+                report: { [unowned service] in service.receive($0) })
         } else {
             library = nil
         }
@@ -79,7 +79,7 @@ public final class Daemon {
     /// rest starts; it is answered once the loop runs) and closes last.
     private func makeSubsystems() -> [any Subsystem] {
         let router = CommandRouter(service: service, library: library)
-        let report = { [unowned service] (report: SubsystemReport) in service.take(report) }
+        let report = { [unowned service] (report: SubsystemReport) in service.receive(report) }
         let handle = { (command: Command, reply: @escaping (CommandResult) -> Void) in
             router.handle(command, reply: reply)
         }

@@ -86,6 +86,13 @@ extension IntegrationSuite {
                 return paused["nowPlaying"]?["elapsed"]?.numberValue ?? .nan
             }
 
+            /// Stops, and expects the one hearing to end there, `seconds` heard.
+            func stop(expecting seconds: Double, _ comment: String) throws {
+                _ = try daemon.call("stop")
+                try waitForHeard(1)
+                expectHeard(0, seconds: seconds, ending: "stopped", comment)
+            }
+
             func expectHeard(_ index: Int, seconds: Double, ending: String, _ comment: String) {
                 let entry = heard.count > index ? heard[index] : .null
                 let said = entry["seconds"]?.numberValue ?? .nan
@@ -127,9 +134,7 @@ extension IntegrationSuite {
                 let world = try World(scenario, ["long.mp3"])
                 try world.play()
                 let position = try world.pause(after: 3)
-                _ = try world.daemon.call("stop")
-                try world.waitForHeard(1)
-                world.expectHeard(0, seconds: position, ending: "stopped", "stopped 3 s in")
+                try world.stop(expecting: position, "stopped 3 s in")
             case "seeks":
                 let world = try World(scenario, ["long.mp3"])
                 try world.play()
@@ -139,9 +144,7 @@ extension IntegrationSuite {
                     try world.play()
                     heard += try world.pause(after: 1.5) - target
                 }
-                _ = try world.daemon.call("stop")
-                try world.waitForHeard(1)
-                world.expectHeard(0, seconds: heard, ending: "stopped", "three runs, the seeks' jumps not heard")
+                try world.stop(expecting: heard, "three runs, the seeks' jumps not heard")
             case "pause":
                 let world = try World(scenario, ["long.mp3"])
                 try world.play()
@@ -149,9 +152,7 @@ extension IntegrationSuite {
                 usleep(1_500_000)
                 try world.play()
                 let stopped = try world.pause(after: 2)
-                _ = try world.daemon.call("stop")
-                try world.waitForHeard(1)
-                world.expectHeard(0, seconds: stopped, ending: "stopped", "where it stopped")
+                try world.stop(expecting: stopped, "where it stopped")
                 // 2 s played after the pause (the device's start aside), and the 1.5 s paused not.
                 #expect(stopped - paused < 3.2, "paused at \(paused) s, stopped at \(stopped) s")
             case "rate 2":
@@ -159,10 +160,8 @@ extension IntegrationSuite {
                 _ = try world.daemon.call("changePlaybackRate", [("rate", .number(2))])
                 try world.play()
                 let position = try world.pause(after: 3)
-                _ = try world.daemon.call("stop")
-                try world.waitForHeard(1)
                 #expect(position > 5, "3 s at rate 2 plays 6 s of the item: \(position)")
-                world.expectHeard(0, seconds: position, ending: "stopped", "the item's own seconds")
+                try world.stop(expecting: position, "the item's own seconds")
             case "repeat one":
                 let world = try World(scenario, ["one.mp3"])
                 _ = try world.daemon.call("changeRepeatMode", [("mode", .string("one"))])

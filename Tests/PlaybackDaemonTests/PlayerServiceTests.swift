@@ -217,31 +217,31 @@ import Testing
         let lost = RouteChange(reason: .oldDeviceUnavailable, device: "Headphones", timestamp: 1)
         let new = RouteChange(reason: .newDeviceAvailable, device: "Speakers", timestamp: 2)
         #expect(send(.player(.changePlaybackPosition(position: 5))) == .success(.position(5)))
-        service.take(.routeChanged(lost))
+        service.receive(.routeChanged(lost))
         #expect(playback == .paused)
         #expect(service.view().nowPlaying.routeChange == lost)
         #expect(
             abs(service.view().nowPlaying.elapsed - 5) < 1.1, "paused where it was heard (the fake device holds 1 s)")
-        service.take(.routeChanged(new))
+        service.receive(.routeChanged(new))
         #expect(playback == .paused, "on-route-back = stay-paused (the default)")
 
         reload { $0.onRouteBack = .resume }
         #expect(send(.player(.play)) == .success(.done))
-        service.take(.routeChanged(lost))
-        service.take(.routeChanged(new))
+        service.receive(.routeChanged(lost))
+        service.receive(.routeChanged(new))
         #expect(playback == .playing, "resumed: the pause was the lost device's")
         #expect(service.view().nowPlaying.routeChange == new)
 
-        service.take(.routeChanged(lost))
+        service.receive(.routeChanged(lost))
         #expect(send(.player(.pause)) == .success(.done))
         #expect(send(.player(.play)) == .success(.done))
         #expect(send(.player(.pause)) == .success(.done))
-        service.take(.routeChanged(new))
+        service.receive(.routeChanged(new))
         #expect(playback == .paused, "a pause asked for after the loss is not resumed by a device")
 
         reload { $0.onRouteLost = .continue }
         #expect(send(.player(.play)) == .success(.done))
-        service.take(.routeChanged(lost))
+        service.receive(.routeChanged(lost))
         #expect(playback == .playing, "on-route-lost = continue")
     }
 

@@ -54,7 +54,7 @@ final class MusicLibrary {
     /// failures again.
     private var countedOnThread: LibraryReader.Counts?
     /// Where a change of the status or the contents is told, on the event loop
-    /// (`PlayerService.take`).
+    /// (`PlayerService.receive`).
     private let report: (SubsystemReport) -> Void
 
     init(

@@ -15,7 +15,7 @@ final class SocketFrontEnd: Subsystem {
     /// Carries out a command and replies (the player service's `handle`).
     private let perform: (Command, @escaping (CommandResult) -> Void) -> Void
     private(set) var server: ControlServer?
-    /// Where a client connecting or going is told (`PlayerService.take`: the idle exit counts
+    /// Where a client connecting or going is told (`PlayerService.receive`: the idle exit counts
     /// them).
     private let report: (SubsystemReport) -> Void
 

@@ -1,7 +1,7 @@
 import PlaybackModel
 
 /// What a subsystem tells the player besides commands: something it saw happen outside the
-/// player. The service takes each into a step (`PlayerService.take`), whose changes and events
+/// player. The service receives each into a step (`PlayerService.receive`), whose changes and events
 /// go out through the one `publish` to every subsystem alike, so no subsystem is wired to
 /// another.
 enum SubsystemReport {

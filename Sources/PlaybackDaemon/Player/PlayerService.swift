@@ -357,7 +357,7 @@ extension PlayerService {
         }
         let (device, reconnects) = (driver.deviceName, driver.deviceReconnects)
         let result = step { state, moment in
-            let changes = state.take(events, device: device, reconnects: reconnects, now: moment.now)
+            let changes = state.receive(events, device: device, reconnects: reconnects, now: moment.now)
             return (.success(.done), changes.union(reanchors ? .position : []))
         }
         if case .failure(let failure) = result {
@@ -391,7 +391,7 @@ extension PlayerService {
 
     /// What a subsystem saw, taken in: a route change into the state, a change of the library
     /// or of the clients connected published with the view.
-    func take(_ report: SubsystemReport) {
+    func receive(_ report: SubsystemReport) {
         switch report {
         case .routeChanged(let change): routeChanged(change)
         case .libraryChanged:

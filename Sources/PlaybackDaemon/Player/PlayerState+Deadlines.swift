@@ -81,7 +81,7 @@ extension PlayerState {
             bookmarkCurrentItem(at: moment)
             return ([], nil)
         case .retry:
-            changeRetry { $0.take() }
+            changeRetry { $0.tryNow() }
             return (startPlaying(at: heldFrame), nil)
         case .play:
             guard let item = queue.current, item.id == moment.heard?.itemID,

@@ -124,7 +124,7 @@ extension PlayerState {
     /// What the engine reported (`events`, on `device`, which comes back by itself when
     /// `reconnects`), taken in at `now`: a pipeline played out, the device opened or failed, a
     /// stream's title. The rest is the service's (starts heard, boundaries, log lines).
-    mutating func take(_ events: [EngineEvent], device: String, reconnects: Bool, now: Double) -> ChangeSet {
+    mutating func receive(_ events: [EngineEvent], device: String, reconnects: Bool, now: Double) -> ChangeSet {
         var changes: ChangeSet = []
         for event in events {
             switch event {

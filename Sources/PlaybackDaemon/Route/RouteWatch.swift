@@ -12,7 +12,7 @@ final class RouteWatch: Subsystem {
     private let loop: EventLoop
     private let openJackMonitor: JackMonitorFactory
     private let log: DaemonLog
-    /// Where the changes seen go (`PlayerService.take`).
+    /// Where the changes seen go (`PlayerService.receive`).
     private let report: (SubsystemReport) -> Void
     private var soundServer: SoundServerWatch?
     private var jacks: (any JackMonitor)?

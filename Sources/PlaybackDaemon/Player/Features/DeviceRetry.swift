@@ -23,7 +23,7 @@ struct DeviceRetry: Equatable {
     }
 
     /// The try is made now: counted, and nothing armed until it failed.
-    mutating func take() {
+    mutating func tryNow() {
         attempts += 1
         due = nil
     }
