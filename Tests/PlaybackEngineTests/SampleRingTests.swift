@@ -15,6 +15,18 @@ import Testing
         #expect(ring.readableCount == 1024)
     }
 
+    @Test("a producer waiting for space is woken once half the ring (less the reserve) is free, not at each read")
+    func refillAtHalf() {
+        let ring = SampleRing<Int16>(capacity: 1000, reserve: 24)
+        let usable = ring.capacity - ring.reserve
+        _ = [Int16](repeating: 1, count: usable).withUnsafeBufferPointer { ring.copy($0) }
+        #expect(ring.writableCount == 0 && !ring.hasRoomToRefill)
+        ring.consume(usable / 2 - 1)
+        #expect(ring.writableCount == usable / 2 - 1 && !ring.hasRoomToRefill, "one short of half")
+        ring.consume(1)
+        #expect(ring.hasRoomToRefill)
+    }
+
     @Test("wrap-around keeps order; the readable region is contiguous")
     func wrapAround() {
         let ring = SampleRing<Int16>(capacity: 8)

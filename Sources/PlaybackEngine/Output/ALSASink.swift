@@ -83,13 +83,16 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     static let filePeriodMicroseconds: UInt32 = 25_000
 
     /// Whether the PCM writes into a file with nothing behind it that plays in real time: ALSA's
-    /// file plugin over the null PCM (a FIFO a Snapcast server reads, say). It never fills: a
-    /// write is passed on whole, blocking at the reader's pace, and the plugin holds a whole
-    /// buffer before it writes it, then writes what it holds when dropped. With the usual 1 s
-    /// buffer a seek was heard after 1.8 s (mpg123: 0.5 s); with `fileBufferMicroseconds`, 0.4 s
-    /// (docs/performance.md). ALSA has no call that names a plugin's slave; its dump does.
+    /// file plugin over the null PCM (a FIFO a Snapcast server reads, say), alone or behind the
+    /// `plug` that converts for it. It never fills: a write is passed on whole, blocking at the
+    /// reader's pace, and the plugin holds a whole buffer before it writes it, then writes what
+    /// it holds when dropped. With the usual 1 s buffer a seek was heard after 1.8 s (mpg123:
+    /// 0.5 s), and a pause right after a play waited up to 1 s for the write under way; with
+    /// `fileBufferMicroseconds`, 0.4 s (docs/performance.md). ALSA has no call that names a
+    /// plugin's slave; its dump does ("Plug PCM: File PCM (…)", then "Slave: Null PCM").
     static func feedsOnlyAFile(_ handle: OpaquePointer) -> Bool {
-        guard snd_pcm_type(handle) == SND_PCM_TYPE_FILE else { return false }
+        let type = snd_pcm_type(handle)
+        guard type == SND_PCM_TYPE_FILE || type == SND_PCM_TYPE_PLUG else { return false }
         var output: OpaquePointer?
         guard snd_output_buffer_open(&output) == 0, let output else { return false }
         defer { snd_output_close(output) }
@@ -98,7 +101,9 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         let length = snd_output_buffer_string(output, &text)
         guard let text, length > 0 else { return false }
         let dump = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
-        return dump.contains(bytes: "\nSlave: Null PCM")
+        let file =
+            type == SND_PCM_TYPE_FILE ? dump.hasPrefix(bytes: "File PCM") : dump.hasPrefix(bytes: "Plug PCM: File PCM")
+        return file && dump.contains(bytes: "\nSlave: Null PCM")
     }
 
     private func configure(_ handle: OpaquePointer, _ format: AudioFormat, shortBuffer: Bool) throws(SinkError) {

@@ -152,7 +152,7 @@ struct OutputLoop<Sample: PCMSample> {
             }
             if !pending.isEmpty { pending = (pending.lowerBound + frames * channels)..<pending.upperBound }
             ring.consume(frames * channels)
-            if state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {
+            if ring.hasRoomToRefill, state.decoderWaitingForSpace.exchange(false, ordering: .acquiringAndReleasing) {
                 decoderWake.signal()
             }
             let delay = sink.delay()
