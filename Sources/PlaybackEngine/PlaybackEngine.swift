@@ -20,7 +20,7 @@ public final class PlaybackEngine {
     private let openItem: ItemOpener
     /// The titles live streams announced since the last `takeEvents`, by URL.
     private let titles = Locked<[String: StreamTitle]>([:])
-    private var pipeline: Pipeline?
+    private(set) var pipeline: Pipeline?
     /// The format the device is open with, or will be once the running pipeline's output
     /// thread has opened it; nil when it is closed or closing.
     private var deviceFormat: AudioFormat?
@@ -274,6 +274,8 @@ public final class PlaybackEngine {
         case .abandoned(let work):
             (deviceFormat, deviceWork, openedDevice) = (nil, work, nil)
         }
+        // Its output thread has waited for the work before it, unless it was still opening.
+        pipeline.releasePipelineBefore()
         self.pipeline = nil
         parked = pipeline.parking.take()
         return position(in: pipeline, extrapolate: false, notBeforeSegment: reportedSegment)

@@ -63,6 +63,27 @@ import Testing
         #expect(captured.dropFirst(2 * overlap).elementsEqual(b.dropFirst(2 * overlap)), "then the item itself")
     }
 
+    @Test(
+        "a halted pipeline is let go once the next one has waited for it: starts on an open device keep no chain of pipelines"
+    )
+    func haltedPipelinesAreLetGo() throws {
+        let engine = makeEngine()
+        let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
+        #expect(try engine.start(item, atFrame: 0, upcoming: []) == 0)
+        weak var first = engine.pipeline
+        // Halted while the device opens, a pipeline is abandoned and holds nothing: wait for it.
+        for _ in 0..<10_000 where first?.state.deviceReady.load(ordering: .acquiring) == false { usleep(1_000) }
+        #expect(first?.state.deviceReady.load(ordering: .acquiring) == true)
+        for second in 1...10 {
+            engine.halt()
+            #expect(try engine.start(item, atFrame: second * 44_100, upcoming: []) == second * 44_100)
+        }
+        engine.halt()
+        #expect(first == nil, "ten starts later, the first pipeline is still held")
+        engine.releaseDevice()
+        #expect(engine.waitForDevice(timeout: 20), "the device closed")
+    }
+
     @Test("a queue plays gaplessly; item starts and the end are reported")
     func queueIsGapless() throws {
         let engine = makeEngine()

@@ -16,8 +16,12 @@ import SystemSupport
 final class DeviceWork: @unchecked Sendable {
     private let thread: NamedThread
     private let finished: @Sendable () -> Bool
-    /// What the thread works in, kept until it is joined (an abandoned pipeline's buffers).
-    private let keeping: AnyObject?
+    /// What the thread works in (a halted pipeline, its buffers), kept until the thread is
+    /// joined and then let go on the event loop (`releaseKeptIfJoined`): each pipeline holds
+    /// the work it waited for, so holding it longer would keep every pipeline before.
+    private var keeping: AnyObject?
+    /// Set once `wait` has joined the thread.
+    private let joined = Atomic<Bool>(false)
     /// An opening's or a closing's result.
     private let outcome: Outcome?
 
@@ -90,7 +94,16 @@ final class DeviceWork: @unchecked Sendable {
     var isFinished: Bool { finished() }
 
     /// Waits until the work is done. Called once, by whatever uses the device next.
-    func wait() { thread.join() }
+    func wait() {
+        thread.join()
+        joined.store(true, ordering: .releasing)
+    }
+
+    /// Lets go of what the thread worked in once it has been joined; event loop only (the
+    /// last release of a pipeline frees its buffers, which the output thread must not do).
+    func releaseKeptIfJoined() {
+        if joined.load(ordering: .acquiring) { keeping = nil }
+    }
 
     /// Waits at most `timeout` seconds; whether the work ended. Work that did not is left to
     /// end by itself (the process is exiting).
@@ -104,7 +117,7 @@ final class DeviceWork: @unchecked Sendable {
             thread.detach()
             return false
         }
-        thread.join()
+        wait()
         return true
     }
 }
