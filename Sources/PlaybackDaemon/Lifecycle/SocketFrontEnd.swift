@@ -12,7 +12,7 @@ final class SocketFrontEnd: Subsystem {
     private let control: DaemonLog
     /// The output device, named in the start-up line.
     private let device: String
-    /// Carries out a command and replies (the player service's `handle`).
+    /// Carries out a command and replies (`CommandRouter.handle`).
     private let perform: (Command, @escaping (CommandResult) -> Void) -> Void
     private(set) var server: ControlServer?
     /// Where a client connecting or going is told (`PlayerService.receive`: the idle exit counts

@@ -15,7 +15,7 @@ import SystemSupport
 /// away it waits again. Event loop only.
 final class MPRISFrontEnd: Subsystem, BusObject {
     private let loop: EventLoop
-    /// Carries out a command and replies (the player service's `handle`).
+    /// Carries out a command and replies (`CommandRouter.handle`).
     private let handle: (Command, @escaping (CommandResult) -> Void) -> Void
     /// The player's view now, for property reads (`PlayerService.view`).
     private let current: () -> PlayerView
