@@ -86,10 +86,10 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     /// file plugin over the null PCM (a FIFO a Snapcast server reads, say), alone or behind the
     /// `plug` that converts for it. It never fills: a write is passed on whole, blocking at the
     /// reader's pace, and the plugin holds a whole buffer before it writes it, then writes what
-    /// it holds when dropped. With the usual 1 s buffer a seek was heard after 1.8 s (mpg123:
-    /// 0.5 s), and a pause right after a play waited up to 1 s for the write under way; with
-    /// `fileBufferMicroseconds`, 0.4 s (docs/performance.md). ALSA has no call that names a
-    /// plugin's slave; its dump does ("Plug PCM: File PCM (…)", then "Slave: Null PCM").
+    /// it holds when dropped. So the buffer is what a seek is heard late by, and what a halt
+    /// waits for: such a device gets `fileBufferMicroseconds` (docs/performance.md). ALSA has
+    /// no call that names a plugin's slave; its dump does ("Plug PCM: File PCM (…)", then
+    /// "Slave: Null PCM").
     static func feedsOnlyAFile(_ handle: OpaquePointer) -> Bool {
         let type = snd_pcm_type(handle)
         guard type == SND_PCM_TYPE_FILE || type == SND_PCM_TYPE_PLUG else { return false }

@@ -182,8 +182,8 @@ final class Pipeline: @unchecked Sendable {
 
     /// Lets go of the pipeline before, once this one's output thread has waited for it: each
     /// pipeline holds the device work it waited for, which holds the pipeline before it, so
-    /// without this every seek or skip on an open device kept one more ring (measured: 250 KiB
-    /// a start, 82 MiB after a few hundred). Event loop only.
+    /// without this every seek or skip on an open device would keep one more ring. Event loop
+    /// only.
     func releasePipelineBefore() { opening?.releaseKeptIfJoined() }
 
     /// Waits on `stopped`, in 10 ms steps, until `done` or for `milliseconds` at most.

@@ -52,7 +52,7 @@ final class SampleRing<Sample: PCMSample>: @unchecked Sendable {
 
     /// Consumer: whether a producer waiting for space has half the ring to fill. Woken then,
     /// not whenever a device period was taken, it fills the ring in a few runs a second
-    /// (measured on a device fed by a FIFO: 20 wake-ups a second at a 50 ms period).
+    /// whatever the device's period.
     var hasRoomToRefill: Bool { capacity - reserve - readableCount >= (capacity - reserve) / 2 }
 
     /// Producer: the longest contiguous run of free slots (possibly empty), to be filled in
