@@ -66,15 +66,17 @@ struct UnixListener {
         return UnixListener(fd: fd, boundPath: path, boundInode: stat(path, &info) == 0 ? UInt64(info.st_ino) : nil)
     }
 
-    /// A non-blocking socket bound at `path` (mode 0600) and listening.
+    /// A non-blocking socket bound at `path` (mode 0600) and listening. The mode is set after
+    /// the bind, not through the umask: the umask is the whole process's, and a thread that
+    /// creates a directory meanwhile would get one it cannot enter (two binds at once could
+    /// even leave it set). Until the chmod the socket has the umask's mode, which lets no other
+    /// user connect under the usual 022; the control socket checks the peer's user anyway.
     private static func listeningSocket(at path: String) throws(ListenerError) -> Int32 {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw ListenerError(description: "socket: \(errnoText)") }
         let address = try socketAddress(path)
-        let previousMask = umask(0o177)
         let bound = address.bind(fd)
-        umask(previousMask)
         guard bound == 0 else {
             Glibc.close(fd)
             throw ListenerError(description: "cannot bind \(path): \(errnoText)")
