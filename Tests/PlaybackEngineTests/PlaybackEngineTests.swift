@@ -44,10 +44,12 @@ import Testing
         let outgoing = EngineItem(id: 1, path: Fixtures.path("long.mp3"), startFrame: heard, endFrame: heard + overlap)
         let incoming = EngineItem(id: 2, path: Fixtures.path("one.mp3"))
         #expect(try engine.start(incoming, atFrame: 0, upcoming: [], fadingFrom: outgoing) == 0)
+        // Heard as the incoming item, at its start: frame 0 until the device plays, which this
+        // unpaced device may already have done on a busy machine.
         let position = engine.currentPosition()
         #expect(
-            position?.itemID == 2 && position?.frame == 0, "heard as the incoming item: \(String(describing: position))"
-        )
+            position?.itemID == 2 && (position?.frame ?? .max) < overlap,
+            "heard as the incoming item: \(String(describing: position))")
         _ = waitUntilFinished(engine)
         let samples = { (data: Data) in data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) } }
         let captured = samples(try Data(contentsOf: URL(fileURLWithPath: capture)))
