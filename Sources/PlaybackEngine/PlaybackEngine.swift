@@ -21,6 +21,9 @@ public final class PlaybackEngine {
     /// The titles live streams announced since the last `takeEvents`, by URL.
     private let titles = Locked<[String: StreamTitle]>([:])
     private(set) var pipeline: Pipeline?
+    /// A pipeline paused in place (`pause`): its threads wait, its ring holds the audio from
+    /// the sample heard last on. A `start` at that position resumes it; anything else halts it.
+    private(set) var suspended: Pipeline?
     /// The format the device is open with, or will be once the running pipeline's output
     /// thread has opened it; nil when it is closed or closing.
     private var deviceFormat: AudioFormat?
@@ -114,6 +117,7 @@ public final class PlaybackEngine {
         _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false,
         fadingFrom outgoing: EngineItem? = nil
     ) throws(DecoderError) -> Int {
+        if !fadingIn && outgoing == nil && resume(item, atFrame: frame, upcoming: upcoming) { return frame }
         halt()
         let left = parked
         let reused = left.flatMap { $0.itemID == item.id ? $0.decoder : nil }
@@ -138,12 +142,7 @@ public final class PlaybackEngine {
         }
         events.reset()
         reportedSegment = 0
-        // A sleep fade belongs to the pipeline whose samples it counts.
-        if soundSettings.fade != nil {
-            soundSettings.fade = nil
-            sound.set(soundSettings)
-        }
-        pipelineGeneration += 1
+        beginPipeline()
         if let outgoing, let fading = fadeOut(of: outgoing, into: decoder.format, parked: left) {
             var incoming = item
             incoming.startFrame = target
@@ -169,6 +168,36 @@ public final class PlaybackEngine {
             sink: sink, openItem: openItem, events: events, realtime: realtime, sound: sound,
             rate: playbackRate, fadesIn: fadingIn, opening: opening)
         return target
+    }
+
+    /// What every start does, a resume included: a sleep fade belongs to the pipeline whose
+    /// samples it counts, and this is a new one.
+    private func beginPipeline() {
+        if soundSettings.fade != nil {
+            soundSettings.fade = nil
+            sound.set(soundSettings)
+        }
+        pipelineGeneration += 1
+    }
+
+    /// Resumes the pipeline paused in place when it was heard last at `item`'s `frame` (the
+    /// position `pause` returned), at the same rate, and the item and what follows are still
+    /// what it plays (an A-B loop set, a gain changed or a queue that no longer follows what
+    /// it decoded starts anew). Whether it did.
+    private func resume(_ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem]) -> Bool {
+        guard let paused = suspended, paused.rate == playbackRate,
+            let heard = position(in: paused, extrapolate: false), heard.itemID == item.id, heard.frame == frame
+        else { return false }
+        let segment = paused.segments[heard.segment]
+        guard segment.gain == item.gain, segment.mark == item.mark, segment.endFrame == item.endFrame,
+            paused.upcoming.replace(with: upcoming, afterSegment: heard.segment) == .accepted
+        else { return false }
+        suspended = nil
+        pipeline = paused
+        reportedSegment = heard.segment
+        beginPipeline()
+        paused.resume()
+        return true
     }
 
     /// The decoder of the item left by a skip, to fade out into `format`: the halted pipeline's
@@ -235,6 +264,19 @@ public final class PlaybackEngine {
         end { $0.halt() }
     }
 
+    /// Pauses: on a device held open at a pause (`AudioSink.pausesInPlaceMicroseconds`), the
+    /// pipeline stops where it is heard and waits, keeping what it decoded, so that a `start`
+    /// at the position returned plays on at once, without opening, seeking or decoding again;
+    /// otherwise, or when the device's buffer cannot be written again, a `halt`. Returns the
+    /// exact position heard last either way, as `halt` does.
+    @discardableResult
+    public func pause() -> EnginePosition? {
+        guard let running = pipeline, !closesDeviceAtPause, running.suspend() else { return halt() }
+        pipeline = nil
+        suspended = running
+        return position(in: running, extrapolate: false, notBeforeSegment: reportedSegment)
+    }
+
     /// Stops playback where the next `start` (with `fadingIn`) takes over without a cut, on a
     /// device that can replace what it holds (`canRewrite`): what it holds beyond the next few
     /// milliseconds is taken back, a 5 ms fade-out ends the audio, and the device plays on. A
@@ -264,7 +306,18 @@ public final class PlaybackEngine {
     /// A pipeline still opening the device is left to end by itself (it closes the device):
     /// the device's next user waits for it.
     private func end(_ stop: (Pipeline) -> Pipeline.Ending) -> EnginePosition? {
+        if let paused = suspended {
+            suspended = nil
+            let position = end(paused) { $0.halt() }
+            if pipeline == nil { return position }
+        }
         guard let pipeline else { return nil }
+        self.pipeline = nil
+        return end(pipeline, stop)
+    }
+
+    /// Stops `pipeline` (the running one, or the one paused in place) with `stop`.
+    private func end(_ pipeline: Pipeline, _ stop: (Pipeline) -> Pipeline.Ending) -> EnginePosition? {
         switch stop(pipeline) {
         case .joined:
             noteDeviceOpen(by: pipeline)
@@ -276,7 +329,6 @@ public final class PlaybackEngine {
         }
         // Its output thread has waited for the work before it, unless it was still opening.
         pipeline.releasePipelineBefore()
-        self.pipeline = nil
         parked = pipeline.parking.take()
         return position(in: pipeline, extrapolate: false, notBeforeSegment: reportedSegment)
     }
@@ -330,14 +382,20 @@ public final class PlaybackEngine {
         parked = nil
     }
 
-    /// Whether a decoder is kept for the next `start` of the item it played (its file open).
-    public var holdsDecoder: Bool { parked != nil }
+    /// Whether a decoder is kept for the next `start` of the item it played (its file open),
+    /// parked or in a pipeline paused in place.
+    public var holdsDecoder: Bool { parked != nil || suspended != nil }
 
     /// Whether the decoder kept is `itemID`'s: a `start` of that item opens nothing.
-    public func holdsDecoder(of itemID: UInt64) -> Bool { parked?.itemID == itemID }
+    public func holdsDecoder(of itemID: UInt64) -> Bool {
+        guard let paused = suspended else { return parked?.itemID == itemID }
+        return paused.segments[paused.segments.count - 1].itemID == itemID
+    }
 
-    /// Forgets the parked decoder (its file may have changed or the queue was cleared).
+    /// Forgets the parked decoder, and the pipeline paused in place (its file may have changed,
+    /// a stream connects anew, or the queue was cleared).
     public func forgetParkedDecoder() {
+        if suspended != nil { halt() }
         parked = nil
     }
 

@@ -27,6 +27,33 @@ extension IntegrationSuite {
             #expect(difference == nil, "\(difference ?? "")")
         }
 
+        @Test(
+            "pause and play on a device held open that can pause: it keeps its buffer, nothing written twice or skipped"
+        )
+        func pauseOnHeldDeviceIsExact() throws {
+            // ALSA's file plugin before the PulseAudio null sink: not a server's stream itself,
+            // so held at a pause, paced, with a delay, and able to pause where it plays.
+            let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+            _ = try daemon.enqueue(["long.mp3"], play: true)
+            func elapsed() throws -> Double { try #require(try daemon.nowPlaying()["elapsed"]?.numberValue) }
+            while try elapsed() < 1.5 { usleep(50_000) }
+            #expect(try daemon.call("pause")["status"]?.stringValue == "success")
+            let paused = try daemon.waitForState("paused")
+            let heard = try #require(paused["elapsed"]?.numberValue)
+            usleep(300_000)
+            #expect(try elapsed() == heard, "the position holds while paused")
+            #expect(try daemon.call("play")["status"]?.stringValue == "success")
+            while try elapsed() < heard + 1.5 { usleep(50_000) }
+            _ = try daemon.call("stop")
+            _ = try daemon.waitForState("stopped")
+            // The capture is every sample written: the device played on from what it held, so
+            // it is the reference from the start, without a repeat or a gap.
+            let (captured, reference) = (try daemon.captured(), try TestEnvironment.reference("long"))
+            #expect(captured.count > Int((heard + 1.5) * 44_100) * Self.bytesPerFrame)
+            let difference = pcmDifference(captured, reference.prefix(captured.count))
+            #expect(difference == nil, "\(difference ?? "")")
+        }
+
         @Test("A seek past the end clamps to the item's end")
         func seekPastEndClamps() throws {
             let daemon = try DaemonProcess()

@@ -1,5 +1,7 @@
 import Foundation
 import PlaybackModel
+import Synchronization
+import SystemSupport
 import Testing
 
 @testable import PlaybackEngine
@@ -212,6 +214,46 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == Fixtures.reference("long"))
     }
 
+    @Test(
+        "a pause on a device kept open stops in place and play goes on: the same pipeline, exact",
+        arguments: [true, false])
+    func pauseInPlaceIsExact(deviceKeepsBuffer: Bool) throws {
+        let sink = PauseCountingSink(ALSASink(deviceName: "playbackd_capture"), refusesPause: !deviceKeepsBuffer)
+        let engine = PlaybackEngine(
+            sink: sink, openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) })
+        let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
+        var frame = try engine.start(item, atFrame: 0, upcoming: [])
+        // As in `haltAndResumeIsExact`; each pause lands well before the item's last 3 s, so
+        // the decoder has not reached its end and the output has more to write (both halt).
+        var pauses = 0
+        while pauses < 5 && frame + 250_000 < 1_500_000 {
+            let target = frame + 250_000
+            while (engine.currentPosition()?.frame ?? .max) < target { sched_yield() }
+            let running = try #require(engine.pipeline)
+            guard let position = engine.pause(), position.frame < 1_600_000 else { break }
+            pauses += 1
+            #expect(position.itemID == 1)
+            #expect(position.frame >= target, "paused at \(position.frame), before \(target)")
+            #expect(engine.suspended === running && !engine.isRunning, "paused in place")
+            #expect(engine.holdsDecoder(of: 1) && engine.isDeviceOpen)
+            frame = try engine.start(item, atFrame: position.frame, upcoming: [])
+            #expect(frame == position.frame)
+            #expect(engine.pipeline === running && engine.suspended == nil, "resumed, not started anew")
+        }
+        #expect(pauses > 0, "at least one pause came before the end")
+        #expect(
+            sink.devicePauses.load(ordering: .relaxed) == (deviceKeepsBuffer ? pauses : 0),
+            "the device kept its buffer, or the ring was written again")
+        // A halt ends the pipeline paused in place, at the position the pause returned.
+        if let paused = engine.pipeline, let position = engine.pause(), engine.suspended === paused {
+            #expect(engine.halt() == position && engine.suspended == nil && !engine.holdsDecoder(of: 2))
+            _ = try engine.start(item, atFrame: position.frame, upcoming: [])
+            #expect(engine.pipeline !== paused, "started anew")
+        }
+        _ = waitUntilFinished(engine)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == Fixtures.reference("long"))
+    }
+
     @Test("a start that fades in rises from silence over 5 ms, then every sample is the decoder's")
     func fadeInThenBitExact() throws {
         let engine = makeEngine()
@@ -314,4 +356,38 @@ private final class FailingDecoder: AudioDecoder {
 
     func seek(toFrame frame: Int) throws(DecoderError) -> Int { try inner.seek(toFrame: frame) }
     func coverPicture() -> EmbeddedPicture? { nil }
+}
+
+/// A real device that counts its pauses in place (`AudioSink.pauseKeepingBuffer`), or refuses
+/// them as `dmix` does, which makes a pause drop its buffer and write the ring again.
+private final class PauseCountingSink: AudioSink, @unchecked Sendable {
+    private let device: ALSASink
+    private let refusesPause: Bool
+    /// Pauses the device kept its buffer through (output thread).
+    let devicePauses = Atomic<Int>(0)
+
+    init(_ device: ALSASink, refusesPause: Bool) {
+        self.device = device
+        self.refusesPause = refusesPause
+    }
+
+    var openFormat: AudioFormat? { device.openFormat }
+    var periodFrames: Int { device.periodFrames }
+    var deviceName: String { device.deviceName }
+    var isServerStream: Bool { device.isServerStream }
+    var hardwareDevice: HardwareDevice? { device.hardwareDevice }
+    var recoveredXruns: Int { device.recoveredXruns }
+    var pausesInPlaceMicroseconds: Int { device.pausesInPlaceMicroseconds }
+    func open(_ format: AudioFormat) throws(SinkError) { try device.open(format) }
+    func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int { try device.write(samples) }
+    func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool { try device.waitWritable(orWake: wake) }
+    func delay() -> Int { device.delay() }
+    func drain() { device.drain() }
+    func drop() { device.drop() }
+    func close() { device.close() }
+    func pauseKeepingBuffer(_ paused: Bool) -> Bool {
+        guard !refusesPause, device.pauseKeepingBuffer(paused) else { return false }
+        if paused { devicePauses.add(1, ordering: .relaxed) }
+        return true
+    }
 }

@@ -100,7 +100,8 @@ final class EngineDriver {
             pendingBoundaries.removeAll()
             runningPipeline = nil
             if engine.isRunning {
-                let position = engine.halt()
+                // A device kept through the pause keeps the pipeline too: `play` goes on from its ring.
+                let position = keepsDevice ? engine.pause() : engine.halt()
                 armHoldRelease(keepingDevice: keepsDevice, now: now)
                 return .halted(position)
             }

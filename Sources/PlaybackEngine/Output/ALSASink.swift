@@ -27,7 +27,17 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public private(set) var periodFrames = 0
     public private(set) var isServerStream = false
     public var closesAtPause: Bool { isServerStream }
+    /// The buffer asked for (a longer one the device insists on makes a pause halt instead),
+    /// once the device is open, held at a pause, and unable to pause where it plays; else 0: a
+    /// ring no longer than it needs (a ring a second longer made the pulse plugin's stream
+    /// stall at times).
+    public var pausesInPlaceMicroseconds: Int {
+        guard openFormat != nil, !isServerStream, !canPause else { return 0 }
+        return Int(writeLimitFrames == .max ? Self.bufferMicroseconds : Self.fileBufferMicroseconds)
+    }
     public private(set) var hardwareDevice: HardwareDevice?
+    /// Whether the open device can pause where it plays (`snd_pcm_hw_params_can_pause`).
+    private var canPause = false
     private var pcm: OpaquePointer?
     private var pollDescriptors: UnsafeMutableBufferPointer<pollfd> = .init(start: nil, count: 0)
     /// xruns recovered since the device was opened: incremented by the output thread, read by
@@ -127,6 +137,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw, &buffer, nil), "set_buffer_time_near")
         try check(snd_pcm_hw_params_set_period_time_near(handle, hw, &period, nil), "set_period_time_near")
         try check(snd_pcm_hw_params(handle, hw), "snd_pcm_hw_params")
+        canPause = snd_pcm_hw_params_can_pause(hw) == 1
     }
 
     public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int {
@@ -192,6 +203,14 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         snd_pcm_prepare(pcm)
     }
 
+    /// `snd_pcm_pause`, where the device can (`snd_pcm_hw_params_can_pause`: a card's own
+    /// PCM, and the plugins that pass it on), while it plays or is paused.
+    public func pauseKeepingBuffer(_ paused: Bool) -> Bool {
+        guard let pcm, canPause else { return false }
+        let playing = snd_pcm_state(pcm) == (paused ? SND_PCM_STATE_RUNNING : SND_PCM_STATE_PAUSED)
+        return playing && snd_pcm_pause(pcm, paused ? 1 : 0) == 0
+    }
+
     public func drop() {
         guard let pcm else { return }
         snd_pcm_drop(pcm)
@@ -204,6 +223,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         openFormat = nil
         isServerStream = false
         hardwareDevice = nil
+        canPause = false
         pollDescriptors.deallocate()
         pollDescriptors = .init(start: nil, count: 0)
     }

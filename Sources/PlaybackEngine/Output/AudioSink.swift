@@ -77,6 +77,16 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// writes replace what was written from there on. Returns the frames moved back (0 when
     /// the device cannot). Output thread only.
     func rewind(_ frames: Int) -> Int
+    /// Pauses the open device where it plays, keeping what it holds, or (`paused` false) plays
+    /// on from there; whether it did (a device that cannot, or that is not playing, did not).
+    /// Output thread only.
+    func pauseKeepingBuffer(_ paused: Bool) -> Bool
+    /// The most audio the device holds (its buffer, in microseconds) when a pause keeps the
+    /// pipeline in place (`PlaybackEngine.pause`): the ring keeps that much behind its read
+    /// position, to write again what the pause dropped. 0 when a pause halts the pipeline (a
+    /// device closed at a pause, or one that replaces what it holds instead). Asked before the
+    /// device is open too.
+    var pausesInPlaceMicroseconds: Int { get }
     /// Whether the device can come back by itself after it failed (a server across the network
     /// restarted): then the player tries it again with a growing delay.
     var reconnects: Bool { get }
@@ -94,6 +104,8 @@ extension AudioSink {
     public var rewindableMicroseconds: Int { 0 }
     public func rewritableFrames() -> Int { 0 }
     public func rewind(_ frames: Int) -> Int { 0 }
+    public var pausesInPlaceMicroseconds: Int { 0 }
+    public func pauseKeepingBuffer(_ paused: Bool) -> Bool { false }
     public var reportsStart: Bool { false }
     public func hasStartedPlaying() -> Bool { false }
     public var reconnects: Bool { false }

@@ -50,6 +50,7 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     /// The server's stream can, when a server runs (`open` decides).
     public var mayRewrite: Bool { Self.serverIsRunning() }
     public var rewindableMicroseconds: Int { server.rewindableMicroseconds }
+    public var pausesInPlaceMicroseconds: Int { current.pausesInPlaceMicroseconds }
     public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int { try current.write(samples) }
     public func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool {
         try current.waitWritable(orWake: wake)
@@ -59,6 +60,7 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     public func rewind(_ frames: Int) -> Int { current.rewind(frames) }
     public var reportsStart: Bool { current.reportsStart }
     public func hasStartedPlaying() -> Bool { current.hasStartedPlaying() }
+    public func pauseKeepingBuffer(_ paused: Bool) -> Bool { current.pauseKeepingBuffer(paused) }
     public func drain() { current.drain() }
     public func drop() { current.drop() }
     public func close() {

@@ -77,6 +77,28 @@ struct OutputLoop<Sample: PCMSample> {
                 let frames = sampleRate * Pipeline.fadeInMilliseconds / 1000
                 return fadeOut(&chain, pending: pending, frames: frames, drains: false)
             }
+            if state.suspensionValue == .requested {
+                switch pauseInPlace(segmentStart: segments[nextSegment - 1].startSample, rewrites: history != nil) {
+                case .declined:
+                    break
+                case .halted(let delay, let drops):
+                    return end(.halted, delay: delay, drop: drops)
+                case .resumed(fromRing: false):
+                    start = StartDetector(sampleRate: sampleRate)
+                    continue
+                case .resumed(fromRing: true):
+                    // What was processed and not taken is processed again, by a chain that starts
+                    // afresh as a new pipeline's would: the pause is a cut either way.
+                    pending = 0..<0
+                    soundVersion = sound.read(ifNewerThan: soundVersion, into: &parameters) ?? soundVersion
+                    parameters.itemGain = segments[nextSegment - 1].gain
+                    chain.position = ring.totalRead
+                    chain.restart(with: parameters)
+                    start = StartDetector(sampleRate: sampleRate)
+                    fadedIn = fadeInFrames
+                    continue
+                }
+            }
             // New settings: heard from the next block, or, where the device can replace what it
             // holds, from a block just ahead of the one heard now (what was processed and not
             // written yet is then processed again). Samples processed and not written stay as
@@ -165,6 +187,48 @@ struct OutputLoop<Sample: PCMSample> {
 
     private var isAudible: Bool { state.isAudible.load(ordering: .relaxed) }
 
+    /// How a pause in place ended.
+    private enum PauseInPlace {
+        /// The device's buffer could be neither kept nor written again: playing on, the engine halts.
+        case declined
+        /// Paused, then resumed. `fromRing`: the device's buffer was dropped and the ring's read
+        /// position stepped back to the sample heard last (else the device kept its buffer).
+        case resumed(fromRing: Bool)
+        /// Paused, then halted, with `delay` frames in the device, to be dropped or not.
+        case halted(delay: Int, drops: Bool)
+    }
+
+    /// Answers a pause in place (`Pipeline.suspend`), then waits, with no timeout, for the
+    /// resume or a halt. A device that can pause where it plays (`AudioSink.pauseKeepingBuffer`:
+    /// a card's own) keeps what it holds, and plays on from there. Otherwise, when what it
+    /// holds lies within the item being written (from `segmentStart` on) and within what the
+    /// ring keeps behind its read position, and the device does not replace its buffer instead
+    /// (`rewrites`): its buffer is dropped and the ring steps back to the sample heard last, to
+    /// write it again. Else the pause is declined.
+    private func pauseInPlace(segmentStart: Int, rewrites: Bool) -> PauseInPlace {
+        let keepsBuffer = sink.pauseKeepingBuffer(true)
+        let delay = sink.delay()
+        let back = delay * channels
+        if !keepsBuffer {
+            guard !rewrites, back <= ring.reserve, ring.totalRead - back >= segmentStart else {
+                state.suspension.store(PipelineState.Suspension.declined.rawValue, ordering: .releasing)
+                stopped.signal()
+                return .declined
+            }
+            sink.drop()
+            ring.unconsume(back)
+        }
+        clock.publish(samplesWritten: ring.totalRead, delayFrames: keepsBuffer ? delay : 0)
+        state.isAudible.store(false, ordering: .releasing)
+        state.suspension.store(PipelineState.Suspension.suspended.rawValue, ordering: .releasing)
+        stopped.signal()
+        while state.suspensionValue == .suspended && !state.isHaltRequested { outputWake.wait() }
+        if state.isHaltRequested { return .halted(delay: keepsBuffer ? delay : 0, drops: keepsBuffer) }
+        // A device that does not play on again has lost what it held: it is skipped.
+        if keepsBuffer && !sink.pauseKeepingBuffer(false) { sink.drop() }
+        return .resumed(fromRing: !keepsBuffer)
+    }
+
     /// Waits for the device's opening when the pipeline needs one (or for the output thread
     /// before it, still dropping its buffer): here, so that the event loop never waits for a
     /// device. The event loop hears of an opening (`deviceOpened`). False when the device could
@@ -245,6 +309,7 @@ struct OutputLoop<Sample: PCMSample> {
         state.outputWaitingForData.store(true, ordering: .sequentiallyConsistent)
         if ring.readableCount == 0 && state.decoderEndValue == .running && !state.isHaltRequested
             && !state.fadeRequested.load(ordering: .acquiring) && !state.spliceRequested.load(ordering: .acquiring)
+            && state.suspensionValue != .requested
         {
             outputWake.wait()
         }
@@ -263,6 +328,11 @@ struct OutputLoop<Sample: PCMSample> {
             // A splice this late (the queue's last second is written) is a halt: it cuts.
             if state.isHaltRequested || state.spliceRequested.load(ordering: .acquiring) {
                 return end(.halted, delay: sink.delay(), drop: true)
+            }
+            // Everything is written: the ring holds nothing to write again (the engine halts).
+            if state.suspensionValue == .requested {
+                state.suspension.store(PipelineState.Suspension.declined.rawValue, ordering: .releasing)
+                stopped.signal()
             }
             let delay = sink.delay()
             let nanos = clock.publish(samplesWritten: ring.totalRead, delayFrames: delay)

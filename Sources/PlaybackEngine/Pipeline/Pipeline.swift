@@ -3,8 +3,9 @@ import SystemSupport
 
 /// One run of playback: a decoder thread and an output thread around a ring, from a start
 /// item and frame until the queue ends, the format changes, the device fails or the event
-/// loop halts it. Pause, seek and skip halt the pipeline at the exact played frame and start
-/// a new one there; the device stays open in between.
+/// loop halts it. Seek and skip halt the pipeline at the exact played frame and start a new
+/// one there; the device stays open in between. A pause on a device held open suspends it in
+/// place (`suspend`), and play resumes it.
 final class Pipeline: @unchecked Sendable {
     let format: AudioFormat
     /// Media seconds per second heard (`PlaybackEngine.playbackRate` when it started).
@@ -98,10 +99,11 @@ final class Pipeline: @unchecked Sendable {
             opening.format.map { DeviceWork.opening(sink, $0, after: opening.after) } ?? opening.after
         }
         self.opening = opening
+        let reserveFrames = max(
+            rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) : 0,
+            Self.pauseReserveFrames(format.sampleRate, sink))
         let buffers = PipelineBuffers<Sample>(
-            format: format,
-            reserve: rewrites ? Self.rewriteReserveFrames(format.sampleRate, sink) * format.channels : 0,
-            stretches: start.stretcher != nil)
+            format: format, reserve: reserveFrames * format.channels, stretches: start.stretcher != nil)
         self.buffers = buffers
         let decoding = DecoderLoop(
             ring: buffers.ring, segments: segments, upcoming: upcoming, state: state,
@@ -149,6 +151,45 @@ final class Pipeline: @unchecked Sendable {
     /// (`AudioSink.rewindableMicroseconds`). About 150 KB of history at 44.1 kHz for 1 s.
     static func rewriteReserveFrames(_ sampleRate: Int, _ sink: any AudioSink) -> Int {
         sampleRate * sink.rewindableMicroseconds * 5 / 4 / 1_000_000
+    }
+
+    /// How much played audio the ring keeps for a pause in place: the device's buffer
+    /// (`AudioSink.pausesInPlaceMicroseconds`) and a twentieth more, for a device that rounds
+    /// its buffer up.
+    static func pauseReserveFrames(_ sampleRate: Int, _ sink: any AudioSink) -> Int {
+        sampleRate * sink.pausesInPlaceMicroseconds * 21 / 20 / 1_000_000
+    }
+
+    /// Pauses in place: the output thread drops what the device holds, steps the ring back to
+    /// the sample heard last and waits; the decoder thread fills the ring and waits. Neither
+    /// wakes until `resume` or a halt, and the position is the sample heard last. Waits for the
+    /// output thread's answer as `halt` does. Whether it paused: when not (what the device holds
+    /// reaches back into an item before the one written, or beyond what the ring keeps, or the
+    /// device is still opening, or the queue's end is written), the pipeline plays on as it
+    /// did, for the caller to halt.
+    func suspend() -> Bool {
+        let state = state
+        guard state.deviceReady.load(ordering: .acquiring), state.outcomeValue == .running else { return false }
+        state.suspension.store(PipelineState.Suspension.requested.rawValue, ordering: .releasing)
+        outputWake.signal()
+        waitForOutput(atMost: Self.stopWaitMilliseconds) {
+            state.suspensionValue != .requested || state.outcomeValue != .running
+        }
+        // Unanswered (inside a write the device holds, or ended): withdrawn, unless answered meanwhile.
+        let (withdrawn, answer) = state.suspension.compareExchange(
+            expected: PipelineState.Suspension.requested.rawValue, desired: PipelineState.Suspension.none.rawValue,
+            ordering: .acquiringAndReleasing)
+        if withdrawn { return false }
+        if answer == PipelineState.Suspension.suspended.rawValue { return true }
+        state.suspension.store(PipelineState.Suspension.none.rawValue, ordering: .releasing)
+        return false
+    }
+
+    /// Plays on from the sample heard when `suspend` paused: the ring's audio is written again,
+    /// nothing is decoded or sought anew.
+    func resume() {
+        state.suspension.store(PipelineState.Suspension.none.rawValue, ordering: .releasing)
+        outputWake.signal()
     }
 
     /// Ends without a click: the output thread writes a linear fade of the next

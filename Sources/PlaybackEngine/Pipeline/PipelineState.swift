@@ -23,7 +23,21 @@ final class PipelineState: @unchecked Sendable {
         case failed = 3
     }
 
+    /// A pause in place (`Pipeline.suspend`), from the request to the output thread's answer
+    /// and on until the resume.
+    enum Suspension: Int {
+        case none = 0
+        /// Asked by the event loop; the output thread answers with one of the next two.
+        case requested = 1
+        /// The output thread dropped the device's buffer, stepped the ring back to the sample
+        /// heard last, and waits for `none` (a resume) or a halt.
+        case suspended = 2
+        /// The output thread could not pause in place and plays on: the event loop halts.
+        case declined = 3
+    }
+
     let haltRequested = Atomic<Bool>(false)
+    let suspension = Atomic<Int>(Suspension.none.rawValue)
     /// The output thread should fade out what follows the device's buffer, drain and end.
     let fadeRequested = Atomic<Bool>(false)
     /// The output thread should take back what the device holds beyond the next few
@@ -69,4 +83,5 @@ final class PipelineState: @unchecked Sendable {
     var decoderEndValue: DecoderEnd { DecoderEnd(rawValue: decoderEnd.load(ordering: .acquiring))! }
     var outcomeValue: Outcome { Outcome(rawValue: outcome.load(ordering: .acquiring))! }
     var isHaltRequested: Bool { haltRequested.load(ordering: .acquiring) }
+    var suspensionValue: Suspension { Suspension(rawValue: suspension.load(ordering: .acquiring))! }
 }

@@ -32,7 +32,8 @@ struct SoundChain {
     private var fadeFrame = 0
     private let fadeFrames: Int
     /// The TPDF dither's noise, from a fixed seed so that a capture is the same on every run.
-    private var dither = playbackd_dither_seeded(0x9E37_79B9_7F4A_7C15)
+    private var dither = playbackd_dither_seeded(Self.ditherSeed)
+    private static let ditherSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
     private let scratch: SoundScratch
     /// The sleep timer's fade (`SoundParameters.fadeStart`, `fadeEnd`: ring samples).
     private var fadeOutStart = Int.max
@@ -62,6 +63,19 @@ struct SoundChain {
         current = stage(parameters)
         fadeFrame = fadeFrames
         takeFadeOut(parameters)
+    }
+
+    /// Starts again as a new chain would, with `parameters` at once: the filters from silence,
+    /// the dither from its seed. For audio that follows a cut (a pause in place), in place:
+    /// the output thread neither copies nor destroys a chain.
+    mutating func restart(with parameters: SoundParameters) {
+        for index in states.indices {
+            states[index] = StereoState()
+            previousStates[index] = StereoState()
+        }
+        previous = .identity
+        dither = playbackd_dither_seeded(Self.ditherSeed)
+        start(with: parameters)
     }
 
     /// Takes the sleep fade from `parameters`. One that should have begun before `position`
