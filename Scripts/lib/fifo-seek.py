@@ -10,9 +10,11 @@ Plays it, and three times seeks from about 5 s into it to 30 s: the time from th
 until a 20 ms block read from the FIFO has the 30th second's tone (counted by its zero
 crossings). Prints the median and the three, in seconds. The player must be set up to write
 into FIFO (the device `fifo` of the bench's ALSA configuration)."""
-import os, socket, struct, subprocess, sys, threading, time
+import os, struct, sys, threading, time
 
-fifo, mp3, player = sys.argv[1], sys.argv[2], sys.argv[3]
+from seek_player import SeekPlayer
+
+fifo, mp3, kind = sys.argv[1], sys.argv[2], sys.argv[3]
 fd = os.open(fifo, os.O_RDWR)  # also a writer: no end of file between the player's opens
 blocks = []  # (time read, zero crossings of the left channel)
 
@@ -30,41 +32,18 @@ def read():
 
 
 threading.Thread(target=read, daemon=True).start()
-if player == "playbackd":
-    client = socket.socket(socket.AF_UNIX)
-    client.connect(sys.argv[4])
-    replies = client.makefile("rb")
-
-    def send(request):
-        client.sendall((request + "\n").encode())
-        replies.readline()
-
-    send('{"command":"enqueue","items":["%s"],"replace":true,"play":true}' % mp3)
-    seek = lambda: send('{"command":"changePlaybackPosition","position":30}')
-    back = lambda: send('{"command":"changePlaybackPosition","position":5}')
-else:
-    mpg = subprocess.Popen(["mpg123", "-R", "-o", "alsa", "-a", "fifo"], stdin=subprocess.PIPE,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def send(line):
-        mpg.stdin.write((line + "\n").encode())
-        mpg.stdin.flush()
-
-    send("LOAD " + mp3)
-    seek = lambda: send("JUMP 30s")
-    back = lambda: send("JUMP 5s")
+player = SeekPlayer(kind, mp3, sock=sys.argv[4] if kind == "playbackd" else None, output=["-o", "alsa", "-a", "fifo"])
 # The 30th second's tone, 1700 Hz: 68 crossings in 20 ms; the 5th's, 450 Hz: 18.
 results = []
 time.sleep(5)
 for _ in range(3):
     asked = time.monotonic()
-    seek()
+    player.seek()
     while time.monotonic() - asked < 10 and not any(t > asked and n >= 60 for t, n in blocks):
         time.sleep(0.005)
     heard = [t - asked for t, n in blocks if t > asked and n >= 60]
     results.append(heard[0] if heard else 10.0)
-    back()
+    player.back()
     time.sleep(4)
-if player != "playbackd":
-    mpg.kill()
+player.stop()
 print("%.3f (%s)" % (sorted(results)[1], ", ".join("%.3f" % r for r in results)))

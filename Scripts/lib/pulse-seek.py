@@ -11,36 +11,15 @@ it, and three times seeks from about 5 s into it to 30 s: the time from the requ
 20 ms block of the recording has the 30th second's tone (counted by its zero crossings). The
 daemon must play on the sink (the `pulseaudio` device); mpg123 plays with `-o pulse`. Prints the
 median and the three, in milliseconds."""
-import socket, struct, subprocess, sys, time
+import struct, sys, time
 
+from seek_player import SeekPlayer
 from sink_monitor import MonitorRecording
 
-mp3, player = sys.argv[1], sys.argv[2]
+mp3, kind = sys.argv[1], sys.argv[2]
 recording = MonitorRecording()
 recorded = recording.data
-if player == "playbackd":
-    client = socket.socket(socket.AF_UNIX)
-    client.connect(sys.argv[3])
-    replies = client.makefile("rb")
-
-    def send(request):
-        client.sendall((request + "\n").encode())
-        replies.readline()
-
-    send('{"command":"enqueue","items":["%s"],"replace":true,"play":true}' % mp3)
-    seek = lambda: send('{"command":"changePlaybackPosition","position":30}')
-    back = lambda: send('{"command":"changePlaybackPosition","position":5}')
-else:
-    mpg = subprocess.Popen(["mpg123", "-R", "-o", "pulse"], stdin=subprocess.PIPE,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def send(line):
-        mpg.stdin.write((line + "\n").encode())
-        mpg.stdin.flush()
-
-    send("LOAD " + mp3)
-    seek = lambda: send("JUMP 30s")
-    back = lambda: send("JUMP 5s")
+player = SeekPlayer(kind, mp3, sock=sys.argv[3] if kind == "playbackd" else None, output=["-o", "pulse"])
 
 
 def crossings(frame):
@@ -54,14 +33,13 @@ results = []
 time.sleep(5)
 for _ in range(3):
     at = len(recorded) // 4
-    seek()
+    player.seek()
     time.sleep(1.5)
     frames = len(recorded) // 4
     heard = next((f for f in range(at, frames - 882, 44) if crossings(f) >= 60), None)
     results.append((heard - at) / 44.1 if heard is not None else 10000.0)
-    back()
+    player.back()
     time.sleep(3)
-if player != "playbackd":
-    mpg.kill()
+player.stop()
 recording.stop()
 print("%.1f (%s)" % (sorted(results)[1], ", ".join("%.1f" % r for r in results)))
