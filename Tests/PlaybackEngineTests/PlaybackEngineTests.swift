@@ -188,28 +188,47 @@ import Testing
         #expect(captured.prefix(44_100 * 4) == long.prefix(44_100 * 4), "the broken item plays what it decoded")
     }
 
+    /// Plays `item` and stops it with `stop` up to five times, at points the test chooses: each
+    /// once the played position has passed the last stop by 250,000 frames (of 1,764,000), so
+    /// no two land on one frame, and while it is before `until` (a stop past it only starts
+    /// again); then starts it again where the stop said it was heard. `stopped` sees each stop's position and the pipeline stopped,
+    /// `restarted` the pipeline stopped again, running. The file device takes audio as fast as
+    /// it comes: a test thread the machine keeps waiting may find the item played out, which
+    /// ends the stops. Returns how many there were.
+    private func stopAndRestart(
+        _ engine: PlaybackEngine, _ item: EngineItem, until limit: Int,
+        stop: (PlaybackEngine) -> EnginePosition?, stopped: (EnginePosition, Pipeline) -> Void = { _, _ in },
+        restarted: (Pipeline) -> Void = { _ in }
+    ) throws -> Int {
+        var frame = try engine.start(item, atFrame: 0, upcoming: [])
+        var stops = 0
+        while stops < 5 && frame + 250_000 < limit {
+            let target = frame + 250_000
+            while (engine.currentPosition()?.frame ?? .max) < target { sched_yield() }
+            let running = try #require(engine.pipeline)
+            guard let position = stop(engine) else { break }
+            guard position.frame < limit else {
+                _ = try engine.start(item, atFrame: position.frame, upcoming: [])
+                break
+            }
+            stops += 1
+            #expect(position.itemID == item.id)
+            #expect(position.frame >= target, "stopped at \(position.frame), before \(target)")
+            stopped(position, running)
+            frame = try engine.start(item, atFrame: position.frame, upcoming: [])
+            #expect(frame == position.frame)
+            restarted(running)
+        }
+        #expect(stops > 0, "at least one stop came before the end")
+        return stops
+    }
+
     @Test("halting anywhere and restarting at the returned position loses and repeats nothing")
     func haltAndResumeIsExact() throws {
         let engine = makeEngine()
-        let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
-        var frame = try engine.start(item, atFrame: 0, upcoming: [])
-        // Up to five halts at points the test chooses: each once the played position has
-        // passed the last halt by 250,000 frames (of 1,764,000), so no two land on one frame.
-        // The file device takes audio as fast as it comes: a test thread the machine keeps
-        // waiting may find the item played out, which ends the halts.
-        var halts = 0
-        while halts < 5 && frame + 250_000 < 1_764_000 {
-            let target = frame + 250_000
-            while (engine.currentPosition()?.frame ?? .max) < target { sched_yield() }
-            guard let position = engine.halt(), position.frame < 1_764_000 else { break }
-            halts += 1
-            #expect(position.itemID == 1)
-            #expect(position.frame >= target, "halted at \(position.frame), before \(target)")
-            #expect(engine.isDeviceOpen, "halt keeps the device")
-            frame = try engine.start(item, atFrame: position.frame, upcoming: [])
-            #expect(frame == position.frame)
-        }
-        #expect(halts > 0, "at least one halt came before the end")
+        _ = try stopAndRestart(
+            engine, EngineItem(id: 1, path: Fixtures.path("long.mp3")), until: 1_764_000, stop: { $0.halt() },
+            stopped: { _, _ in #expect(engine.isDeviceOpen, "halt keeps the device") })
         _ = waitUntilFinished(engine)
         #expect(try Data(contentsOf: URL(fileURLWithPath: capture)) == Fixtures.reference("long"))
     }
@@ -222,25 +241,17 @@ import Testing
         let engine = PlaybackEngine(
             sink: sink, openDecoder: { request throws(DecoderError) in try MPG123Decoder(path: request.path) })
         let item = EngineItem(id: 1, path: Fixtures.path("long.mp3"))
-        var frame = try engine.start(item, atFrame: 0, upcoming: [])
-        // As in `haltAndResumeIsExact`; each pause lands well before the item's last 3 s, so
-        // the decoder has not reached its end and the output has more to write (both halt).
-        var pauses = 0
-        while pauses < 5 && frame + 250_000 < 1_500_000 {
-            let target = frame + 250_000
-            while (engine.currentPosition()?.frame ?? .max) < target { sched_yield() }
-            let running = try #require(engine.pipeline)
-            guard let position = engine.pause(), position.frame < 1_600_000 else { break }
-            pauses += 1
-            #expect(position.itemID == 1)
-            #expect(position.frame >= target, "paused at \(position.frame), before \(target)")
-            #expect(engine.suspended === running && !engine.isRunning, "paused in place")
-            #expect(engine.holdsDecoder(of: 1) && engine.isDeviceOpen)
-            frame = try engine.start(item, atFrame: position.frame, upcoming: [])
-            #expect(frame == position.frame)
-            #expect(engine.pipeline === running && engine.suspended == nil, "resumed, not started anew")
-        }
-        #expect(pauses > 0, "at least one pause came before the end")
+        // Each pause before the item's last 4 s: the decoder has not reached its end, and the
+        // output has more to write (at the end both halt).
+        let pauses = try stopAndRestart(
+            engine, item, until: 1_590_000, stop: { $0.pause() },
+            stopped: { _, running in
+                #expect(engine.suspended === running && !engine.isRunning, "paused in place")
+                #expect(engine.holdsDecoder(of: 1) && engine.isDeviceOpen)
+            },
+            restarted: { running in
+                #expect(engine.pipeline === running && engine.suspended == nil, "resumed, not started anew")
+            })
         #expect(
             sink.devicePauses.load(ordering: .relaxed) == (deviceKeepsBuffer ? pauses : 0),
             "the device kept its buffer, or the ring was written again")
