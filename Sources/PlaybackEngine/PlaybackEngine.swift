@@ -264,10 +264,10 @@ public final class PlaybackEngine {
         end { $0.halt() }
     }
 
-    /// Pauses: on a device held open at a pause (`AudioSink.pausesInPlaceMicroseconds`), the
-    /// pipeline stops where it is heard and waits, keeping what it decoded, so that a `start`
-    /// at the position returned plays on at once, without opening, seeking or decoding again;
-    /// otherwise, or when the device's buffer cannot be written again, a `halt`. Returns the
+    /// Pauses: on a device held open at a pause (not `closesAtPause`), the pipeline stops
+    /// where it is heard and waits, keeping what it decoded (`Pipeline.suspend`), so that a
+    /// `start` at the position returned plays on at once, without opening, seeking or decoding
+    /// again; otherwise, or when the pipeline cannot pause in place, a `halt`. Returns the
     /// exact position heard last either way, as `halt` does.
     @discardableResult
     public func pause() -> EnginePosition? {

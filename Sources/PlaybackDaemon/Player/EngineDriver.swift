@@ -100,7 +100,8 @@ final class EngineDriver {
             pendingBoundaries.removeAll()
             runningPipeline = nil
             if engine.isRunning {
-                // A device kept through the pause keeps the pipeline too: `play` goes on from its ring.
+                // A device kept through the pause keeps the pipeline too: `play` goes on from
+                // what the device and the ring hold.
                 let position = keepsDevice ? engine.pause() : engine.halt()
                 armHoldRelease(keepingDevice: keepsDevice, now: now)
                 return .halted(position)

@@ -31,7 +31,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     /// once the device is open, held at a pause, and unable to pause where it plays; else 0: a
     /// ring no longer than it needs (a ring a second longer made the pulse plugin's stream
     /// stall at times).
-    public var pausesInPlaceMicroseconds: Int {
+    public var replayedAfterPauseMicroseconds: Int {
         guard openFormat != nil, !isServerStream, !canPause else { return 0 }
         return Int(writeLimitFrames == .max ? Self.bufferMicroseconds : Self.fileBufferMicroseconds)
     }

@@ -81,12 +81,13 @@ public protocol AudioSink: AnyObject, SendableMetatype {
     /// on from there; whether it did (a device that cannot, or that is not playing, did not).
     /// Output thread only.
     func pauseKeepingBuffer(_ paused: Bool) -> Bool
-    /// The most audio the device holds (its buffer, in microseconds) when a pause keeps the
-    /// pipeline in place (`PlaybackEngine.pause`): the ring keeps that much behind its read
-    /// position, to write again what the pause dropped. 0 when a pause halts the pipeline (a
-    /// device closed at a pause, or one that replaces what it holds instead). Asked before the
-    /// device is open too.
-    var pausesInPlaceMicroseconds: Int { get }
+    /// The most audio the device holds (its buffer, in microseconds) when it cannot pause where
+    /// it plays and a pause keeps the pipeline in place (`PlaybackEngine.pause`): the pause drops
+    /// it, and the ring keeps that much behind its read position to write it again. 0 when the
+    /// device keeps its buffer through a pause (`pauseKeepingBuffer`), or a pause halts the
+    /// pipeline (a device closed at a pause, or one that replaces what it holds instead). Asked
+    /// before the device is open too.
+    var replayedAfterPauseMicroseconds: Int { get }
     /// Whether the device can come back by itself after it failed (a server across the network
     /// restarted): then the player tries it again with a growing delay.
     var reconnects: Bool { get }
@@ -104,7 +105,7 @@ extension AudioSink {
     public var rewindableMicroseconds: Int { 0 }
     public func rewritableFrames() -> Int { 0 }
     public func rewind(_ frames: Int) -> Int { 0 }
-    public var pausesInPlaceMicroseconds: Int { 0 }
+    public var replayedAfterPauseMicroseconds: Int { 0 }
     public func pauseKeepingBuffer(_ paused: Bool) -> Bool { false }
     public var reportsStart: Bool { false }
     public func hasStartedPlaying() -> Bool { false }

@@ -50,7 +50,7 @@ public final class DefaultSink: AudioSink, @unchecked Sendable {
     /// The server's stream can, when a server runs (`open` decides).
     public var mayRewrite: Bool { Self.serverIsRunning() }
     public var rewindableMicroseconds: Int { server.rewindableMicroseconds }
-    public var pausesInPlaceMicroseconds: Int { current.pausesInPlaceMicroseconds }
+    public var replayedAfterPauseMicroseconds: Int { current.replayedAfterPauseMicroseconds }
     public func write(_ samples: UnsafeRawBufferPointer) throws(SinkError) -> Int { try current.write(samples) }
     public func waitWritable(orWake wake: EventSignal) throws(SinkError) -> Bool {
         try current.waitWritable(orWake: wake)

@@ -154,19 +154,20 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// How much played audio the ring keeps for a pause in place: the device's buffer
-    /// (`AudioSink.pausesInPlaceMicroseconds`) and a twentieth more, for a device that rounds
+    /// (`AudioSink.replayedAfterPauseMicroseconds`) and a twentieth more, for a device that rounds
     /// its buffer up.
     static func pauseReserveFrames(_ sampleRate: Int, _ sink: any AudioSink) -> Int {
-        sampleRate * sink.pausesInPlaceMicroseconds * 21 / 20 / 1_000_000
+        sampleRate * sink.replayedAfterPauseMicroseconds * 21 / 20 / 1_000_000
     }
 
-    /// Pauses in place: the output thread drops what the device holds, steps the ring back to
-    /// the sample heard last and waits; the decoder thread fills the ring and waits. Neither
-    /// wakes until `resume` or a halt, and the position is the sample heard last. Waits for the
-    /// output thread's answer as `halt` does. Whether it paused: when not (what the device holds
-    /// reaches back into an item before the one written, or beyond what the ring keeps, or the
-    /// device is still opening, or the queue's end is written), the pipeline plays on as it
-    /// did, for the caller to halt.
+    /// Pauses in place: the output thread pauses the device where it plays, keeping what it
+    /// holds (or, on a device that cannot, drops it and steps the ring back to the sample heard
+    /// last) and waits; the decoder thread fills the ring and waits. Neither wakes until
+    /// `resume` or a halt, and the position is the sample heard last. Waits for the output
+    /// thread's answer as `halt` does. Whether it paused: when not (a device that cannot pause
+    /// holds audio of an item before the one written, or more than the ring keeps; the device
+    /// is still opening; the queue's end is written), the pipeline plays on as it did, for the
+    /// caller to halt.
     func suspend() -> Bool {
         let state = state
         guard state.deviceReady.load(ordering: .acquiring), state.outcomeValue == .running else { return false }
@@ -185,8 +186,8 @@ final class Pipeline: @unchecked Sendable {
         return false
     }
 
-    /// Plays on from the sample heard when `suspend` paused: the ring's audio is written again,
-    /// nothing is decoded or sought anew.
+    /// Plays on from the sample heard when `suspend` paused: the device from what it kept, or
+    /// the ring's audio written again; nothing is decoded or sought anew.
     func resume() {
         state.suspension.store(PipelineState.Suspension.none.rawValue, ordering: .releasing)
         outputWake.signal()
