@@ -271,10 +271,18 @@ public final class PlaybackEngine {
     /// exact position heard last either way, as `halt` does.
     @discardableResult
     public func pause() -> EnginePosition? {
-        guard let running = pipeline, !closesDeviceAtPause, running.suspend() else { return halt() }
-        pipeline = nil
-        suspended = running
-        return position(in: running, extrapolate: false, notBeforeSegment: reportedSegment)
+        guard let running = pipeline, !closesDeviceAtPause else { return halt() }
+        switch running.suspend() {
+        case .paused:
+            pipeline = nil
+            suspended = running
+            return position(in: running, extrapolate: false, notBeforeSegment: reportedSegment)
+        case .declined:
+            return halt()
+        case .unanswered:
+            // The device holds a write (a FIFO nobody reads): waited for once is enough.
+            return end { $0.halt(waitingMilliseconds: 0) }
+        }
     }
 
     /// Stops playback where the next `start` (with `fadingIn`) takes over without a cut, on a

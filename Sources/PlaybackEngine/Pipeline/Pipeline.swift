@@ -167,10 +167,11 @@ final class Pipeline: @unchecked Sendable {
     /// thread's answer as `halt` does. Whether it paused: when not (a device that cannot pause
     /// holds audio of an item before the one written, or more than the ring keeps; the device
     /// is still opening; the queue's end is written), the pipeline plays on as it did, for the
-    /// caller to halt.
-    func suspend() -> Bool {
+    /// caller to halt; when the output thread did not answer in time (inside a write the
+    /// device holds), the halt need not wait for it again.
+    func suspend() -> SuspendAnswer {
         let state = state
-        guard state.deviceReady.load(ordering: .acquiring), state.outcomeValue == .running else { return false }
+        guard state.deviceReady.load(ordering: .acquiring), state.outcomeValue == .running else { return .declined }
         state.suspension.store(PipelineState.Suspension.requested.rawValue, ordering: .releasing)
         outputWake.signal()
         waitForOutput(atMost: Self.stopWaitMilliseconds) {
@@ -180,10 +181,20 @@ final class Pipeline: @unchecked Sendable {
         let (withdrawn, answer) = state.suspension.compareExchange(
             expected: PipelineState.Suspension.requested.rawValue, desired: PipelineState.Suspension.none.rawValue,
             ordering: .acquiringAndReleasing)
-        if withdrawn { return false }
-        if answer == PipelineState.Suspension.suspended.rawValue { return true }
+        if withdrawn { return .unanswered }
+        if answer == PipelineState.Suspension.suspended.rawValue { return .paused }
         state.suspension.store(PipelineState.Suspension.none.rawValue, ordering: .releasing)
-        return false
+        return .declined
+    }
+
+    /// What `suspend` came to.
+    enum SuspendAnswer {
+        /// Paused in place.
+        case paused
+        /// Playing on: the output thread could not pause in place.
+        case declined
+        /// Playing on: the output thread did not answer within `stopWaitMilliseconds`.
+        case unanswered
     }
 
     /// Plays on from the sample heard when `suspend` paused: the device from what it kept, or
