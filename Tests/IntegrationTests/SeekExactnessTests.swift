@@ -36,14 +36,21 @@ extension IntegrationSuite {
             let daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
             _ = try daemon.enqueue(["long.mp3"], play: true)
             func elapsed() throws -> Double { try #require(try daemon.nowPlaying()["elapsed"]?.numberValue) }
-            while try elapsed() < 1.5 { usleep(50_000) }
+            func waitUntilElapsed(_ seconds: Double) throws {
+                let deadline = Date().addingTimeInterval(20)
+                while try elapsed() < seconds {
+                    guard Date() < deadline else { throw TestFailure("the position did not reach \(seconds) s") }
+                    usleep(50_000)
+                }
+            }
+            try waitUntilElapsed(1.5)
             #expect(try daemon.call("pause")["status"]?.stringValue == "success")
             let paused = try daemon.waitForState("paused")
             let heard = try #require(paused["elapsed"]?.numberValue)
             usleep(300_000)
             #expect(try elapsed() == heard, "the position holds while paused")
             #expect(try daemon.call("play")["status"]?.stringValue == "success")
-            while try elapsed() < heard + 1.5 { usleep(50_000) }
+            try waitUntilElapsed(heard + 1.5)
             _ = try daemon.call("stop")
             _ = try daemon.waitForState("stopped")
             // The capture is every sample written: the device played on from what it held, so

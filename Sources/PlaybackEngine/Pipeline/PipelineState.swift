@@ -29,8 +29,9 @@ final class PipelineState: @unchecked Sendable {
         case none = 0
         /// Asked by the event loop; the output thread answers with one of the next two.
         case requested = 1
-        /// The output thread dropped the device's buffer, stepped the ring back to the sample
-        /// heard last, and waits for `none` (a resume) or a halt.
+        /// The output thread paused the device where it plays (or dropped its buffer and
+        /// stepped the ring back to the sample heard last), and waits for `none` (a resume) or
+        /// a halt.
         case suspended = 2
         /// The output thread could not pause in place and plays on: the event loop halts.
         case declined = 3
