@@ -21,8 +21,10 @@ func waitUntil(
     }
 }
 
-/// Voluntary and involuntary context switches of every thread of `pid`: how often it woke up.
-func threadWakeups(_ pid: Int32) throws -> Int {
+/// Voluntary and involuntary context switches of every thread of `pid`: how often it woke up,
+/// or, with `preemptions` false, only how often it slept and woke (a busy machine preempts a
+/// thread that runs; a thread that spins without sleeping shows only as preempted).
+func threadWakeups(_ pid: Int32, preemptions: Bool = true) throws -> Int {
     var total = 0
     let name = { (task: String) in try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8) }
     for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
@@ -30,7 +32,8 @@ func threadWakeups(_ pid: Int32) throws -> Int {
         // name, so it carries the process's. Every thread the daemon starts is named.
         if TestEnvironment.sanitizer == "thread" && task != "\(pid)" && name(task) == name("\(pid)") { continue }
         let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+        for line in status.split(separator: "\n")
+        where line.hasPrefix(preemptions ? "" : "voluntary") && line.contains("ctxt_switches:") {
             total += Int(line.split(separator: "\t").last.map(String.init) ?? "0") ?? 0
         }
     }
