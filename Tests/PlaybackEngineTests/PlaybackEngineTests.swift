@@ -390,7 +390,7 @@ private final class PauseCountingSink: AudioSink, @unchecked Sendable {
     var isServerStream: Bool { device.isServerStream }
     var hardwareDevice: HardwareDevice? { device.hardwareDevice }
     var recoveredXruns: Int { device.recoveredXruns }
-    /// What `ALSASink` keeps for a device that cannot pause.
+    /// The buffer `ALSASink` asks for: what it keeps for a device that cannot pause.
     var replayedAfterPauseMicroseconds: Int {
         refusesPause ? Int(ALSASink.bufferMicroseconds) : device.replayedAfterPauseMicroseconds
     }

@@ -27,14 +27,15 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
     public private(set) var periodFrames = 0
     public private(set) var isServerStream = false
     public var closesAtPause: Bool { isServerStream }
-    /// The buffer asked for (a longer one the device insists on makes a pause halt instead),
-    /// once the device is open, held at a pause, and unable to pause where it plays; else 0: a
-    /// ring no longer than it needs (a ring a second longer made the pulse plugin's stream
-    /// stall at times).
+    /// The open device's buffer, when it is held at a pause and cannot pause where it plays;
+    /// else 0: a ring no longer than it needs (a ring a second longer made the pulse plugin's
+    /// stream stall at times).
     public var replayedAfterPauseMicroseconds: Int {
-        guard openFormat != nil, !isServerStream, !canPause else { return 0 }
-        return Int(writeLimitFrames == .max ? Self.bufferMicroseconds : Self.fileBufferMicroseconds)
+        guard !isServerStream, !canPause else { return 0 }
+        return openBufferMicroseconds
     }
+    /// The open device's buffer as it was set, rounded up to a microsecond; 0 when closed.
+    private var openBufferMicroseconds = 0
     public private(set) var hardwareDevice: HardwareDevice?
     /// Whether the open device can pause where it plays (`snd_pcm_hw_params_can_pause`).
     private var canPause = false
@@ -77,6 +78,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         var periodSize: snd_pcm_uframes_t = 0
         snd_pcm_get_params(handle, &bufferSize, &periodSize)
         periodFrames = Int(periodSize)
+        openBufferMicroseconds = (Int(bufferSize) * 1_000_000 + format.sampleRate - 1) / format.sampleRate
         writeLimitFrames = feedsOnlyAFile ? periodFrames : .max
         let count = Int(snd_pcm_poll_descriptors_count(handle))
         pollDescriptors = .allocate(capacity: count + 1)
@@ -224,6 +226,7 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         isServerStream = false
         hardwareDevice = nil
         canPause = false
+        openBufferMicroseconds = 0
         pollDescriptors.deallocate()
         pollDescriptors = .init(start: nil, count: 0)
     }

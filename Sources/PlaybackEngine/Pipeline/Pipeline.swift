@@ -154,10 +154,9 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// How much played audio the ring keeps for a pause in place: the device's buffer
-    /// (`AudioSink.replayedAfterPauseMicroseconds`) and a twentieth more, for a device that rounds
-    /// its buffer up.
+    /// (`AudioSink.replayedAfterPauseMicroseconds`), rounded up to a frame.
     static func pauseReserveFrames(_ sampleRate: Int, _ sink: any AudioSink) -> Int {
-        sampleRate * sink.replayedAfterPauseMicroseconds * 21 / 20 / 1_000_000
+        (sampleRate * sink.replayedAfterPauseMicroseconds + 999_999) / 1_000_000
     }
 
     /// Pauses in place: the output thread pauses the device where it plays, keeping what it
