@@ -193,12 +193,14 @@ extension IntegrationSuite {
             defer { try? FileManager.default.removeItem(atPath: base) }
             chmod(base, 0o777)
             let path = base + "/impostor.sock"
-            // Another user (nobody) listens where playbackctl is told to look.
+            // Another user (nobody) listens where playbackctl is told to look. The socket is
+            // bound under another name and renamed once it listens: the path appears only then
+            // (a connect between the bind and the listen is refused, which a run once hit).
             let impostor = try SpawnedProcess(
                 [
                     "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-                    "import socket,time\ns=socket.socket(socket.AF_UNIX)\ns.bind('\(path)')\ns.listen(8)\n"
-                        + "while True: time.sleep(1)",
+                    "import os,socket,time\ns=socket.socket(socket.AF_UNIX)\ns.bind('\(path).new')\ns.listen(8)\n"
+                        + "os.rename('\(path).new', '\(path)')\nwhile True: time.sleep(1)",
                 ], environment: ["PATH=/usr/bin:/bin"])
             defer { impostor.kill() }
             try waitUntil { FileManager.default.fileExists(atPath: path) }
