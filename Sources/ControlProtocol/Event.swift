@@ -25,11 +25,14 @@ public struct Event: Sendable, Equatable {
     /// `{"event":"changed","changes":[...],"nowPlaying":{...}}` (and `"equalizer":{...}` when it
     /// changed, `"audible":[...]` and `"heard":[...]` when the step heard so) and a newline, as
     /// UTF-8.
-    public var lineBytes: [UInt8] {
+    public var lineBytes: [UInt8] { lineBytes(nowPlaying: nowPlaying.json) }
+
+    /// The line with `json` for the snapshot: `nowPlaying.json`, or the same serialized before.
+    public func lineBytes(nowPlaying json: JSONValue) -> [UInt8] {
         var members: [(String, JSONValue)] = [
             ("event", .string("changed")),
             ("changes", .array(changes.names.map(JSONValue.string))),
-            ("nowPlaying", nowPlaying.json),
+            ("nowPlaying", json),
         ]
         if let equalizer { members.append(("equalizer", equalizer.json)) }
         if let library { members.append(("library", library.json)) }

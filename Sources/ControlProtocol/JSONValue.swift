@@ -7,6 +7,9 @@ public enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// A value written before, kept as its compact text (UTF-8) and written as is: a reply
+    /// sent again and again is serialized once (`SnapshotEncoding`). The parser never makes one.
+    case encoded([UInt8])
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
@@ -17,6 +20,7 @@ public enum JSONValue: Sendable, Equatable {
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.encoded(a), .encoded(b)): a == b
         default: false
         }
     }
@@ -62,6 +66,7 @@ public enum JSONValue: Sendable, Equatable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .encoded: "JSON text"
         }
     }
 }

@@ -43,6 +43,7 @@ extension JSONValue {
                 value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
+        case .encoded(let text): out += text
         }
     }
 

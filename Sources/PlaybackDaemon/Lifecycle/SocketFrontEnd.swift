@@ -15,6 +15,8 @@ final class SocketFrontEnd: Subsystem {
     /// Carries out a command and replies (`CommandRouter.handle`).
     private let perform: (Command, @escaping (CommandResult) -> Void) -> Void
     private(set) var server: ControlServer?
+    /// The snapshot serialized last, for replies and pushed lines alike.
+    private let snapshots = SnapshotEncoding()
     /// Where a client connecting or going is told (`PlayerService.receive`: the idle exit counts
     /// them).
     private let report: (SubsystemReport) -> Void
@@ -44,7 +46,7 @@ final class SocketFrontEnd: Subsystem {
             loop: loop, listener: listener, log: control,
             countChanged: { [unowned self] count in report(.clientsConnected(count)) }
         ) { [unowned self] request, reply in
-            perform(request.command) { reply(Response($0)) }
+            perform(request.command) { [snapshots] in reply(Response($0, snapshots: snapshots)) }
         }
         self.server = server
         log.notice(
@@ -60,7 +62,8 @@ final class SocketFrontEnd: Subsystem {
             Event(
                 changes: changes, nowPlaying: view.nowPlaying,
                 equalizer: changes.contains(.equalizer) ? view.equalizer : nil,
-                library: changes.contains(.library) ? view.library : nil, hearing: hearing))
+                library: changes.contains(.library) ? view.library : nil, hearing: hearing),
+            nowPlaying: snapshots.json(view.nowPlaying))
     }
 
     /// An event as the protocol tells it; nil for those it does not.

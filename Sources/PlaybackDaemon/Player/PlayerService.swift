@@ -211,6 +211,9 @@ final class PlayerService {
     /// Everything a front end shows, now (`PlayerState.view`). Reading it changes nothing.
     func view() -> PlayerView { state.view(driver.observe(), now: WallClock.now()) }
 
+    /// The view's snapshot alone (`PlayerState.nowPlaying`), without the rest of the view.
+    func nowPlaying() -> NowPlaying { state.nowPlaying(driver.observe(), now: WallClock.now()) }
+
     /// The exit: the device plays out what it holds and fades; the position heard last is
     /// held, for the last view (what resume saves, playing still). The bookmark of a long item
     /// is saved there, before returning.

@@ -83,6 +83,22 @@ extension PlayerState {
     /// otherwise the held position, now. Just past an item boundary not yet taken into the
     /// state, it shows the item heard.
     func view(_ observed: EngineDriver.Observation, now: Double) -> PlayerView {
+        let (shown, frame, nowPlaying) = shownNow(observed, now: now)
+        return PlayerView(
+            nowPlaying: nowPlaying, availability: shown.currentAvailability, equalizer: sound.equalizer,
+            replayGainMode: sound.replayGain.mode, resume: shown.resumeState(frame: frame),
+            isLoading: loading != nil)
+    }
+
+    /// The view's snapshot alone, as `view` takes it: what a `nowPlaying` request answers.
+    func nowPlaying(_ observed: EngineDriver.Observation, now: Double) -> NowPlaying {
+        shownNow(observed, now: now).nowPlaying
+    }
+
+    /// The state as shown (at the item heard), the frame heard, and the snapshot.
+    private func shownNow(
+        _ observed: EngineDriver.Observation, now: Double
+    ) -> (shown: PlayerState, frame: Int, nowPlaying: NowPlaying) {
         var shown = self
         var frame = heldFrame
         var timestamp = now
@@ -99,11 +115,8 @@ extension PlayerState {
                 timestamp -= age
             }
         }
-        return PlayerView(
-            nowPlaying: shown.snapshot(
-                frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: now),
-            availability: shown.currentAvailability, equalizer: sound.equalizer,
-            replayGainMode: sound.replayGain.mode, resume: shown.resumeState(frame: frame),
-            isLoading: loading != nil)
+        let snapshot = shown.snapshot(
+            frame: frame, timestamp: timestamp, rate: advances ? observed.runningRate : 0, now: now)
+        return (shown, frame, snapshot)
     }
 }

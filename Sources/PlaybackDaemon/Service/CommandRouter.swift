@@ -35,7 +35,7 @@ struct CommandRouter {
                     })
             }
         case .nowPlaying, .subscribe:
-            reply(.success(.nowPlaying(service.view().nowPlaying)))
+            reply(.success(.nowPlaying(service.nowPlaying())))
         case .presets(let request):
             reply(service.step { [presets = service.presets] state, _ in presets.perform(request, on: &state) })
         case .library(let request):

@@ -50,10 +50,10 @@ final class ControlServer {
         server.listen(on: new.fd)
     }
 
-    /// Pushes `event` to every subscriber; a subscriber that lets too much pile up unread is
-    /// closed.
-    func broadcast(_ event: Event) {
-        let line = event.lineBytes
+    /// Pushes `event`, its snapshot as `nowPlaying` (serialized before), to every subscriber; a
+    /// subscriber that lets too much pile up unread is closed.
+    func broadcast(_ event: Event, nowPlaying: JSONValue) {
+        let line = event.lineBytes(nowPlaying: nowPlaying)
         for session in server.sessions(of: ControlSession.self) where session.isSubscribed { session.push(line) }
     }
 }
