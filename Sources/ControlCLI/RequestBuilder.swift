@@ -1,5 +1,6 @@
 import ControlProtocol
 import PlaybackModel
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -138,6 +139,11 @@ struct RequestBuilder {
                     "\(verb.name): '\(word)' is not a time (30m, 45s, 1h30m, 90) nor end-of-item or end-of-chapter")
             }
             return .number(seconds)
+        case .age:
+            guard let seconds = TimeText.duration(word) else {
+                throw UsageError("\(verb.name): '\(word)' is not an age (7d, 12h, 30m, 90)")
+            }
+            return .number((WallClock.now() - seconds).rounded(.down))
         case .commandName:
             guard CommandName(rawValue: word) != nil else {
                 throw UsageError("\(verb.name): unknown command name '\(word)'")

@@ -9,7 +9,7 @@ public enum TimeText {
     /// Parses seconds, `M:SS` or `H:MM:SS` (fractions allowed in the last field).
     public static func parse(_ text: String) -> Double? { ClockTime.seconds(text) }
 
-    /// A duration with units, as `sleep` takes it: `30m`, `45s`, `1h30m`, `1h 5m 10s`, or
+    /// A duration with units, as `sleep` takes it: `30m`, `45s`, `1h30m`, `1h 5m 10s`, `7d`, or
     /// what `parse` reads (`90`, `1:30:00`); nil otherwise.
     public static func duration(_ text: String) -> Double? {
         if let plain = parse(text) { return plain }
@@ -23,6 +23,7 @@ public enum TimeText {
             }
             let scale: Double
             switch character {
+            case "d": scale = 86400
             case "h": scale = 3600
             case "m": scale = 60
             case "s": scale = 1

@@ -14,6 +14,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case enqueue, remove, move, shuffleQueue, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
     case libraryQuery, libraryUpdate, libraryStatus, libraryFailures, setRating
+    case listeningHistory
 }
 
 /// When `setSleepTimer` is to pause playback.
@@ -128,6 +129,9 @@ public enum Command: Sendable, Equatable {
     case presets(PresetCommand)
     /// The music library's.
     case library(LibraryCommand)
+    /// A page of the listening history, newest first: hearings that began in `since ..< until`
+    /// (seconds since the epoch; nil: no bound).
+    case listeningHistory(offset: Int, limit: Int, since: Double?, until: Double?)
 }
 
 /// An operation on the player's state: transport, navigation, modes, the sound, chapters,
@@ -253,6 +257,7 @@ extension Command {
         case .library(.status): .libraryStatus
         case .library(.failures): .libraryFailures
         case .library(.setRating): .setRating
+        case .listeningHistory: .listeningHistory
         }
     }
 }

@@ -41,6 +41,8 @@ extension CommandOutcome {
         case .library(let page):
             [("items", .array(page.items.json)), ("total", .number(Double(page.total)))]
         case .libraryStatus(let status): [("library", status.json)]
+        case .listeningHistory(let page):
+            [("listens", .array(page.listens.map(\.json))), ("total", .number(Double(page.total)))]
         case .libraryFailures(let failures, let total):
             [
                 (
@@ -96,6 +98,10 @@ extension CommandOutcome {
                     total: try reader.wholeNumber("total")))
         case .libraryStatus:
             self = .libraryStatus(try LibraryStatus(json: reply["library"] ?? .null))
+        case .listeningHistory:
+            var listens: [Listen] = []
+            for entry in try reader.array("listens") { listens.append(try Listen(json: entry)) }
+            self = .listeningHistory(ListenPage(listens: listens, total: try reader.wholeNumber("total")))
         case .libraryFailures:
             var failures: [LibraryFailure] = []
             for entry in try reader.array("failures") {

@@ -27,12 +27,14 @@ public enum CommandOutcome: Equatable, Sendable {
     case libraryStatus(LibraryStatus)
     /// A page of the files the library could not read, and how many there are.
     case libraryFailures([LibraryFailure], total: Int)
+    /// A page of the listening history.
+    case listeningHistory(ListenPage)
 
     /// Which case a command's successful reply is: declared with the command
     /// (`CommandSpec.replies`), so a client knows what it reads without looking at the keys.
     public enum Kind: Sendable, Equatable {
         case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed, chapters, bookmarks, phrases
-        case library, libraryStatus, libraryFailures
+        case library, libraryStatus, libraryFailures, listeningHistory
 
         /// What a successful reply of this kind holds besides `status` and `id`, for the
         /// protocol reference.
@@ -58,6 +60,8 @@ public enum CommandOutcome: Equatable, Sendable {
             case .libraryStatus:
                 "`library`: `state` (`idle` or `scanning`), `songs`, `albums`, `artists`, `scanned` and `toRead` (files the scan has read, and will read in all), `failed`, `updatedAt` (seconds since the epoch) and `roots`."
             case .libraryFailures: "`failures`, each with `path` and `reason`, and `total`."
+            case .listeningHistory:
+                "`listens`, newest first, each with `listenedAt` (seconds since the epoch), `seconds` heard and `ending` (`finished`, `skipped`, `stopped`, `removed`, `replaced`; both absent while under way), `listen` and `practice` (booleans), `assetURL`, `title`, `artists`, `album`, `albumArtist`, `trackNumber` and `duration`; and `total`, the hearings in the range."
             }
         }
     }
@@ -78,6 +82,7 @@ public enum CommandOutcome: Equatable, Sendable {
         case .library: .library
         case .libraryStatus: .libraryStatus
         case .libraryFailures: .libraryFailures
+        case .listeningHistory: .listeningHistory
         }
     }
 }

@@ -54,6 +54,8 @@ public enum CLIValueKind: Sendable, Equatable {
     case text
     /// Words, sent as a list of strings (library ids).
     case words
+    /// How long ago (`7d`, `12h`, `30m`, `90`), sent as that time: seconds since the epoch.
+    case age
 }
 
 /// One request argument.

@@ -13,4 +13,6 @@ public enum ProtocolLimits {
     /// Unsent bytes queued for one client; a client (or subscriber) that lets more pile up
     /// is disconnected, so it never stalls playback or other clients.
     public static let maximumPendingOutputBytes = 1 << 18
+    /// The latest time a request may name, seconds since the epoch (the year 5138).
+    public static let latestTime = 1e11
 }

@@ -22,6 +22,8 @@ public final class Daemon {
     private let service: PlayerService
     /// The music library; nil without a cache and a state directory to keep it in.
     private let library: MusicLibrary?
+    /// The listening history; nil without a state directory to keep it in.
+    private let history: ListeningHistory?
     private let openJackMonitor: JackMonitorFactory
     private let status: SystemdStatus
     /// Every subsystem, in start order; they stop in reverse order. Adding one is one entry.
@@ -72,13 +74,17 @@ public final class Daemon {
         } else {
             library = nil
         }
+        let (loop, historyLog) = (loop, DaemonLog(label: "playbackd.history", output: logOutput))
+        history = ListeningHistory.defaultPath(environment: .process).map {
+            ListeningHistory(path: $0, loop: loop, log: historyLog)
+        }
         subsystems = makeSubsystems()
     }
 
     /// The subsystems in start order. The socket starts first (a client can connect while the
     /// rest starts; it is answered once the loop runs) and closes last.
     private func makeSubsystems() -> [any Subsystem] {
-        let router = CommandRouter(service: service, library: library)
+        let router = CommandRouter(service: service, library: library, history: history)
         let report = { [unowned service] (report: SubsystemReport) in service.receive(report) }
         let handle = { (command: Command, reply: @escaping (CommandResult) -> Void) in
             router.handle(command, reply: reply)
@@ -123,7 +129,7 @@ public final class Daemon {
         let route = RouteWatch(
             loop: loop, openJackMonitor: openJackMonitor, log: DaemonLog(label: "playbackd.route", output: logOutput),
             report: report)
-        return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + [
+        return [socket, mpris, mpd] + (library.map { [$0] } ?? []) + (history.map { [$0] } ?? []) + [
             EngineDevice(driver: service.driver, log: log), ResidentCode(loop: loop, log: log),
             route,
             ResumePersistence(

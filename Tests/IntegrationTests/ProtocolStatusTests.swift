@@ -34,6 +34,7 @@ extension IntegrationSuite {
             .libraryQuery: [("entity", .string("albums"))], .libraryUpdate: [("full", .bool(false))],
             .libraryStatus: [],
             .libraryFailures: [("limit", .number(10))], .setRating: [("rating", .number(3))],
+            .listeningHistory: [("limit", .number(5)), ("since", .number(0))],
         ]
 
         @Test(
@@ -49,6 +50,7 @@ extension IntegrationSuite {
             }
             let ordered: [CommandName] = [
                 .enqueue, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating, .phrases,
+                .listeningHistory,
                 .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,

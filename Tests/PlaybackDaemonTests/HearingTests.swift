@@ -25,6 +25,20 @@ import Testing
         }
     }
 
+    /// Three items of 300 s with `loop` set, playing from the start of the first, audible.
+    func looping(_ loop: LoopRange) -> StateFixture {
+        var world = StateFixture(books: 3, duration: 300)
+        world.state.changeABLoop { _ = $0.set(loop, current: 1) }
+        world.play()
+        world.state.hearingAudible(nil, now: world.now)
+        return world
+    }
+
+    /// The hearings that ended among `events`.
+    func heardItems(_ events: [PlayerEvent]) -> [HeardItem] {
+        events.compactMap { if case .itemHeard(let heard) = $0 { heard } else { nil } }
+    }
+
     func audible(_ events: [PlayerEvent]) -> [(UInt64, Double)] {
         events.compactMap { if case .itemAudible(let item, let began) = $0 { (item.id, began) } else { nil } }
     }
@@ -76,7 +90,7 @@ import Testing
         let next = EnginePosition(itemID: 2, frame: StateFixture.frame(0.5), sampleRate: StateFixture.rate, segment: 1)
         _ = world.state.boundaryHeard(2, segment: 1, next, now: world.now)
         let events = world.state.takeEvents()
-        let heard = events.compactMap { if case .itemHeard(let heard) = $0 { heard } else { nil } }
+        let heard = heardItems(events)
         #expect(heard.map(\.seconds) == [300] && heard.map(\.ending) == [.finished] && heard.first?.began == 1000)
         #expect(audible(events).map(\.0) == [2] && audible(events).first?.1 == world.now - 0.5)
     }
@@ -92,7 +106,7 @@ import Testing
             _ = world.state.observe(again, now: world.now)
         }
         let events = world.state.takeEvents()
-        let heard = events.compactMap { if case .itemHeard(let heard) = $0 { heard } else { nil } }
+        let heard = heardItems(events)
         #expect(heard.map(\.seconds) == [300, 300, 300] && heard.allSatisfy { $0.ending == .finished })
         #expect(audible(events).map(\.1) == [1299.75, 1599.75, 1899.75])
     }
@@ -118,10 +132,7 @@ import Testing
 
     @Test("an A-B loop's passes are runs of one hearing: the lead-in, each pass, then the rest from the loop's end")
     func loopPasses() {
-        var world = StateFixture(books: 3, duration: 300)
-        world.state.changeABLoop { _ = $0.set(LoopRange(itemID: 1, start: 10, end: 20, count: 2), current: 1) }
-        world.play()
-        world.state.hearingAudible(nil, now: world.now)
+        var world = looping(LoopRange(itemID: 1, start: 10, end: 20, count: 2))
         for (segment, seconds) in [(1, 10.5), (2, 20.5)] {
             let heard = EnginePosition(
                 itemID: 1, frame: StateFixture.frame(seconds), sampleRate: StateFixture.rate, segment: segment)
@@ -131,5 +142,64 @@ import Testing
         _ = world.perform(.nextTrack, heard: 25)
         let heard = ended(&world)
         #expect(heard.count == 1 && heard[0].1 == 20 + 10 + 5 && heard[0].2 == .skipped, "\(heard)")
+    }
+
+    func listened(_ events: [PlayerEvent]) -> [(UInt64, Double)] {
+        events.compactMap { if case .listened(let item, let began) = $0 { (item.id, began) } else { nil } }
+    }
+
+    @Test("the rule: at least 30 s long, and half of it or 4 minutes heard, whichever comes first")
+    func listenRule() {
+        #expect(ListenRule.secondsNeeded(duration: 29.9) == nil && ListenRule.secondsNeeded(duration: 0) == nil)
+        #expect(ListenRule.secondsNeeded(duration: 30) == 15 && ListenRule.secondsNeeded(duration: 40) == 20)
+        #expect(ListenRule.secondsNeeded(duration: 480) == 240 && ListenRule.secondsNeeded(duration: 3600) == 240)
+        #expect(ListenRule.counts(seconds: 20, duration: 40) && !ListenRule.counts(seconds: 19.5, duration: 40))
+    }
+
+    @Test("a listen counts when the seconds heard reach the rule's, not the position: a seek's jump is not heard")
+    func listenCountsSecondsHeard() {
+        var world = playing()
+        #expect(world.deadline(.listen, heard: 0) == world.now + 150 + PlayerState.boundaryLateness)
+        _ = world.perform(.changePlaybackPosition(position: 100), heard: 10)
+        world.started()
+        #expect(world.deadline(.listen, heard: 100) == world.now + 140 + PlayerState.boundaryLateness)
+        _ = world.reach(.listen, heard: 239)
+        #expect(listened(world.state.takeEvents()).isEmpty, "149 s heard, past the middle by position")
+        _ = world.reach(.listen, heard: 240.5)
+        #expect(listened(world.state.takeEvents()).map(\.0) == [1], "150.5 s heard")
+        #expect(world.deadline(.listen, heard: 241) == nil, "once a hearing")
+        _ = world.perform(.nextTrack, heard: 250)
+        let heard = heardItems(world.state.takeEvents())
+        #expect(heard.count == 1 && heard[0].isListen && heard[0].seconds == 160 && heard[0].began == 1000)
+    }
+
+    @Test("a hearing that ends past the rule's seconds before its deadline came is a listen all the same")
+    func listenAtTheEnd() {
+        var world = playing()
+        _ = world.perform(.nextTrack, heard: 200)
+        let events = world.state.takeEvents()
+        #expect(listened(events).map(\.0) == [1])
+        let heard = heardItems(events)
+        #expect(heard.map(\.isListen) == [true])
+    }
+
+    @Test("an A-B loop is practice: recorded, never a listen")
+    func loopIsPractice() {
+        var world = looping(LoopRange(itemID: 1, start: 10, end: 200, count: 0))
+        #expect(world.deadline(.listen, heard: 20) == nil)
+        _ = world.perform(.nextTrack, heard: 190)
+        let events = world.state.takeEvents()
+        let heard = heardItems(events)
+        #expect(listened(events).isEmpty && heard.map(\.isPractice) == [true] && heard.map(\.isListen) == [false])
+    }
+
+    @Test("an item shorter than 30 s never counts, heard whole")
+    func shortItemsNeverCount() {
+        var world = StateFixture(books: 3, duration: 25)
+        world.play()
+        world.state.hearingAudible(nil, now: world.now)
+        #expect(world.deadline(.listen, heard: 0) == nil)
+        _ = world.perform(.nextTrack, heard: 24)
+        #expect(listened(world.state.takeEvents()).isEmpty)
     }
 }

@@ -13,7 +13,7 @@ import Testing
     let loop = EventLoop()
     let service: PlayerService
     /// The front ends' one handler, with no library.
-    var router: CommandRouter { CommandRouter(service: service, library: nil) }
+    var router: CommandRouter { CommandRouter(service: service, library: nil, history: nil) }
 
     init() {
         let engine = PlaybackEngine(

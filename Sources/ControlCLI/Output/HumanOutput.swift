@@ -18,6 +18,7 @@ public enum HumanOutput {
         case .library(let page): LibraryOutput.page(page)
         case .libraryStatus(let status): LibraryOutput.status(status)
         case .libraryFailures(let failures, let total): LibraryOutput.failures(failures, total: total)
+        case .listeningHistory(let page): history(page)
         case .done, .nowPlaying, .removed: ""
         }
     }
@@ -127,6 +128,21 @@ public enum HumanOutput {
             "\(TimeText.format(bookmark.position)) / \(TimeText.format(bookmark.duration))  \(bookmark.title)  "
                 + "(\(TimeText.date(bookmark.saved)))  \(bookmark.path)\n"
         }.joined()
+    }
+
+    /// One line a hearing, newest first: when it began, `Artist - Title`, how much was heard of
+    /// how long, and `listen`, `practice` or how it ended; a count when the page is not all.
+    static func history(_ page: ListenPage) -> String {
+        guard !page.listens.isEmpty else { return "(nothing heard)\n" }
+        let rows = page.listens.map { listen in
+            let name = [listen.artists.first, listen.title ?? FileName.stem(listen.path)].compactMap { $0 }
+            let heard = listen.seconds.map { TimeText.format($0) } ?? "…"
+            let length = listen.duration > 0 ? " / \(TimeText.format(listen.duration))" : ""
+            let how = listen.isListen ? "listen" : listen.isPractice ? "practice" : listen.ending ?? "playing"
+            return [TimeText.date(listen.listenedAt), name.joined(separator: " - "), heard + length, how]
+        }
+        let more = page.total > page.listens.count ? "(\(page.listens.count) of \(page.total))\n" : ""
+        return LibraryOutput.columns(rows) + more
     }
 
     /// `route: Headphones went away` or `route: USB DAC appeared`: the latest route change.

@@ -89,7 +89,7 @@ final class PlayerService {
             return false
         }
         switch command {
-        case .nowPlaying, .subscribe, .player(.commands), .library: return true
+        case .nowPlaying, .subscribe, .player(.commands), .library, .listeningHistory: return true
         default: break
         }
         guard state.loading == nil else {

@@ -14,6 +14,8 @@ enum StateDeadline: CaseIterable {
     case retry
     /// The item heard reaches where a play counts (`ListeningCounter`).
     case play
+    /// The hearing under way has been heard long enough to count as a listen (`ListenRule`).
+    case listen
 }
 
 /// The state's deadlines, computed from it and from the snapshot of what is heard now (its
@@ -51,6 +53,11 @@ extension PlayerState {
         case .play:
             guard transport == .playing, let item = queue.current else { return nil }
             return listening.playDue(item, shown: shown).map { $0 + Self.boundaryLateness }
+        case .listen:
+            guard transport == .playing, let under = hearing.current, shown.item?.id == under.item.id,
+                let position = under.listenPosition
+            else { return nil }
+            return shown.time(reaching: position).map { $0 + Self.boundaryLateness }
         }
     }
 
@@ -88,6 +95,10 @@ extension PlayerState {
                 let position = ListeningCounter.playPosition(of: item), playedSeconds(moment.heard) >= position - 0.01
             else { return ([], nil) }
             changeListening { _ = $0.countPlay(item, now: moment.now) }
+            return ([], nil)
+        case .listen:
+            guard let heard = moment.heard, let item = queue.current, item.id == heard.itemID else { return ([], nil) }
+            changeHearing { $0.listens(upTo: item.metadata.seconds(atFrame: heard.frame)) }
             return ([], nil)
         }
     }

@@ -9,6 +9,12 @@ extension PlayerState {
     mutating func hearingRuns(pipeline: Int, at frame: Int) {
         guard let item = queue.current else { return }
         changeHearing { $0.runs(item, from: item.metadata.seconds(atFrame: frame), pipeline: pipeline) }
+        hearingNotesPractice()
+    }
+
+    /// Phrase mode or an A-B loop plays the hearing under way: it is practice.
+    private mutating func hearingNotesPractice() {
+        if isPlayingPhrases || loopRange != nil { changeHearing { $0.practises() } }
     }
 
     /// A pipeline halted at `position` (a pause, a restart in place, a failed device, the end).
@@ -26,6 +32,7 @@ extension PlayerState {
             let pipeline = start.runningPipeline
         else { return }
         let pass = Hearing.Pass(pipeline: pipeline, segment: heard.segment)
+        defer { hearingNotesPractice() }
         let again = hearing.current?.item.id == item.id
         if let under = hearing.current {
             guard let before = under.pass, before.pipeline == pipeline, heard.segment > before.segment else { return }

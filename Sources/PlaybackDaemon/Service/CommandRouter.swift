@@ -8,6 +8,7 @@ import PlaybackModel
 struct CommandRouter {
     unowned let service: PlayerService
     let library: MusicLibrary?
+    let history: ListeningHistory?
 
     func handle(_ command: Command, reply: @escaping (CommandResult) -> Void) {
         guard service.admits(command, otherwise: { handle(command, reply: reply) }) else { return }
@@ -41,8 +42,14 @@ struct CommandRouter {
         case .library(let request):
             guard let library else { return reply(.failure(Self.noLibrary)) }
             library.handle(request, currentPath: service.state.queue.current?.path, reply: reply)
+        case .listeningHistory(let offset, let limit, let since, let until):
+            guard let history else { return reply(.failure(Self.noHistory)) }
+            history.page(offset: offset, limit: limit, since: since, until: until, reply: reply)
         }
     }
+
+    private static let noHistory = CommandFailure(
+        .commandFailed, "there is no listening history: no state directory to keep it in")
 
     private static let noLibrary = CommandFailure(
         .commandFailed, "there is no library: no home directory to keep it in")

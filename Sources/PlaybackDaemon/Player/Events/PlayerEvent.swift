@@ -8,6 +8,8 @@ enum PlayerEvent: Equatable {
     /// `item` began to be heard at `began` (seconds since the epoch): a start, the next item
     /// reached by itself, or a repeat of it.
     case itemAudible(item: QueueItem, began: Double)
+    /// The hearing of `item` that began at `began` counts as a listen from now (`ListenRule`).
+    case listened(item: QueueItem, began: Double)
     /// An item stopped being heard (`HeardItem`: how long, and how it ended).
     case itemHeard(HeardItem)
     /// A play or a skip was counted, for the library's statistics (`ListeningCounter`).
@@ -46,4 +48,8 @@ struct HeardItem: Equatable {
     /// at rate 2 a minute of the item is a minute heard.
     var seconds: Double
     var ending: Ending
+    /// It counted as a listen (`ListenRule`).
+    var isListen = false
+    /// Part of it was heard in phrase mode or an A-B loop.
+    var isPractice = false
 }

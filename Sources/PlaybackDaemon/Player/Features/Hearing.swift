@@ -8,7 +8,9 @@ import PlaybackModel
 /// A hearing begins when its item becomes audible and ends (a `HeardItem`) when the item is
 /// finished, left for another, stopped, removed or replaced; each pass of repeat-one is a
 /// hearing of its own. A pause, a seek, a restart in place or a failed device close the run
-/// only; the next pipeline opens another. What it saw waits in `events` for the service.
+/// only; the next pipeline opens another. A hearing becomes a listen (`ListenRule`) the moment
+/// its seconds reach what the rule needs, once; heard in practice (phrase mode, an A-B loop) it
+/// never does. What it saw waits in `events` for the service.
 struct Hearing: Equatable {
     /// Which pass of which pipeline a run belongs to (`EnginePosition.segment`).
     struct Pass: Equatable {
@@ -27,6 +29,29 @@ struct Hearing: Equatable {
         var runFrom: Double?
         /// The pass the run under way plays.
         var pass: Pass?
+        /// It counted as a listen (`listens`).
+        var isListen = false
+        /// Part of it was heard in phrase mode or an A-B loop.
+        var isPractice = false
+
+        /// The seconds heard, with the run under way heard up to `seconds` into the item.
+        func heard(upTo seconds: Double?) -> Double {
+            guard let runFrom, let seconds else { return self.seconds }
+            return self.seconds + max(0, seconds - runFrom)
+        }
+
+        /// The seconds it needs to count as a listen; nil when it cannot count (any more).
+        var secondsToListen: Double? {
+            guard !isListen, !isPractice, began != nil else { return nil }
+            return ListenRule.secondsNeeded(duration: item.metadata.duration)
+        }
+
+        /// Where in the item the run under way makes it a listen; nil without a run, or when
+        /// it cannot count.
+        var listenPosition: Double? {
+            guard let runFrom, let needed = secondsToListen else { return nil }
+            return runFrom + needed - seconds
+        }
     }
 
     private(set) var current: Current?
@@ -47,6 +72,22 @@ struct Hearing: Equatable {
         events.append(.itemAudible(item: under.item, began: began))
     }
 
+    /// Heard up to `seconds` into the item: the hearing under way counts as a listen now if its
+    /// seconds reach the rule's.
+    mutating func listens(upTo seconds: Double) {
+        guard let under = current, under.secondsToListen != nil, let began = under.began,
+            ListenRule.counts(seconds: under.heard(upTo: seconds), duration: under.item.metadata.duration)
+        else { return }
+        current?.isListen = true
+        events.append(.listened(item: under.item, began: began))
+    }
+
+    /// The hearing under way is heard in practice (phrase mode, an A-B loop): never a listen.
+    mutating func practises() {
+        guard current != nil, current?.isListen == false else { return }
+        current?.isPractice = true
+    }
+
     /// The run under way stops, heard up to `seconds` into the item.
     mutating func stops(at seconds: Double) {
         guard let from = current?.runFrom else { return }
@@ -57,10 +98,15 @@ struct Hearing: Equatable {
     /// The hearing of `item`, when it is the one under way, ends `how`, heard up to `seconds`.
     /// One that never became audible ends unsaid.
     mutating func ends(_ item: QueueItem, at seconds: Double, _ how: HeardItem.Ending) {
-        guard let under = current, under.item.id == item.id else { return }
+        guard current?.item.id == item.id else { return }
+        listens(upTo: seconds)
         stops(at: seconds)
-        if let began = under.began, let heard = current?.seconds {
-            events.append(.itemHeard(HeardItem(item: item, began: began, seconds: heard, ending: how)))
+        if let under = current, let began = under.began {
+            events.append(
+                .itemHeard(
+                    HeardItem(
+                        item: item, began: began, seconds: under.seconds, ending: how, isListen: under.isListen,
+                        isPractice: under.isPractice)))
         }
         current = nil
     }

@@ -1,0 +1,108 @@
+import ControlProtocol
+import PlaybackModel
+
+/// The listening history's SQLite file: one row a hearing, keyed by when it began and the
+/// item's path (a hearing's second report updates its row, never adds one). Every commit is
+/// durable (WAL, `synchronous = FULL`): the moment a listen counts, a kill -9 keeps it. One
+/// thread uses it (`ListeningHistory`'s worker).
+final class HistoryDatabase {
+    private let database: SQLiteDatabase
+
+    /// Opens (creating) the file at `path`.
+    init(path: String) throws(SQLiteError) {
+        database = try SQLiteDatabase(path: path, cacheKiB: 256)
+        try database.execute(
+            """
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            CREATE TABLE IF NOT EXISTS hearings (
+                id INTEGER PRIMARY KEY,
+                listenedAt REAL NOT NULL,
+                path TEXT NOT NULL,
+                title TEXT,
+                artists TEXT NOT NULL,
+                album TEXT,
+                albumArtist TEXT,
+                trackNumber INTEGER,
+                duration REAL NOT NULL,
+                seconds REAL,
+                ending TEXT,
+                isListen INTEGER NOT NULL DEFAULT 0,
+                isPractice INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (listenedAt, path)
+            );
+            """)
+    }
+
+    /// Records what a step heard, in one transaction: a listen as it counts, a hearing as it ends.
+    func record(_ events: [PlayerEvent]) throws(SQLiteError) {
+        try database.transaction { () throws(SQLiteError) in
+            for event in events {
+                switch event {
+                case .listened(let item, let began):
+                    try database.run(
+                        """
+                        INSERT INTO hearings (listenedAt, path, title, artists, album, albumArtist, trackNumber,
+                            duration, isListen)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                        ON CONFLICT (listenedAt, path) DO UPDATE SET isListen = 1
+                        """, Self.track(item, began: began))
+                case .itemHeard(let heard):
+                    try database.run(
+                        """
+                        INSERT INTO hearings (listenedAt, path, title, artists, album, albumArtist, trackNumber,
+                            duration, seconds, ending, isListen, isPractice)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (listenedAt, path) DO UPDATE SET seconds = excluded.seconds,
+                            ending = excluded.ending, isListen = max(isListen, excluded.isListen),
+                            isPractice = excluded.isPractice
+                        """,
+                        Self.track(heard.item, began: heard.began) + [
+                            .real(heard.seconds), .text(heard.ending.rawValue), .integer(heard.isListen ? 1 : 0),
+                            .integer(heard.isPractice ? 1 : 0),
+                        ])
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The hearings that began in `since ..< until`, newest first, `limit` from `offset`, and how
+    /// many the range holds.
+    func page(offset: Int, limit: Int, since: Double?, until: Double?) throws(SQLiteError) -> ListenPage {
+        let range: [SQLiteValue] = [.real(since ?? -Double.greatestFiniteMagnitude), .real(until ?? .infinity)]
+        let listens = try database.rows(
+            """
+            SELECT listenedAt, seconds, ending, isListen, isPractice, path, title, artists, album, albumArtist,
+                trackNumber, duration
+            FROM hearings WHERE listenedAt >= ? AND listenedAt < ? ORDER BY listenedAt DESC, id DESC
+            LIMIT ? OFFSET ?
+            """, range + [.integer(Int64(limit)), .integer(Int64(offset))]
+        ) { row in
+            Listen(
+                listenedAt: row.double(0), seconds: row.optionalDouble(1), ending: row.optionalText(2),
+                isListen: row.int(3) != 0, isPractice: row.int(4) != 0, path: row.text(5), title: row.optionalText(6),
+                artists: Self.artists(row.text(7)), album: row.optionalText(8), albumArtist: row.optionalText(9),
+                trackNumber: row.optionalInt(10), duration: row.double(11))
+        }
+        let total = try database.rows(
+            "SELECT count(*) FROM hearings WHERE listenedAt >= ? AND listenedAt < ?", range
+        ) { $0.int(0) }
+        return ListenPage(listens: listens, total: total.first ?? 0)
+    }
+
+    /// The columns every row begins with: when, which file, its track fields.
+    private static func track(_ item: QueueItem, began: Double) -> [SQLiteValue] {
+        let metadata = item.metadata
+        return [
+            .real(began), .text(item.path), .text(metadata.title), .text(LibraryWriter.artistsJSON(metadata)),
+            .optional(metadata.album), .optional(metadata.albumArtist), .optional(metadata.trackNumber),
+            .real(metadata.duration),
+        ]
+    }
+
+    /// The artists column (a JSON array of strings) read back.
+    private static func artists(_ text: String) -> [String] {
+        (try? JSONParser.parse(Array(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}

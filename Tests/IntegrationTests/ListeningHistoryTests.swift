@@ -1,0 +1,51 @@
+import ControlClient
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// The listening history on a device paced in real time: each hearing recorded as it ends,
+    /// a listen on disk the moment it counts (`ListenRule`), through a kill -9.
+    @Suite struct ListeningHistory {
+        @Test(
+            "20 s and 40 s items at rate 3: the first recorded and no listen; the second a listen once 20 s are heard, kept through kill -9"
+        )
+        func listensSurviveAKill() throws {
+            let world = try HearingEvents.World("history", ["sine1k.mp3", "long.mp3"])
+            _ = try world.daemon.call("changePlaybackRate", [("rate", .number(3))])
+            try world.play()
+            try world.waitForHeard(1)
+            // The second item's listen, as soon as the history has it, and where it was heard then.
+            var listens: [JSONValue] = []
+            var heardThen = 0.0
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                listens = try world.daemon.call("listeningHistory")["listens"]?.arrayValue ?? []
+                if listens.count == 2 && listens[0]["listen"]?.boolValue == true {
+                    heardThen = extrapolated(try world.daemon.nowPlaying())
+                    break
+                }
+                usleep(20_000)
+            }
+            #expect(listens.count == 2, "two hearings: \(listens.map(\.serialized))")
+            #expect(heardThen >= 20 - HearingEvents.tolerance, "counted at \(heardThen) s: 20 s of 40 are needed")
+            let first = listens.count == 2 ? listens[1] : .null
+            #expect(first["listen"]?.boolValue == false && first["ending"]?.stringValue == "finished")
+            #expect(abs((first["seconds"]?.numberValue ?? 0) - world.durations[0]) <= HearingEvents.tolerance)
+            world.daemon.signal(SIGKILL)
+            _ = world.daemon.waitForExit(timeout: 10)
+
+            let again = try DaemonProcess(environment: ["XDG_STATE_HOME": world.daemon.directory + "/state"])
+            let kept = try again.call("listeningHistory")["listens"]?.arrayValue ?? []
+            #expect(kept.count == 2 && kept.first?["listen"]?.boolValue == true, "\(kept.map(\.serialized))")
+            #expect(kept.first?["seconds"] == nil, "killed while heard: its end was never written")
+            #expect(kept.first?["assetURL"]?.stringValue?.hasSuffix("/long.mp3") == true)
+            // `listenedAt` is when each became audible, as the pushed events said.
+            let began = world.audible.compactMap { $0["began"]?.numberValue }
+            let listenedAt = kept.reversed().compactMap { $0["listenedAt"]?.numberValue }
+            #expect(
+                began.count == 2 && listenedAt.count == 2 && zip(began, listenedAt).allSatisfy { abs($0 - $1) < 0.001 },
+                "began \(began), listened at \(listenedAt)")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PlaybackModel
+import Testing
+
+@testable import PlaybackDaemon
+
+/// The listening history's file: a hearing's reports make one row, a listen stays one, pages
+/// come newest first within a range.
+@Suite struct ListeningHistoryTests {
+    let directory = NSTemporaryDirectory() + "playbackd-history-\(UUID().uuidString)"
+
+    func song(_ id: UInt64, artists: [String] = ["Sigur Rós", "Jónsi"]) -> QueueItem {
+        var metadata = TrackMetadata(
+            title: "Track \(id)", artist: artists.first, album: "Ágætis byrjun", duration: 300, sampleRate: 44_100,
+            channels: 2)
+        metadata.otherArtists = Array(artists.dropFirst())
+        metadata.trackNumber = Int(id)
+        return QueueItem(id: id, path: directory + "/\(id).flac", metadata: metadata)
+    }
+
+    func database() throws -> HistoryDatabase {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try HistoryDatabase(path: directory + "/history.sqlite")
+    }
+
+    @Test("a listen as it counts and its end are one row; a hearing that never counted is recorded too")
+    func oneRowAHearing() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let history = try database()
+        try history.record([.listened(item: song(1), began: 100)])
+        var page = try history.page(offset: 0, limit: 10, since: nil, until: nil)
+        #expect(page.total == 1 && page.listens.first?.isListen == true && page.listens.first?.seconds == nil)
+        try history.record([
+            .itemHeard(HeardItem(item: song(1), began: 100, seconds: 170, ending: .skipped, isListen: true)),
+            .itemHeard(HeardItem(item: song(2), began: 280, seconds: 12, ending: .stopped)),
+        ])
+        page = try history.page(offset: 0, limit: 10, since: nil, until: nil)
+        #expect(page.total == 2)
+        #expect(page.listens.map(\.listenedAt) == [280, 100], "newest first")
+        let first = page.listens[1]
+        #expect(first.isListen && first.seconds == 170 && first.ending == "skipped")
+        #expect(first.artists == ["Sigur Rós", "Jónsi"] && first.album == "Ágætis byrjun" && first.trackNumber == 1)
+        #expect(first.path == directory + "/1.flac" && first.duration == 300)
+        #expect(!page.listens[0].isListen && page.listens[0].ending == "stopped")
+    }
+
+    @Test("since and until bound when a hearing began; offset and limit page it; the total is the range's")
+    func ranges() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let history = try database()
+        try history.record(
+            (1...9).map { .itemHeard(HeardItem(item: song($0), began: Double($0) * 100, seconds: 1, ending: .skipped)) }
+        )
+        let page = try history.page(offset: 1, limit: 2, since: 300, until: 800)
+        #expect(page.total == 5 && page.listens.map(\.listenedAt) == [600, 500])
+        #expect(try history.page(offset: 0, limit: 10, since: 900, until: nil).listens.map(\.listenedAt) == [900])
+    }
+
+    @Test("what was recorded is there for the next connection")
+    func durable() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let history = try database()
+            try history.record([.listened(item: song(3), began: 42)])
+        }
+        let reopened = try HistoryDatabase(path: directory + "/history.sqlite")
+        #expect(try reopened.page(offset: 0, limit: 1, since: nil, until: nil).listens.map(\.isListen) == [true])
+    }
+}
