@@ -61,7 +61,7 @@ public enum CommandOutcome: Equatable, Sendable {
                 "`library`: `state` (`idle` or `scanning`), `songs`, `albums`, `artists`, `scanned` and `toRead` (files the scan has read, and will read in all), `failed`, `updatedAt` (seconds since the epoch) and `roots`."
             case .libraryFailures: "`failures`, each with `path` and `reason`, and `total`."
             case .listeningHistory:
-                "`listens`, newest first, each with `listenedAt` (seconds since the epoch), `seconds` heard and `ending` (`finished`, `skipped`, `stopped`, `removed`, `replaced`; both absent while under way), `listen` and `practice` (booleans), `assetURL`, `title`, `artists`, `album`, `albumArtist`, `trackNumber` and `duration`; and `total`, the hearings in the range."
+                "`listens`, newest first, each with `listenedAt` (seconds since the epoch), `seconds` heard and `ending` (`finished`, `skipped`, `stopped`, `removed`, `replaced`; both absent while under way), `listen` and `practice` (booleans), `assetURL`, `title`, `artists`, `album`, `albumArtist`, `trackNumber`, `duration` and the identifiers tagged (`musicBrainzTrackID`, `musicBrainzReleaseTrackID`, `musicBrainzAlbumID`, `musicBrainzArtistID`, `musicBrainzReleaseGroupID`, `isrc`); and `total`, the hearings in the range."
             }
         }
     }

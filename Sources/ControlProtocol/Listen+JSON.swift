@@ -2,7 +2,8 @@ import PlaybackModel
 
 extension Listen {
     /// `{"listenedAt", "seconds", "ending", "listen", "practice", "assetURL", "title", "artists",
-    /// "album", "albumArtist", "trackNumber", "duration"}`; what is unknown or under way is left out.
+    /// "album", "albumArtist", "trackNumber", "duration"}` and the identifiers tagged
+    /// (`musicBrainzTrackID`, ..., `isrc`); what is unknown or under way is left out.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("listenedAt", .number(listenedAt))]
         if let seconds { members.append(("seconds", .number(seconds))) }
@@ -17,6 +18,9 @@ extension Listen {
         if let albumArtist { members.append(("albumArtist", .string(albumArtist))) }
         if let trackNumber { members.append(("trackNumber", .number(Double(trackNumber)))) }
         members.append(("duration", .number(duration)))
+        for field in TrackField.identifiers {
+            if let value = identifiers[field.key] { members.append((field.key, .string(value))) }
+        }
         return .object(members)
     }
 
@@ -27,6 +31,8 @@ extension Listen {
             guard let name = artist.stringValue else { throw WireDecodingError("listen: 'artists' holds a non-string") }
             artists.append(name)
         }
+        var identifiers: [String: String] = [:]
+        for field in TrackField.identifiers { identifiers[field.key] = try reader.optionalString(field.key) }
         self.init(
             listenedAt: try reader.number("listenedAt"), seconds: try reader.optionalNumber("seconds"),
             ending: try reader.optionalString("ending"), isListen: json["listen"]?.boolValue ?? false,
@@ -34,5 +40,6 @@ extension Listen {
             title: try reader.optionalString("title"), artists: artists, album: try reader.optionalString("album"),
             albumArtist: try reader.optionalString("albumArtist"),
             trackNumber: try reader.optionalWholeNumber("trackNumber"), duration: try reader.number("duration"))
+        self.identifiers = identifiers
     }
 }

@@ -63,6 +63,7 @@ public enum TrackFieldReference {
         case .number(let id): "`\(id)` (`3/12` gives 3)" + (id == "TRCK" ? ", else ID3v1.1" : "")
         case .count(let id): "`\(id)` (`3/12` gives 12)"
         case .replayGain(let description): "`TXXX:\(description)`"
+        case .userText(let id3, _): "`TXXX:\(id3)`"
         }
     }
 }

@@ -22,6 +22,9 @@ public struct Listen: Sendable, Equatable {
     public var trackNumber: Int?
     /// The item's length, seconds; 0 for a live stream.
     public var duration: Double
+    /// Its identifiers, by their field's key (`TrackField.identifiers`: MusicBrainz's, the ISRC),
+    /// as tagged when it was heard.
+    public var identifiers: [String: String] = [:]
 
     public init(
         listenedAt: Double, seconds: Double?, ending: String?, isListen: Bool, isPractice: Bool, path: String,

@@ -100,6 +100,13 @@ public struct TrackMetadata: Sendable, Equatable {
     /// The values after the first of a multi-valued artist tag (a FLAC with two `ARTIST`
     /// comments); `artist` is the first. The library finds the song under each.
     public var otherArtists: [String] = []
+    /// MusicBrainz Picard's identifiers and the ISRC, when tagged (`TrackField.all`).
+    public var musicBrainzTrackID: String?
+    public var musicBrainzReleaseTrackID: String?
+    public var musicBrainzAlbumID: String?
+    public var musicBrainzArtistID: String?
+    public var musicBrainzReleaseGroupID: String?
+    public var isrc: String?
 
     public init(
         title: String, artist: String? = nil, album: String? = nil,

@@ -11,6 +11,7 @@ extension TagSource {
         case .summary(.album): ["ALBUM"]
         case .frame("TPE2"): ["ALBUMARTIST", "ALBUM ARTIST"]
         case .frame("TCOM"): ["COMPOSER"]
+        case .frame("TSRC"): ["ISRC"]
         case .frame: []
         case .genre: ["GENRE"]
         case .year: ["DATE", "YEAR"]
@@ -21,6 +22,7 @@ extension TagSource {
         case .count(ofFrame: "TPOS"): ["DISCTOTAL", "TOTALDISCS"]
         case .count: []
         case .replayGain(let description): [description.uppercased()]
+        case .userText(_, let vorbis): [vorbis]
         }
     }
 
@@ -34,6 +36,7 @@ extension TagSource {
         case .summary(.album): "album"
         case .frame("TPE2"): "album_artist"
         case .frame("TCOM"): "composer"
+        case .frame("TSRC"): "isrc"
         case .frame: nil
         case .genre: "genre"
         case .year: "date"
@@ -41,6 +44,7 @@ extension TagSource {
         case .number(ofFrame: "TPOS"), .count(ofFrame: "TPOS"): "disc"
         case .number, .count: nil
         case .replayGain(let description): description.lowercased()
+        case .userText(let id3, _): id3.lowercased()
         }
     }
 }

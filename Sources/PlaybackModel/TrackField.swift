@@ -53,13 +53,18 @@ public final class TrackField: Sendable {
     public let mpris: MPRISKey?
     /// Sent in every snapshot with an item (as null when unknown), rather than only when known.
     public let isAlwaysSent: Bool
+    /// An identifier of the recording or its release (MusicBrainz's, the ISRC): kept with each
+    /// hearing in the listening history, for the services a listen is sent to.
+    public let isIdentifier: Bool
     /// What it is, for the template help and the docs.
     public let summary: String
 
     init(
         _ key: String, stateKey: String? = nil, _ storage: Storage, source: TagSource? = nil,
-        mpris: String? = nil, mprisList: Bool = false, alwaysSent: Bool = false, _ summary: String
+        mpris: String? = nil, mprisList: Bool = false, alwaysSent: Bool = false, identifier: Bool = false,
+        _ summary: String
     ) {
+        self.isIdentifier = identifier
         self.key = key
         self.stateKey = stateKey ?? key
         self.storage = storage
@@ -71,6 +76,9 @@ public final class TrackField: Sendable {
 }
 
 extension TrackField {
+    /// The identifiers among them (`isIdentifier`).
+    public static let identifiers = all.filter(\.isIdentifier)
+
     /// Every track field, in wire order.
     public static let all: [TrackField] = [
         TrackField(
@@ -141,6 +149,33 @@ extension TrackField {
         TrackField(
             "bitsPerSample", .number(.init({ $0.bitsPerSample }, { $0.bitsPerSample = $1 })),
             "the size of the samples played: 16, or 32 for sources of more than 16 bits (24-bit FLAC, ALAC, WAV)"),
+        TrackField(
+            "musicBrainzTrackID", .text(.init({ $0.musicBrainzTrackID }, { $0.musicBrainzTrackID = $1 })),
+            source: .userText(id3: "MusicBrainz Track Id", vorbis: "MUSICBRAINZ_TRACKID"), identifier: true,
+            "the MusicBrainz recording's id, when tagged (an MP3's `UFID` frame is not read)"),
+        TrackField(
+            "musicBrainzReleaseTrackID",
+            .text(.init({ $0.musicBrainzReleaseTrackID }, { $0.musicBrainzReleaseTrackID = $1 })),
+            source: .userText(id3: "MusicBrainz Release Track Id", vorbis: "MUSICBRAINZ_RELEASETRACKID"),
+            identifier: true,
+            "the MusicBrainz track's id (the recording on this release), when tagged"),
+        TrackField(
+            "musicBrainzAlbumID", .text(.init({ $0.musicBrainzAlbumID }, { $0.musicBrainzAlbumID = $1 })),
+            source: .userText(id3: "MusicBrainz Album Id", vorbis: "MUSICBRAINZ_ALBUMID"), identifier: true,
+            "the MusicBrainz release's id, when tagged"),
+        TrackField(
+            "musicBrainzArtistID", .text(.init({ $0.musicBrainzArtistID }, { $0.musicBrainzArtistID = $1 })),
+            source: .userText(id3: "MusicBrainz Artist Id", vorbis: "MUSICBRAINZ_ARTISTID"), identifier: true,
+            "the MusicBrainz artist's id (the first, when several are tagged), when tagged"),
+        TrackField(
+            "musicBrainzReleaseGroupID",
+            .text(.init({ $0.musicBrainzReleaseGroupID }, { $0.musicBrainzReleaseGroupID = $1 })),
+            source: .userText(id3: "MusicBrainz Release Group Id", vorbis: "MUSICBRAINZ_RELEASEGROUPID"),
+            identifier: true,
+            "the MusicBrainz release group's id, when tagged"),
+        TrackField(
+            "isrc", .text(.init({ $0.isrc }, { $0.isrc = $1 })), source: .frame("TSRC"), identifier: true,
+            "the recording's ISRC, when tagged"),
     ]
 }
 
@@ -163,6 +198,10 @@ public enum TagSource: Sendable, Equatable {
     /// A ReplayGain value from the `TXXX` frame with this description (matched without regard
     /// to case; `-6.20 dB` reads as -6.2).
     case replayGain(String)
+    /// A text taggers keep under a name of their own (MusicBrainz Picard's identifiers): the
+    /// `TXXX` frame with the description `id3` (matched without regard to case), the Vorbis
+    /// comment `vorbis`, MP4's freeform atom `----:com.apple.iTunes:` and `id3`.
+    case userText(id3: String, vorbis: String)
 }
 
 /// A field's value, typed by its storage.

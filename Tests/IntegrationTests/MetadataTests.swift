@@ -31,7 +31,9 @@ extension IntegrationSuite {
                     "title": .string("日本語 ✓ Ünïcode"), "artist": .string("Артист"), "album": .string("Three"),
                     "albumArtist": .string("Band ♪"), "trackNumber": .number(7), "discNumber": .number(2),
                     "discCount": .number(2), "genre": .string("Rock"), "year": .number(2004),
-                    "composer": .string("Ñoño"),
+                    "composer": .string("Ñoño"), "isrc": .string("GBAYE0601498"),
+                    "musicBrainzAlbumID": .string("1e0eee38-a9f6-49bf-84d0-45d0647799af"),
+                    "musicBrainzReleaseGroupID": .string("5a7d1f46-2a5e-3a6f-8d8a-e3a4c4d3f3b1"),
                 ],
                 [
                     "title": .string("Four 🎵"), "artist": .string("Utf8"), "album": .string("Four"),

@@ -15,6 +15,8 @@ import Testing
             channels: 2)
         metadata.otherArtists = Array(artists.dropFirst())
         metadata.trackNumber = Int(id)
+        metadata.musicBrainzTrackID = "b1a9c0e9-d987-4042-ae91-78d6a3267d6\(id)"
+        metadata.isrc = "GBAYE060149\(id)"
         return QueueItem(id: id, path: directory + "/\(id).flac", metadata: metadata)
     }
 
@@ -41,6 +43,8 @@ import Testing
         #expect(first.isListen && first.seconds == 170 && first.ending == "skipped")
         #expect(first.artists == ["Sigur Rós", "Jónsi"] && first.album == "Ágætis byrjun" && first.trackNumber == 1)
         #expect(first.path == directory + "/1.flac" && first.duration == 300)
+        #expect(
+            first.identifiers == ["musicBrainzTrackID": "b1a9c0e9-d987-4042-ae91-78d6a3267d61", "isrc": "GBAYE0601491"])
         #expect(!page.listens[0].isListen && page.listens[0].ending == "stopped")
     }
 

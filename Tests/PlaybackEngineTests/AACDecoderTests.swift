@@ -35,6 +35,7 @@ import Testing
         #expect(tags.albumArtist == "Band ♪" && tags.composer == "Ω" && tags.genre == "Jazz" && tags.year == 2010)
         #expect(tags.trackNumber == 3 && tags.trackCount == 12 && tags.discNumber == 2 && tags.discCount == 2)
         #expect(tags.replayGainTrackGain == -4.25)
+        #expect(tags.musicBrainzTrackID == "b1a9c0e9-d987-4042-ae91-78d6a3267d69" && tags.isrc == "USRC17607839")
         #expect(tags.duration == 1.5)
         let cover = try #require(decoder.coverPicture())
         #expect(cover.mimeType == "image/jpeg")

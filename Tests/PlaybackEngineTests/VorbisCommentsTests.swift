@@ -33,6 +33,24 @@ import Testing
         #expect(broken.trackNumber == nil && broken.trackCount == nil && broken.year == nil)
     }
 
+    @Test("MusicBrainz Picard's identifiers and the ISRC, under their comments' names")
+    func identifiers() {
+        let tags = read([
+            "MUSICBRAINZ_TRACKID=b1a9c0e9-d987-4042-ae91-78d6a3267d69",
+            "musicbrainz_releasetrackid=7c1d9b1e-0000-4000-8000-000000000001",
+            "MUSICBRAINZ_ALBUMID=1e0eee38-a9f6-49bf-84d0-45d0647799af",
+            "MUSICBRAINZ_ARTISTID=a74b1b7f-71a5-4011-9441-d0b5e4122711",
+            "MUSICBRAINZ_ARTISTID=second-artist", "MUSICBRAINZ_RELEASEGROUPID=5a7d1f46-2a5e-3a6f-8d8a-e3a4c4d3f3b1",
+            "ISRC=GBAYE0601498",
+        ])
+        #expect(tags.musicBrainzTrackID == "b1a9c0e9-d987-4042-ae91-78d6a3267d69")
+        #expect(tags.musicBrainzReleaseTrackID == "7c1d9b1e-0000-4000-8000-000000000001")
+        #expect(tags.musicBrainzAlbumID == "1e0eee38-a9f6-49bf-84d0-45d0647799af")
+        #expect(tags.musicBrainzArtistID == "a74b1b7f-71a5-4011-9441-d0b5e4122711", "the first of several")
+        #expect(tags.musicBrainzReleaseGroupID == "5a7d1f46-2a5e-3a6f-8d8a-e3a4c4d3f3b1")
+        #expect(tags.isrc == "GBAYE0601498")
+    }
+
     @Test("ReplayGain values with and without the unit; untagged keeps the file name as title")
     func replayGainAndFallback() {
         let tags = read([

@@ -25,6 +25,7 @@ final class HistoryDatabase {
                 albumArtist TEXT,
                 trackNumber INTEGER,
                 duration REAL NOT NULL,
+                identifiers TEXT,
                 seconds REAL,
                 ending TEXT,
                 isListen INTEGER NOT NULL DEFAULT 0,
@@ -43,16 +44,16 @@ final class HistoryDatabase {
                     try database.run(
                         """
                         INSERT INTO hearings (listenedAt, path, title, artists, album, albumArtist, trackNumber,
-                            duration, isListen)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                            duration, identifiers, isListen)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                         ON CONFLICT (listenedAt, path) DO UPDATE SET isListen = 1
                         """, Self.track(item, began: began))
                 case .itemHeard(let heard):
                     try database.run(
                         """
                         INSERT INTO hearings (listenedAt, path, title, artists, album, albumArtist, trackNumber,
-                            duration, seconds, ending, isListen, isPractice)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            duration, identifiers, seconds, ending, isListen, isPractice)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (listenedAt, path) DO UPDATE SET seconds = excluded.seconds,
                             ending = excluded.ending, isListen = max(isListen, excluded.isListen),
                             isPractice = excluded.isPractice
@@ -74,16 +75,18 @@ final class HistoryDatabase {
         let listens = try database.rows(
             """
             SELECT listenedAt, seconds, ending, isListen, isPractice, path, title, artists, album, albumArtist,
-                trackNumber, duration
+                trackNumber, duration, identifiers
             FROM hearings WHERE listenedAt >= ? AND listenedAt < ? ORDER BY listenedAt DESC, id DESC
             LIMIT ? OFFSET ?
             """, range + [.integer(Int64(limit)), .integer(Int64(offset))]
         ) { row in
-            Listen(
+            var listen = Listen(
                 listenedAt: row.double(0), seconds: row.optionalDouble(1), ending: row.optionalText(2),
                 isListen: row.int(3) != 0, isPractice: row.int(4) != 0, path: row.text(5), title: row.optionalText(6),
                 artists: Self.artists(row.text(7)), album: row.optionalText(8), albumArtist: row.optionalText(9),
                 trackNumber: row.optionalInt(10), duration: row.double(11))
+            listen.identifiers = Self.identifiers(row.optionalText(12))
+            return listen
         }
         let total = try database.rows(
             "SELECT count(*) FROM hearings WHERE listenedAt >= ? AND listenedAt < ?", range
@@ -91,14 +94,27 @@ final class HistoryDatabase {
         return ListenPage(listens: listens, total: total.first ?? 0)
     }
 
-    /// The columns every row begins with: when, which file, its track fields.
+    /// The columns every row begins with: when, which file, its track fields and identifiers
+    /// (a JSON object by their fields' keys; null without any).
     private static func track(_ item: QueueItem, began: Double) -> [SQLiteValue] {
         let metadata = item.metadata
+        let identifiers: [(String, JSONValue)] = TrackField.identifiers.compactMap { field in
+            guard case .text(let value)? = field.value(in: metadata) else { return nil }
+            return (field.key, .string(value))
+        }
         return [
             .real(began), .text(item.path), .text(metadata.title), .text(LibraryWriter.artistsJSON(metadata)),
             .optional(metadata.album), .optional(metadata.albumArtist), .optional(metadata.trackNumber),
-            .real(metadata.duration),
+            .real(metadata.duration), identifiers.isEmpty ? .null : .text(JSONValue.object(identifiers).serialized),
         ]
+    }
+
+    /// The identifiers column read back.
+    private static func identifiers(_ text: String?) -> [String: String] {
+        guard let text, let members = (try? JSONParser.parse(Array(text.utf8)))?.objectMembers else { return [:] }
+        var found: [String: String] = [:]
+        for (key, value) in members { found[key] = value.stringValue }
+        return found
     }
 
     /// The artists column (a JSON array of strings) read back.

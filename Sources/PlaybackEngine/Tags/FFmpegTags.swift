@@ -38,7 +38,7 @@ extension FFmpegKeyedTags {
     func value(of source: TagSource) -> TrackFieldValue? {
         let found = source.ffmpegKey.flatMap(text)
         return switch source {
-        case .summary, .frame, .genre: found.map(TrackFieldValue.text)
+        case .summary, .frame, .genre, .userText: found.map(TrackFieldValue.text)
         case .year: found.flatMap(TagText.leadingYear).map(TrackFieldValue.number)
         case .number: TagText.numberAndCount(found).0.map(TrackFieldValue.number)
         case .count: TagText.numberAndCount(found).1.map(TrackFieldValue.number)

@@ -58,6 +58,7 @@ enum ID3Reader {
             case .count(let id): TagText.numberAndCount(frames[id]).1.map(TrackFieldValue.number)
             case .replayGain(let description):
                 userTexts[description.uppercased()].flatMap(TagText.replayGain).map(TrackFieldValue.decimal)
+            case .userText(let id3, _): userTexts[id3.uppercased()].map(TrackFieldValue.text)
             }
         }
 

@@ -52,7 +52,7 @@ struct VorbisComments: TagReader {
     func value(of source: TagSource) -> TrackFieldValue? {
         let found = first(source.vorbisComments)
         switch source {
-        case .summary, .frame, .genre: return found.map(TrackFieldValue.text)
+        case .summary, .frame, .genre, .userText: return found.map(TrackFieldValue.text)
         case .year: return found.flatMap(TagText.leadingYear).map(TrackFieldValue.number)
         case .number: return TagText.numberAndCount(found).0.map(TrackFieldValue.number)
         case .count(let id):
