@@ -83,7 +83,8 @@ final class HistoryDatabase {
             var listen = Listen(
                 listenedAt: row.double(0), seconds: row.optionalDouble(1), ending: row.optionalText(2),
                 isListen: row.int(3) != 0, isPractice: row.int(4) != 0, path: row.text(5), title: row.optionalText(6),
-                artists: Self.artists(row.text(7)), album: row.optionalText(8), albumArtist: row.optionalText(9),
+                artists: LibraryWriter.artists(fromJSON: row.text(7)), album: row.optionalText(8),
+                albumArtist: row.optionalText(9),
                 trackNumber: row.optionalInt(10), duration: row.double(11))
             listen.identifiers = Self.identifiers(row.optionalText(12))
             return listen
@@ -115,10 +116,5 @@ final class HistoryDatabase {
         var found: [String: String] = [:]
         for (key, value) in members { found[key] = value.stringValue }
         return found
-    }
-
-    /// The artists column (a JSON array of strings) read back.
-    private static func artists(_ text: String) -> [String] {
-        (try? JSONParser.parse(Array(text.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

@@ -222,7 +222,7 @@ final class LibraryReader {
                 }
             field.set(value, in: &metadata)
         }
-        let artists = (try? JSONParser.parse(row.text(2).utf8))?.arrayValue?.compactMap(\.stringValue) ?? []
+        let artists = LibraryWriter.artists(fromJSON: row.text(2))
         metadata.otherArtists = Array(artists.dropFirst())
         let statistics = Int32(3 + TrackField.all.count)
         return LibrarySong(

@@ -1,3 +1,4 @@
+import ControlProtocol
 import PlaybackModel
 import SystemSupport
 
@@ -153,6 +154,11 @@ final class LibraryWriter {
     static func artistsJSON(_ metadata: TrackMetadata) -> String {
         let artists = (metadata.artist.map { [$0] } ?? []) + metadata.otherArtists
         return "[" + artists.map(jsonString).joined(separator: ",") + "]"
+    }
+
+    /// The artists `artistsJSON` wrote, read back (none from a text that is not such an array).
+    static func artists(fromJSON text: String) -> [String] {
+        (try? JSONParser.parse(text.utf8))?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     private static func jsonString(_ text: String) -> String {
