@@ -102,7 +102,7 @@ let package = Package(
             name: "PlaybackDaemon",
             dependencies: [
                 "PlaybackEngine", "ControlProtocol", "PlaybackModel", "SystemSupport", "CSystemd", "CSystemShim",
-                "CBusShim", "CPulseShim", "CSQLite", "CSQLiteShim",
+                "CBusShim", "CPulseShim", "CSQLite", "CSQLiteShim", "CDecoderLibraries",
             ], swiftSettings: leanSwift),
         // The Swift runtime linked in (`-static-stdlib`): the installed daemon must run where no
         // toolchain is (a user manager's sandbox, another machine); only libc and the C libraries

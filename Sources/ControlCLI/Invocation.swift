@@ -23,7 +23,10 @@ public struct Invocation: Equatable {
 
     /// How long to wait for the reply to a request of `command`.
     public func replyTimeout(for command: CommandName) -> Double {
-        timeout ?? Double(command == .enqueue ? CLIOptions.enqueueReplyTimeout : CLIOptions.replyTimeout)
+        timeout
+            ?? Double(
+                command == .enqueue || command == .scrobbleLogin
+                    ? CLIOptions.enqueueReplyTimeout : CLIOptions.replyTimeout)
     }
 }
 

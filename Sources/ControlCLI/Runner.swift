@@ -65,6 +65,12 @@ public enum Runner {
                     return ExitCode.success
                 }
                 let code = try report(command, replies: cli.replies, reply: reply, json: invocation.json)
+                if command == .scrobbleLogin, code == ExitCode.success, !invocation.json,
+                    reply["authorised"]?.boolValue == false, let token = reply["token"]?.stringValue,
+                    let service = request["service"]?.stringValue
+                {
+                    return try ScrobbleLoginWait(client: client, service: service, token: token).follow()
+                }
                 guard cli.waits, code == ExitCode.success else { return code }
                 return try LibraryProgress(path: path, isTerminal: isatty(STDOUT_FILENO) == 1).follow()
             } catch {

@@ -14,7 +14,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case enqueue, remove, move, shuffleQueue, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
     case libraryQuery, libraryUpdate, libraryStatus, libraryFailures, setRating
-    case listeningHistory
+    case listeningHistory, scrobbleStatus, scrobbleLogin
 }
 
 /// When `setSleepTimer` is to pause playback.
@@ -132,6 +132,11 @@ public enum Command: Sendable, Equatable {
     /// A page of the listening history, newest first: hearings that began in `since ..< until`
     /// (seconds since the epoch; nil: no bound).
     case listeningHistory(offset: Int, limit: Int, since: Double?, until: Double?)
+    /// How each scrobbling service stands.
+    case scrobbleStatus
+    /// The desktop authorisation of a service: without `token`, begin it (an address to allow
+    /// playbackd at); with the token it gave, ask whether it was allowed, and keep the session.
+    case scrobbleLogin(ScrobbleService, token: String?)
 }
 
 /// An operation on the player's state: transport, navigation, modes, the sound, chapters,
@@ -258,6 +263,8 @@ extension Command {
         case .library(.failures): .libraryFailures
         case .library(.setRating): .setRating
         case .listeningHistory: .listeningHistory
+        case .scrobbleStatus: .scrobbleStatus
+        case .scrobbleLogin: .scrobbleLogin
         }
     }
 }

@@ -11,7 +11,7 @@ public enum CommandCatalog {
 
     public static let all: [CommandSpec] =
         transport + navigation + chapterNavigation + looping + phrasing + modes + sound + sleep + queueing + queries
-        + bookmarking + library + history
+        + bookmarking + library + history + scrobbling
 
     /// The spec for a wire name.
     public static func spec(_ name: CommandName) -> CommandSpec { byName[name]! }

@@ -43,6 +43,8 @@ extension CommandOutcome {
         case .libraryStatus(let status): [("library", status.json)]
         case .listeningHistory(let page):
             [("listens", .array(page.listens.map(\.json))), ("total", .number(Double(page.total)))]
+        case .scrobbleStatus(let services): [("services", .array(services.map(\.json)))]
+        case .scrobbleLogin(let login): login.members
         case .libraryFailures(let failures, let total):
             [
                 (
@@ -102,6 +104,15 @@ extension CommandOutcome {
             var listens: [Listen] = []
             for entry in try reader.array("listens") { listens.append(try Listen(json: entry)) }
             self = .listeningHistory(ListenPage(listens: listens, total: try reader.wholeNumber("total")))
+        case .scrobbleStatus:
+            var services: [ScrobbleState] = []
+            for entry in try reader.array("services") { services.append(try ScrobbleState(json: entry)) }
+            self = .scrobbleStatus(services)
+        case .scrobbleLogin:
+            self = .scrobbleLogin(
+                ScrobbleLogin(
+                    url: try reader.optionalString("url"), token: try reader.optionalString("token"),
+                    authorised: reply["authorised"]?.boolValue ?? false))
         case .libraryFailures:
             var failures: [LibraryFailure] = []
             for entry in try reader.array("failures") {

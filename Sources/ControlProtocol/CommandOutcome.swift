@@ -29,12 +29,16 @@ public enum CommandOutcome: Equatable, Sendable {
     case libraryFailures([LibraryFailure], total: Int)
     /// A page of the listening history.
     case listeningHistory(ListenPage)
+    /// How each scrobbling service stands.
+    case scrobbleStatus([ScrobbleState])
+    /// A step of a service's authorisation.
+    case scrobbleLogin(ScrobbleLogin)
 
     /// Which case a command's successful reply is: declared with the command
     /// (`CommandSpec.replies`), so a client knows what it reads without looking at the keys.
     public enum Kind: Sendable, Equatable {
         case done, position, nowPlaying, commands, queuePage, enqueued, equalizer, removed, chapters, bookmarks, phrases
-        case library, libraryStatus, libraryFailures, listeningHistory
+        case library, libraryStatus, libraryFailures, listeningHistory, scrobbleStatus, scrobbleLogin
 
         /// What a successful reply of this kind holds besides `status` and `id`, for the
         /// protocol reference.
@@ -62,6 +66,10 @@ public enum CommandOutcome: Equatable, Sendable {
             case .libraryFailures: "`failures`, each with `path` and `reason`, and `total`."
             case .listeningHistory:
                 "`listens`, newest first, each with `listenedAt` (seconds since the epoch), `seconds` heard and `ending` (`finished`, `skipped`, `stopped`, `removed`, `replaced`; both absent while under way), `listen` and `practice` (booleans), `assetURL`, `title`, `artists`, `album`, `albumArtist`, `trackNumber`, `duration` and the identifiers tagged (`musicBrainzTrackID`, `musicBrainzReleaseTrackID`, `musicBrainzAlbumID`, `musicBrainzArtistID`, `musicBrainzReleaseGroupID`, `isrc`); and `total`, the hearings in the range."
+            case .scrobbleStatus:
+                "`services`, each with `service` (`listenbrainz`, `lastfm`), `enabled`, `authorised`, `pending` (listens it has not had), `setAside` (listens it refused for good), `lastSent` (seconds since the epoch) and `lastError` (absent once a request succeeds)."
+            case .scrobbleLogin:
+                "`authorised`; the first step adds `url`, the page where the user allows playbackd, and `token`, to name in the next step."
             }
         }
     }
@@ -83,6 +91,8 @@ public enum CommandOutcome: Equatable, Sendable {
         case .libraryStatus: .libraryStatus
         case .libraryFailures: .libraryFailures
         case .listeningHistory: .listeningHistory
+        case .scrobbleStatus: .scrobbleStatus
+        case .scrobbleLogin: .scrobbleLogin
         }
     }
 }

@@ -76,7 +76,7 @@ public final class Daemon {
         }
         let (loop, historyLog) = (loop, DaemonLog(label: "playbackd.history", output: logOutput))
         history = ListeningHistory.defaultPath(environment: .process).map {
-            ListeningHistory(path: $0, loop: loop, log: historyLog)
+            ListeningHistory(path: $0, scrobbling: settings.scrobbling, loop: loop, log: historyLog)
         }
         subsystems = makeSubsystems()
     }

@@ -100,6 +100,9 @@ public struct TrackMetadata: Sendable, Equatable {
     /// The values after the first of a multi-valued artist tag (a FLAC with two `ARTIST`
     /// comments); `artist` is the first. The library finds the song under each.
     public var otherArtists: [String] = []
+
+    /// Every artist, the main one (`artist`) first.
+    public var allArtists: [String] { (artist.map { [$0] } ?? []) + otherArtists }
     /// MusicBrainz Picard's identifiers and the ISRC, when tagged (`TrackField.all`).
     public var musicBrainzTrackID: String?
     public var musicBrainzReleaseTrackID: String?

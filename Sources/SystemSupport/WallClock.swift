@@ -10,4 +10,12 @@ public enum WallClock {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// Seconds on CLOCK_MONOTONIC: for intervals and deadlines, which a change of the wall
+    /// clock must not move.
+    public static func monotonic() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }

@@ -1,7 +1,7 @@
 import CSystemd
 import ControlClient
 import ControlProtocol
-import PlaybackDaemon
+@_spi(Benchmark) import PlaybackDaemon
 @_spi(Benchmark) import PlaybackEngine
 import PlaybackModel
 import SystemSupport
@@ -26,6 +26,12 @@ import SystemSupport
 //                                         the time from sending to that event, same output. With
 //                                         SECONDS: enqueue without play and seek there first, and
 //                                         time `play` alone.
+//   playbackd-bench history-backlog FILE COUNT
+//                                         COUNT listens written to the listening history FILE in
+//                                         one transaction (a backlog for the scrobbling tests).
+//   playbackd-bench history-write FILE COUNT
+//                                         the same, each listen its own durable transaction, as
+//                                         the daemon writes one: median and max per write.
 //   playbackd-bench sound-chain           the sound chain in this process, one minute of 44.1 kHz
 //                                         stereo a run, with each implementation of its inner
 //                                         loops this processor runs: CPU seconds with the chain
@@ -267,11 +273,24 @@ case (3, "state-read"):
     times.sort()
     let ms = { (microseconds: Double) in String(Double(Int(microseconds / 10)) / 100) }
     Console.out("\(items) items, least \(ms(times[0])) ms, median \(ms(times[15])) ms\n")
+case (4, "history-backlog"), (4, "history-write"):
+    // A backlog in one transaction (the scrobbling tests), or one durable write a listen.
+    guard let count = Int(arguments[3]), count > 0 else { exit(2) }
+    do {
+        let seconds = try HistoryBenchmark.writeListens(
+            path: arguments[2], count: count, start: WallClock.now() - Double(count) * 60 - 3600,
+            eachDurable: arguments[1] == "history-write")
+        let ms = { (value: Double) in String(Double(Int(value * 100_000)) / 100) }
+        Console.out("\(count) listens, median \(ms(seconds[seconds.count / 2])) ms, max \(ms(seconds.last!)) ms\n")
+    } catch {
+        Console.error("playbackd-bench: \(error)\n")
+        exit(1)
+    }
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
     Console.error(
-        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain | state-read FILE\n"
+        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain | state-read FILE | history-backlog FILE COUNT | history-write FILE COUNT\n"
     )
     exit(2)
 }

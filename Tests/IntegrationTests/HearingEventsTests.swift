@@ -25,9 +25,9 @@ extension IntegrationSuite {
             /// The scenario, for what a failure says.
             let scenario: String
 
-            init(_ scenario: String, _ names: [String]) throws {
+            init(_ scenario: String, _ names: [String], arguments: [String] = []) throws {
                 self.scenario = scenario
-                daemon = try DaemonProcess(device: "playbackd_capture_paced", pulse: true)
+                daemon = try DaemonProcess(device: "playbackd_capture_paced", arguments: arguments, pulse: true)
                 events = try daemon.connect()
                 _ = try events.subscribe()
                 _ = try daemon.enqueue(names)

@@ -8,10 +8,16 @@ extension IntegrationSuite {
     /// a listen on disk the moment it counts (`ListenRule`), through a kill -9.
     @Suite struct ListeningHistory {
         @Test(
-            "20 s and 40 s items at rate 3: the first recorded and no listen; the second a listen once 20 s are heard, kept through kill -9"
+            "20 s and 40 s items at rate 3: the first recorded and no listen; the second a listen once 20 s are heard, kept through kill -9; ListenBrainz told of both as they play, and of the listen once, when it counts"
         )
         func listensSurviveAKill() throws {
-            let world = try HearingEvents.World("history", ["sine1k.mp3", "long.mp3"])
+            let tokenFile = TestEnvironment.makeTemporaryDirectory() + "/token"
+            _ = FileManager.default.createFile(
+                atPath: tokenFile, contents: Data("history-token".utf8), attributes: [.posixPermissions: 0o600])
+            let server = try ScrobbleStandIn("listenbrainz_server.py", ["history-token"])
+            let world = try HearingEvents.World(
+                "history", ["sine1k.mp3", "long.mp3"],
+                arguments: ["--listenbrainz-url", server.url, "--listenbrainz-token-file", tokenFile])
             _ = try world.daemon.call("changePlaybackRate", [("rate", .number(3))])
             try world.play()
             try world.waitForHeard(1)
@@ -31,6 +37,22 @@ extension IntegrationSuite {
             #expect(heardThen >= 20 - HearingEvents.tolerance, "counted at \(heardThen) s: 20 s of 40 are needed")
             let first = listens.count == 2 ? listens[1] : .null
             #expect(first["listen"]?.boolValue == false && first["ending"]?.stringValue == "finished")
+            // ListenBrainz: each item as it became audible, the listen once, as it counted.
+            try waitUntil { server.accepted.count >= 3 }
+            let types = server.accepted.compactMap { $0["type"]?.stringValue }
+            #expect(types == ["playing_now", "playing_now", "single"], "\(types)")
+            let began = world.audible.compactMap { $0["began"]?.numberValue }
+            let received = server.accepted.compactMap { $0["at"]?.numberValue }
+            #expect(
+                began.count == 2 && received.count == 3 && zip(began, received).allSatisfy { $1 - $0 < 2 },
+                "playing_now within 2 s of each start: began \(began), received \(received)")
+            let single = server.accepted.last?["listens"]?.arrayValue?.first ?? .null
+            #expect(single["listened_at"]?.numberValue == began.last.map { $0.rounded(.down) })
+            #expect(single["track_metadata"]?["track_name"]?.stringValue == "Long")
+            #expect(
+                single["track_metadata"]?["additional_info"]?["duration_ms"]?.numberValue
+                    == (world.durations[1] * 1000).rounded())
+            #expect(server.refused.isEmpty, "\(server.refused.map(\.serialized))")
             #expect(abs((first["seconds"]?.numberValue ?? 0) - world.durations[0]) <= HearingEvents.tolerance)
             world.daemon.signal(SIGKILL)
             _ = world.daemon.waitForExit(timeout: 10)
@@ -41,7 +63,6 @@ extension IntegrationSuite {
             #expect(kept.first?["seconds"] == nil, "killed while heard: its end was never written")
             #expect(kept.first?["assetURL"]?.stringValue?.hasSuffix("/long.mp3") == true)
             // `listenedAt` is when each became audible, as the pushed events said.
-            let began = world.audible.compactMap { $0["began"]?.numberValue }
             let listenedAt = kept.reversed().compactMap { $0["listenedAt"]?.numberValue }
             #expect(
                 began.count == 2 && listenedAt.count == 2 && zip(began, listenedAt).allSatisfy { abs($0 - $1) < 0.001 },

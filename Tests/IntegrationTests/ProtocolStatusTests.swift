@@ -35,6 +35,7 @@ extension IntegrationSuite {
             .libraryStatus: [],
             .libraryFailures: [("limit", .number(10))], .setRating: [("rating", .number(3))],
             .listeningHistory: [("limit", .number(5)), ("since", .number(0))],
+            .scrobbleStatus: [], .scrobbleLogin: [("service", .string("lastfm"))],
         ]
 
         @Test(
@@ -42,15 +43,24 @@ extension IntegrationSuite {
         func everyCommandSucceeds() throws {
             // Real-time pacing: on the unpaced file device `play` would finish the item at once.
             // The fixtures are its library: `setRating` rates the item playing, one of them.
+            // Last.fm's stand-in, for `scrobbleLogin`'s first step.
+            let lastFM = try ScrobbleStandIn("lastfm_server.py", ["key", "secret"])
+            let secretFile = TestEnvironment.makeTemporaryDirectory() + "/lastfm.secret"
+            _ = FileManager.default.createFile(
+                atPath: secretFile, contents: Data("secret".utf8), attributes: [.posixPermissions: 0o600])
             let daemon = try DaemonProcess(
-                device: "pulse", arguments: ["--library-directories", TestEnvironment.fixtures], pulse: true)
+                device: "pulse",
+                arguments: [
+                    "--library-directories", TestEnvironment.fixtures, "--lastfm-url", lastFM.url + "/2.0/",
+                    "--lastfm-api-key", "key", "--lastfm-api-secret-file", secretFile,
+                ], pulse: true)
             try waitUntil(timeout: 60) {
                 let status = try daemon.call("libraryStatus")["library"]
                 return status?["state"]?.stringValue == "idle" && status?["updatedAt"] != .null
             }
             let ordered: [CommandName] = [
                 .enqueue, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating, .phrases,
-                .listeningHistory,
+                .listeningHistory, .scrobbleStatus, .scrobbleLogin,
                 .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,

@@ -23,7 +23,8 @@ import Testing
             SettingsCatalog.all.filter { !$0.isReloadable }.map(\.name) == [
                 "device", "snapcast", "socket", "stream-stall-timeout", "tls-ca-file", "library-directories",
                 "mpd-listen", "mpd-password", "mpd-default-permissions", "realtime",
-                "resume",
+                "resume", "listenbrainz-url", "listenbrainz-token-file", "lastfm-url", "lastfm-auth-url",
+                "lastfm-api-key", "lastfm-api-secret-file",
             ])
     }
 }

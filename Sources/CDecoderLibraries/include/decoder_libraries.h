@@ -11,6 +11,7 @@
 #include <libavutil/mathematics.h>
 #include <libavutil/mem.h>
 #include <neaacdec.h>
+#include <openssl/evp.h>
 #include <opus/opusfile.h>
 #include <soxr.h>
 #include <vorbis/vorbisfile.h>
@@ -37,6 +38,9 @@ int playbackd_soxr_load(void);
 /// libcurl (the OpenSSL flavour, `libcurl.so.4`), the client of `http://` and `https://` items:
 /// loaded, and `curl_global_init` called, when the first URL is opened.
 int playbackd_curl_load(void);
+/// libcrypto (OpenSSL 3, which libcurl loads anyway), for the MD5 that signs Last.fm's
+/// requests (`api_sig`): loaded when the first request is signed.
+int playbackd_crypto_load(void);
 
 // The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
 // parameters, arguments) and VOID(name, parameters, arguments).
@@ -203,6 +207,15 @@ CURLcode playbackd_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *
 CURLcode playbackd_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
 PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+
+// libcrypto's one-shot digest, for MD5.
+#define PLAYBACKD_CRYPTO_FUNCTIONS(RETURNING, VOID)                                                                  \
+    RETURNING(int, EVP_Digest,                                                                                       \
+              (const void *data, size_t count, unsigned char *digest, unsigned int *size, const EVP_MD *type,        \
+               ENGINE *engine),                                                                                      \
+              (data, count, digest, size, type, engine))                                                             \
+    RETURNING(const EVP_MD *, EVP_md5, (void), ())
+PLAYBACKD_CRYPTO_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_SOXR_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_FAAD_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)

@@ -49,10 +49,12 @@ public enum CLIOptions {
         completion: .file)
     public static let timeout = CLIOption(
         "timeout", value: "SECONDS",
-        "How long to wait for the daemon's reply (default: \(replyTimeout) s; enqueue \(enqueueReplyTimeout) s)")
+        "How long to wait for the daemon's reply (default: \(replyTimeout) s; enqueue and scrobble-login \(enqueueReplyTimeout) s)"
+    )
     /// The default `--timeout`: a media key must never hang on a daemon that does not answer.
     public static let replyTimeout = 5
-    /// `enqueue`'s default `--timeout`: its reply follows the probing of every file added.
+    /// `enqueue`'s and `scrobbleLogin`'s default `--timeout`: the reply follows the probing of
+    /// every file added, or a request to the service (after one under way, 30 s at most).
     public static let enqueueReplyTimeout = 60
     public static let json = CLIOption("json", "Print the daemon's reply as JSON (watch: the raw snapshots)")
     public static let help = CLIOption("help", short: "h", "Show help (also: playbackctl COMMAND --help)")

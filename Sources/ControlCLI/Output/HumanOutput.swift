@@ -19,6 +19,11 @@ public enum HumanOutput {
         case .libraryStatus(let status): LibraryOutput.status(status)
         case .libraryFailures(let failures, let total): LibraryOutput.failures(failures, total: total)
         case .listeningHistory(let page): history(page)
+        case .scrobbleStatus(let services): scrobbling(services)
+        case .scrobbleLogin(let login):
+            login.authorised
+                ? "authorised: the session is kept\n"
+                : login.url.map { "allow playbackd at this address:\n\($0)\n" } ?? "not allowed yet\n"
         case .done, .nowPlaying, .removed: ""
         }
     }
@@ -143,6 +148,20 @@ public enum HumanOutput {
         }
         let more = page.total > page.listens.count ? "(\(page.listens.count) of \(page.total))\n" : ""
         return LibraryOutput.columns(rows) + more
+    }
+
+    /// One line a service: whether it is on and authorised, what waits, when it last sent,
+    /// and what went wrong last.
+    static func scrobbling(_ services: [ScrobbleState]) -> String {
+        let rows = services.map { state -> [String] in
+            guard state.enabled else { return [state.service, "off", "", "", ""] }
+            return [
+                state.service, state.authorised ? "authorised" : "not authorised", "\(state.pending) pending",
+                state.lastSent.map { "sent " + TimeText.date($0) } ?? "never sent",
+                (state.setAside > 0 ? "\(state.setAside) set aside " : "") + (state.lastError ?? ""),
+            ]
+        }
+        return LibraryOutput.columns(rows)
     }
 
     /// `route: Headphones went away` or `route: USB DAC appeared`: the latest route change.

@@ -6,7 +6,7 @@ import PlaybackModel
 /// durable (WAL, `synchronous = FULL`): the moment a listen counts, a kill -9 keeps it. One
 /// thread uses it (`ListeningHistory`'s worker).
 final class HistoryDatabase {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// Opens (creating) the file at `path`.
     init(path: String) throws(SQLiteError) {
@@ -31,6 +31,17 @@ final class HistoryDatabase {
                 isListen INTEGER NOT NULL DEFAULT 0,
                 isPractice INTEGER NOT NULL DEFAULT 0,
                 UNIQUE (listenedAt, path)
+            );
+            CREATE TABLE IF NOT EXISTS scrobbleCursors (
+                service TEXT PRIMARY KEY,
+                hearing INTEGER NOT NULL,
+                sentAt REAL
+            );
+            CREATE TABLE IF NOT EXISTS scrobblesSetAside (
+                service TEXT NOT NULL,
+                hearing INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                PRIMARY KEY (service, hearing)
             );
             """)
     }
@@ -74,21 +85,10 @@ final class HistoryDatabase {
         let range: [SQLiteValue] = [.real(since ?? -Double.greatestFiniteMagnitude), .real(until ?? .infinity)]
         let listens = try database.rows(
             """
-            SELECT listenedAt, seconds, ending, isListen, isPractice, path, title, artists, album, albumArtist,
-                trackNumber, duration, identifiers
-            FROM hearings WHERE listenedAt >= ? AND listenedAt < ? ORDER BY listenedAt DESC, id DESC
-            LIMIT ? OFFSET ?
+            SELECT \(Self.listenColumns) FROM hearings WHERE listenedAt >= ? AND listenedAt < ?
+            ORDER BY listenedAt DESC, id DESC LIMIT ? OFFSET ?
             """, range + [.integer(Int64(limit)), .integer(Int64(offset))]
-        ) { row in
-            var listen = Listen(
-                listenedAt: row.double(0), seconds: row.optionalDouble(1), ending: row.optionalText(2),
-                isListen: row.int(3) != 0, isPractice: row.int(4) != 0, path: row.text(5), title: row.optionalText(6),
-                artists: LibraryWriter.artists(fromJSON: row.text(7)), album: row.optionalText(8),
-                albumArtist: row.optionalText(9),
-                trackNumber: row.optionalInt(10), duration: row.double(11))
-            listen.identifiers = Self.identifiers(row.optionalText(12))
-            return listen
-        }
+        ) { Self.listen($0) }
         let total = try database.rows(
             "SELECT count(*) FROM hearings WHERE listenedAt >= ? AND listenedAt < ?", range
         ) { $0.int(0) }
@@ -108,6 +108,26 @@ final class HistoryDatabase {
             .optional(metadata.album), .optional(metadata.albumArtist), .optional(metadata.trackNumber),
             .real(metadata.duration), identifiers.isEmpty ? .null : .text(JSONValue.object(identifiers).serialized),
         ]
+    }
+
+    /// The columns `listen` reads, in its order.
+    static let listenColumns = """
+        listenedAt, seconds, ending, isListen, isPractice, path, title, artists, album, albumArtist, trackNumber,
+        duration, identifiers
+        """
+
+    /// A row's `listenColumns`, from column `first` on, as a hearing.
+    static func listen(_ row: SQLiteStatement, from first: Int32 = 0) -> Listen {
+        let column = { (index: Int32) in first + index }
+        var listen = Listen(
+            listenedAt: row.double(column(0)), seconds: row.optionalDouble(column(1)),
+            ending: row.optionalText(column(2)), isListen: row.int(column(3)) != 0,
+            isPractice: row.int(column(4)) != 0, path: row.text(column(5)), title: row.optionalText(column(6)),
+            artists: LibraryWriter.artists(fromJSON: row.text(column(7))), album: row.optionalText(column(8)),
+            albumArtist: row.optionalText(column(9)), trackNumber: row.optionalInt(column(10)),
+            duration: row.double(column(11)))
+        listen.identifiers = identifiers(row.optionalText(column(12)))
+        return listen
     }
 
     /// The identifiers column read back.

@@ -12,20 +12,51 @@ import SystemSupport
 /// directory, on a thread of its own, so the event loop never waits on the disk; a listen is
 /// durable the moment it counts. The file is made with the first hearing. `listeningHistory`
 /// is answered from the same thread, after the writes queued before it.
+///
+/// The scrobblers (docs/scrobbling.md) subscribe to it: each is told what plays, and woken
+/// when a listen is committed, to send what its service has not had.
 final class ListeningHistory: Subsystem {
     static let fileName = "history.sqlite"
     private let path: String
     private let worker: BackgroundWorker
     private let log: DaemonLog
+    private let settings: ScrobbleSettings
+    /// One per service configured.
+    private var scrobblers: [Scrobbler] = []
     /// The worker's connection; nil until the first hearing (or until it can be opened).
     private var database: HistoryDatabase?
     /// What went wrong last, on the worker: said once.
     private var lastProblem: String?
 
-    init(path: String, loop: EventLoop, log: DaemonLog) {
+    init(path: String, scrobbling: ScrobbleSettings, loop: EventLoop, log: DaemonLog) {
         self.path = path
         self.log = log
+        settings = scrobbling
         worker = BackgroundWorker(name: "pbd-history", loop: loop)
+        scrobblers = ScrobbleService.allCases.compactMap { service in
+            ScrobbleCredentials(service: service, settings: scrobbling, stateDirectory: directory).map { credentials in
+                Scrobbler(
+                    service: service, historyPath: path, loop: loop, makeClient: credentials.client,
+                    said: { service, problem in
+                        if let problem {
+                            log.warning("\(service.rawValue): \(problem)")
+                        } else {
+                            log.notice("\(service.rawValue): sending again")
+                        }
+                    })
+            }
+        }
+    }
+
+    /// The folder of the history (the state directory).
+    private var directory: String { String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+
+    func start() throws(SubsystemError) {
+        for scrobbler in scrobblers { scrobbler.start() }
+    }
+
+    func reload(_ settings: DaemonSettings) {
+        for scrobbler in scrobblers { scrobbler.reread() }
     }
 
     /// `$STATE_DIRECTORY` (systemd's) or the XDG state directory, with the file's name; nil
@@ -37,16 +68,27 @@ final class ListeningHistory: Subsystem {
 
     /// What the step heard, recorded (the file is made with the first hearing).
     func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
-        let heard = events.filter {
-            switch $0 {
-            case .listened, .itemHeard: true
-            default: false
+        var heard: [PlayerEvent] = []
+        var listens = false
+        for event in events {
+            switch event {
+            case .itemAudible(let item, let began) where !scrobblers.isEmpty:
+                let listen = Listen(playing: item, began: began)
+                if listen.isScrobblable { for scrobbler in scrobblers { scrobbler.playing(listen) } }
+            case .listened:
+                heard.append(event)
+                listens = true
+            case .itemHeard(let item):
+                heard.append(event)
+                listens = listens || item.isListen
+            default: break
             }
         }
         guard !heard.isEmpty else { return }
-        worker.submit { [unowned self] in
+        worker.submit { [unowned self, scrobblers] in
             do throws(SQLiteError) {
                 try open(creating: true)?.record(heard)
+                if listens { for scrobbler in scrobblers { scrobbler.listensRecorded() } }
                 return said(nil)
             } catch {
                 return said("cannot record what was heard: \(error)")
@@ -66,6 +108,35 @@ final class ListeningHistory: Subsystem {
                 result = .failure(CommandFailure(.commandFailed, "the listening history cannot be read: \(error)"))
             }
             return { reply(result) }
+        }
+    }
+
+    /// Answers `scrobbleStatus`: every service, configured or not.
+    func scrobbleStatus() -> CommandResult {
+        .success(
+            .scrobbleStatus(
+                ScrobbleService.allCases.map { service in
+                    scrobblers.first { $0.service == service }?.state
+                        ?? ScrobbleState(service: service.rawValue, enabled: false)
+                }))
+    }
+
+    /// Answers `scrobbleLogin`: a step of Last.fm's authorisation, on its scrobbler's thread.
+    func scrobbleLogin(_ service: ScrobbleService, token: String?, reply: @escaping (CommandResult) -> Void) {
+        guard let scrobbler = scrobblers.first(where: { $0.service == service }),
+            let authorization = ScrobbleCredentials.lastFMAuthorization(settings, stateDirectory: directory)
+        else {
+            return reply(
+                .failure(
+                    CommandFailure(
+                        .commandFailed,
+                        "\(service.rawValue) is not configured: set lastfm-api-key and lastfm-api-secret-file")))
+        }
+        scrobbler.perform { exchange in
+            let result = authorization.flatMap { authorization in
+                token.map { authorization.complete($0, exchange) } ?? authorization.begin(exchange)
+            }
+            return { reply(result.map(CommandOutcome.scrobbleLogin)) }
         }
     }
 
@@ -97,5 +168,8 @@ final class ListeningHistory: Subsystem {
     }
 
     /// The last hearings (those the exit ended) are written before the thread ends.
-    func stop(_ last: PlayerView) { worker.stop() }
+    func stop(_ last: PlayerView) {
+        worker.stop()
+        for scrobbler in scrobblers { scrobbler.stop() }
+    }
 }

@@ -152,8 +152,7 @@ final class LibraryWriter {
 
     /// All of the song's artists as the index keeps them: a JSON array of strings.
     static func artistsJSON(_ metadata: TrackMetadata) -> String {
-        let artists = (metadata.artist.map { [$0] } ?? []) + metadata.otherArtists
-        return "[" + artists.map(jsonString).joined(separator: ",") + "]"
+        "[" + metadata.allArtists.map(jsonString).joined(separator: ",") + "]"
     }
 
     /// The artists `artistsJSON` wrote, read back (none from a text that is not such an array).

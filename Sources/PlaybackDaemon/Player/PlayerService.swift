@@ -89,7 +89,9 @@ final class PlayerService {
             return false
         }
         switch command {
-        case .nowPlaying, .subscribe, .player(.commands), .library, .listeningHistory: return true
+        case .nowPlaying, .subscribe, .player(.commands), .library, .listeningHistory, .scrobbleStatus,
+            .scrobbleLogin:
+            return true
         default: break
         }
         guard state.loading == nil else {

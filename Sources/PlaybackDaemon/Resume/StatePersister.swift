@@ -136,11 +136,7 @@ final class StatePersister {
         return (failure, header.count + lines.bytes.count)
     }
 
-    private static func monotonicMilliseconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
-    }
+    private static func monotonicMilliseconds() -> Double { WallClock.monotonic() * 1000 }
 
     private static func cost(_ milliseconds: Double?) -> String {
         milliseconds.map { " in \(($0 * 10).rounded() / 10) ms" } ?? ""

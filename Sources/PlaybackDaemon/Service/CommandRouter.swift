@@ -45,6 +45,12 @@ struct CommandRouter {
         case .listeningHistory(let offset, let limit, let since, let until):
             guard let history else { return reply(.failure(Self.noHistory)) }
             history.page(offset: offset, limit: limit, since: since, until: until, reply: reply)
+        case .scrobbleStatus:
+            guard let history else { return reply(.failure(Self.noHistory)) }
+            reply(history.scrobbleStatus())
+        case .scrobbleLogin(let service, let token):
+            guard let history else { return reply(.failure(Self.noHistory)) }
+            history.scrobbleLogin(service, token: token, reply: reply)
         }
     }
 

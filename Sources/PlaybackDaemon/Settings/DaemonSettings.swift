@@ -57,6 +57,25 @@ public struct DaemonSettings: Sendable, Equatable {
     public var onRouteLost = RouteLostAction.pause
     /// What a new output device does to playback paused by a lost one.
     public var onRouteBack = RouteBackAction.stayPaused
+    /// Where listens are scrobbled, and the credentials' files.
+    public var scrobbling = ScrobbleSettings()
+
+    public init() {}
+}
+
+/// The scrobbling services' settings (docs/scrobbling.md): a service is on when its
+/// credentials' files are named. Secrets are never settings themselves.
+public struct ScrobbleSettings: Sendable, Equatable {
+    public static let listenBrainzRoot = "https://api.listenbrainz.org"
+    public static let lastFMRoot = "https://ws.audioscrobbler.com/2.0/"
+    public static let lastFMAuthorizationPage = "https://www.last.fm/api/auth/"
+
+    public var listenBrainzURL = listenBrainzRoot
+    public var listenBrainzTokenFile: String?
+    public var lastFMURL = lastFMRoot
+    public var lastFMAuthorizationURL = lastFMAuthorizationPage
+    public var lastFMAPIKey: String?
+    public var lastFMSecretFile: String?
 
     public init() {}
 }

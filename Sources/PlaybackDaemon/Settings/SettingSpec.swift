@@ -320,9 +320,59 @@ enum SettingsCatalog {
             "resume", "MODE",
             "On start, restore the saved queue and position: paused, playing (when it was playing) or off",
             reloads: false, \.resume),
+        url(
+            "listenbrainz-url", "The ListenBrainz API's root, or a server that speaks it (docs/scrobbling.md)",
+            ScrobbleSettings.listenBrainzRoot, \.scrobbling.listenBrainzURL),
+        path(
+            "listenbrainz-token-file",
+            "A file (mode 0600) holding the ListenBrainz user token: listens are submitted when it is set",
+            \.scrobbling.listenBrainzTokenFile),
+        url(
+            "lastfm-url", "The Last.fm API's root (2.0), or Libre.fm's (docs/scrobbling.md)",
+            ScrobbleSettings.lastFMRoot, \.scrobbling.lastFMURL),
+        url(
+            "lastfm-auth-url", "The page where a user allows playbackd at Last.fm (scrobble-login)",
+            ScrobbleSettings.lastFMAuthorizationPage, \.scrobbling.lastFMAuthorizationURL),
+        SettingSpec(
+            name: "lastfm-api-key", placeholder: "KEY",
+            summary: "The Last.fm API account's key: scrobbles are sent when it and lastfm-api-secret-file are set",
+            defaultText: "(none)", keepOnReload: SettingSpec.atRestart(\.scrobbling.lastFMAPIKey)
+        ) { input, settings throws(SettingValueError) in
+            settings.scrobbling.lastFMAPIKey = try text(input, nonEmpty: true)
+        },
+        path(
+            "lastfm-api-secret-file", "A file (mode 0600) holding the Last.fm API account's shared secret",
+            \.scrobbling.lastFMSecretFile),
     ]
 
     static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }
+
+    /// An `http://` or `https://` address stored at `keyPath`, read at restart.
+    private static func url(
+        _ name: String, _ summary: String, _ defaultURL: String,
+        _ keyPath: WritableKeyPath<DaemonSettings, String> & Sendable
+    ) -> SettingSpec {
+        SettingSpec(
+            name: name, placeholder: "URL", summary: summary, defaultText: defaultURL,
+            keepOnReload: SettingSpec.atRestart(keyPath)
+        ) { input, settings throws(SettingValueError) in
+            let url = try text(input, nonEmpty: true)
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw SettingValueError("'\(url)' is not an http:// or https:// address")
+            }
+            settings[keyPath: keyPath] = url
+        }
+    }
+
+    /// A file's path stored at `keyPath`, read at restart.
+    private static func path(
+        _ name: String, _ summary: String, _ keyPath: WritableKeyPath<DaemonSettings, String?> & Sendable
+    ) -> SettingSpec {
+        SettingSpec(
+            name: name, placeholder: "PATH", summary: summary, defaultText: "(none)",
+            keepOnReload: SettingSpec.atRestart(keyPath)
+        ) { input, settings throws(SettingValueError) in settings[keyPath: keyPath] = try text(input, nonEmpty: true) }
+    }
 
     /// A setting that is one of an enumeration's raw values, stored at `keyPath`; the default
     /// shown is the value `DaemonSettings()` has.
