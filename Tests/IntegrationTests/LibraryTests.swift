@@ -252,30 +252,51 @@ extension IntegrationSuite {
             #expect(third.daemon.stderrText.contains("made anew"), "\(third.daemon.stderrText)")
         }
 
-        @Test("a song played to its end counts a play; one left in its first seconds for the next counts a skip")
+        @Test(
+            "the statistics are the history's: a listen counts a play, dated when it began; a song left in its first seconds for the next, a skip"
+        )
         func statistics() throws {
-            // Paced by a sound server: the first song is still playing when it is left.
-            let world = try World(device: "pulseaudio", pulse: true)
+            // The library with a 40 s song, which can count as a listen (the others are 1 s long),
+            // paced by a sound server and heard at rate 3: its listen counts 20 s in, 7 s later.
+            let root = TestEnvironment.makeTemporaryDirectory() + "/Music"
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("library"), toPath: root)
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("long.mp3"), toPath: root + "/long.mp3")
+            let world = try World(device: "pulseaudio", pulse: true, root: root)
             let events = try world.daemon.connect()
             _ = try events.subscribe()
-            let album = try #require(
-                try world.query([("entity", .string("albums"))] + World.only("album", "lemonade"))["items"]?
-                    .arrayValue?.first?["id"])
+            let (skipped, long) = (try world.songID("Pray You Catch Me"), try world.songID("Long"))
+            _ = try world.daemon.call("changePlaybackRate", [("rate", .number(3))])
             _ = try world.daemon.call(
-                "enqueue", [("libraryIDs", .array([album])), ("replace", .bool(true)), ("play", .bool(true))])
-            try events.waitForEvent(timeout: 30) { $0["nowPlaying"]?["rate"]?.numberValue == 1 }
+                "enqueue",
+                [
+                    ("libraryIDs", .array([.string(skipped), .string(long)])), ("replace", .bool(true)),
+                    ("play", .bool(true)),
+                ])
+            try events.waitForEvent(timeout: 30) { $0["nowPlaying"]?["rate"]?.numberValue == 3 }
             _ = try world.daemon.call("nextTrack")  // the first, left in its first second: a skip
+            var began: Double?
             try events.waitForEvent(timeout: 60) {
-                $0["nowPlaying"]?["state"]?.stringValue == "stopped" && $0["nowPlaying"]?["title"] == nil
+                began = $0["audible"]?.arrayValue?.last?["began"]?.numberValue ?? began  // the last: Long's
+                return $0["nowPlaying"]?["state"]?.stringValue == "stopped" && $0["nowPlaying"]?["title"] == nil
+            }
+            let statistics = { (title: String) throws -> String in
+                let song = try world.query(World.only("title", title))["items"]?.arrayValue?.first ?? .null
+                return "\(song["skipCount"]?.numberValue ?? -1)/\(song["playCount"]?.numberValue ?? -1)"
             }
             try waitUntil(timeout: 10) {
-                let songs = try world.query(World.only("album", "lemonade"))["items"]?.arrayValue ?? []
-                return songs.map { "\($0["skipCount"]?.numberValue ?? -1)/\($0["playCount"]?.numberValue ?? -1)" }
-                    == ["1.0/0.0", "0.0/1.0"]
+                try statistics("Pray You Catch Me") == "1.0/0.0" && statistics("Long") == "0.0/1.0"
             }
-            let played = try #require(try world.query(World.only("title", "hold up"))["items"]?.arrayValue?.first)
-            #expect((played["lastPlayed"]?.numberValue ?? 0) > 1_700_000_000)
-            #expect(try world.titles([("filters", .array([World.filter("playCount", .number(0))]))]).count == 12)
+            let played = try #require(try world.query(World.only("title", "long"))["items"]?.arrayValue?.first)
+            #expect(played["lastPlayed"]?.numberValue == began, "lastPlayed is when the listen began")
+            #expect(try statistics("Hold Up") == "0.0/0.0", "never heard")
+            let history = try world.daemon.call("listeningHistory")["listens"]?.arrayValue ?? []
+            #expect(
+                history.filter { $0["listen"]?.boolValue == true }.count == 1,
+                "one source: \(history.map(\.serialized))")
+            let songs = try #require(try world.status()["songs"]?.numberValue)
+            #expect(
+                try world.titles([("filters", .array([World.filter("playCount", .number(0))]))]).count == Int(songs) - 1
+            )
         }
 
         @Test("a folder that is not there keeps its songs, missing, until it is back; a symbolic link loop ends")

@@ -177,39 +177,40 @@ import Testing
         #expect(changes.contains(.position) && world.bookmark == 700)
         world.started()
         world.state.itemFinished(1, now: world.now)
-        #expect(world.state.listening.pending.map(\.kind) == [.played], "a play")
         #expect(world.bookmark == nil)
-        world.state.itemFinished(1, now: world.now)
-        #expect(world.state.listening.pending.count == 1, "counted once a listen")
     }
 
     // MARK: Plays and skips
 
-    @Test("a play counts at half the length or 4 minutes, once a listen; leaving early for another item is a skip")
+    @Test(
+        "the library's plays and skips follow the hearings: a listen, once; a hearing left for another before 30 s heard, a skip"
+    )
     func playsAndSkips() throws {
         var world = StateFixture(books: 3, duration: 300)
         world.play()
+        world.state.hearingAudible(nil, now: world.now)
+        let counted = { (world: inout StateFixture) in world.state.takeEvents().compactMap(SongStatistic.init) }
+        _ = counted(&world)
         // 150 s is half of 300 s, before 240 s.
-        let due = try #require(world.deadline(.play, heard: 100))
-        #expect(abs(due - (world.now + 50 + PlayerState.boundaryLateness)) < 1e-9)
-        #expect(world.reach(.play, heard: 120) == [], "not reached yet by the device")
-        #expect(world.reach(.play, heard: 150) == [] && world.state.listening.pending.count == 1)
-        #expect(world.deadline(.play, heard: 160) == nil, "counted once")
-        #expect(world.state.listening.pending.map(\.kind) == [.played])
-        // Left after its play counted: no skip. The next one, left at 10 s: a skip.
+        _ = world.reach(.listen, heard: 150.5)
+        #expect(counted(&world).map(\.kind) == [.played])
+        // Left after its listen counted: no skip. The next one, left at 10 s: a skip.
         _ = world.perform(.nextTrack, heard: 200)
-        #expect(world.state.listening.pending.count == 1)
         world.started()
+        world.state.hearingAudible(nil, now: world.now)
+        #expect(counted(&world).isEmpty)
         _ = world.perform(.nextTrack, heard: 10)
         world.started()
-        #expect(world.state.listening.pending.map(\.kind) == [.played, .skipped])
-        #expect(world.state.listening.pending.last?.path == "/books/1.m4b")
+        world.state.hearingAudible(nil, now: world.now)
+        let skipped = counted(&world)
+        #expect(skipped.map(\.kind) == [.skipped] && skipped.last?.path == "/books/1.m4b")
         // Leaving at 31 s is no skip; leaving a stopped item is none either.
         _ = world.perform(.jump(index: 1), heard: 31)
         world.started()
+        world.state.hearingAudible(nil, now: world.now)
         _ = world.perform(.stop)
         _ = world.perform(.jump(index: 2))
-        #expect(world.state.listening.pending.count == 2)
+        #expect(counted(&world).isEmpty)
     }
 
     // MARK: Phrase moves

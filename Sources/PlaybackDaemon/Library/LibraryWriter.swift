@@ -135,7 +135,7 @@ final class LibraryWriter {
     }
 
     /// A song was heard (a play) or passed over (a skip), by its path.
-    func record(_ event: ListeningEvent) throws(SQLiteError) {
+    func record(_ event: SongStatistic) throws(SQLiteError) {
         switch event.kind {
         case .played:
             try database.run(

@@ -212,7 +212,7 @@ final class MusicLibrary {
     }
 
     /// Records plays and skips on the library's thread.
-    private func record(_ events: [ListeningEvent]) {
+    private func record(_ events: [SongStatistic]) {
         guard !events.isEmpty else { return }
         worker.submit { [unowned self] in
             do throws(SQLiteError) {
@@ -365,9 +365,9 @@ enum LibraryReadFailure: Error {
 /// workers.
 extension MusicLibrary: Subsystem {
     func ready(_ view: PlayerView) { begin() }
-    /// The plays and skips a step counted are recorded.
+    /// The plays and skips in what a step heard are recorded (`SongStatistic`).
     func publish(_ view: PlayerView, changes: ChangeSet, events: [PlayerEvent]) {
-        record(events.compactMap { if case .listening(let counted) = $0 { counted } else { nil } })
+        record(events.compactMap(SongStatistic.init))
     }
     func stop(_ last: PlayerView) { end() }
 }

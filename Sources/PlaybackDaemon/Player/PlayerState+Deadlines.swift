@@ -12,8 +12,6 @@ enum StateDeadline: CaseIterable {
     case bookmark
     /// A device that comes back by itself is tried again.
     case retry
-    /// The item heard reaches where a play counts (`ListeningCounter`).
-    case play
     /// The hearing under way has been heard long enough to count as a listen (`ListenRule`).
     case listen
 }
@@ -50,9 +48,6 @@ extension PlayerState {
             return time + Self.boundaryLateness
         case .bookmark: return transport == .playing ? bookmarkDue : nil
         case .retry: return transport == .interrupted ? retry.due : nil
-        case .play:
-            guard transport == .playing, let item = queue.current else { return nil }
-            return listening.playDue(item, shown: shown).map { $0 + Self.boundaryLateness }
         case .listen:
             guard transport == .playing, let under = hearing.current, shown.item?.id == under.item.id,
                 let position = under.listenPosition
@@ -90,12 +85,6 @@ extension PlayerState {
         case .retry:
             changeRetry { $0.tryNow() }
             return (startPlaying(at: heldFrame), nil)
-        case .play:
-            guard let item = queue.current, item.id == moment.heard?.itemID,
-                let position = ListeningCounter.playPosition(of: item), playedSeconds(moment.heard) >= position - 0.01
-            else { return ([], nil) }
-            changeListening { _ = $0.countPlay(item, now: moment.now) }
-            return ([], nil)
         case .listen:
             guard let heard = moment.heard, let item = queue.current, item.id == heard.itemID else { return ([], nil) }
             changeHearing { $0.listens(upTo: item.metadata.seconds(atFrame: heard.frame)) }

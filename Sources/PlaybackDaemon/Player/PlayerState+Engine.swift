@@ -70,7 +70,6 @@ extension PlayerState {
         if let previous = queue.current, previous.id != heard.itemID {
             itemFinished(previous.id, now: now)
         }
-        changeListening { $0.newListen() }
         if queue.current?.id == id && heard.segment == segment {
             // A gap beginning moves nothing: the position holds through it.
             if !heard.isGap {

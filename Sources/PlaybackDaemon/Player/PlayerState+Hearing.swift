@@ -92,9 +92,6 @@ extension PlayerState {
         changeHearing { $0.ends(item, at: seconds, .stopped) }
     }
 
-    /// The events of the step: what was heard, and the plays and skips counted.
-    mutating func takeEvents() -> [PlayerEvent] {
-        let heard = changeHearing { $0.take() }
-        return heard + changeListening { $0.take() }.map(PlayerEvent.listening)
-    }
+    /// The events of the step: what was heard.
+    mutating func takeEvents() -> [PlayerEvent] { changeHearing { $0.take() } }
 }

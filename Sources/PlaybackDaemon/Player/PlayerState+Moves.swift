@@ -26,8 +26,6 @@ extension PlayerState {
     /// - the position jumped in the same item: its bookmark is where it landed;
     /// - another item or a jump: a sleep timer waiting for the end of the item or chapter aims
     ///   at the end of where playback is now;
-    /// - another item, the one left playing or paused in its first 30 s: a skip
-    ///   (`ListeningCounter`).
     /// - any move: what was heard of the item left (`Hearing`): a hearing ends when the item is
     ///   left for another or stopped in, a run when it pauses or jumps;
     /// - another item while playing on, with crossfade on: the new pipeline fades out of the
@@ -35,7 +33,6 @@ extension PlayerState {
     mutating func followingMoves(at moment: Moment, _ operation: (inout PlayerState) -> ChangeSet) -> ChangeSet {
         let left = queue.current.map { (item: $0, seconds: playedSeconds(moment.heard)) }
         let wasPlaying = transport == .playing
-        let wasStarted = transport != .stopped
         let pipeline = start.pipeline
         let skipFade = wasPlaying ? self.skipFade(heard: moment.heard) : nil
         let generation = queue.replacements
@@ -62,9 +59,6 @@ extension PlayerState {
         let landed = heldSeconds
         if jumped, let current { changeBookmarks { _ = $0.record(current, at: landed, now: moment.now) } }
         if otherItem || jumped { changeSleep { $0.aim(item: current, at: landed) } }
-        if let left, otherItem {
-            changeListening { _ = $0.left(left.item, at: left.seconds, started: wasStarted, now: moment.now) }
-        }
         return changes
     }
 
@@ -92,12 +86,11 @@ extension PlayerState {
         changeBookmarks { _ = $0.record(item, at: seconds, now: moment.now) }
     }
 
-    /// The item `id` was played to its end: it starts from its beginning next time, and it was
-    /// heard (a play, unless this listen counted it already).
+    /// The item `id` was played to its end: it starts from its beginning next time, and its
+    /// hearing ends.
     mutating func itemFinished(_ id: UInt64, now: Double) {
         guard let item = queue.items.first(where: { $0.id == id }) else { return }
         changeBookmarks { _ = $0.record(item, at: item.metadata.duration, now: now) }
         changeHearing { $0.ends(item, at: item.metadata.duration, .finished) }
-        changeListening { _ = $0.countPlay(item, now: now) }
     }
 }

@@ -39,7 +39,6 @@ struct PlayerState {
     /// Why playback is interrupted: the device's error, shown while `transport` is.
     private(set) var deviceError: String?
     /// Plays and skips, for the library's statistics.
-    private(set) var listening = ListeningCounter()
     /// What has been heard of the current item.
     private(set) var hearing = Hearing()
     /// The item and chapter the last published snapshot showed (`published`).
@@ -216,7 +215,6 @@ struct PlayerState {
     @discardableResult mutating func changePhrases<R>(_ body: (inout PhraseState) -> R) -> R { body(&phrases) }
     @discardableResult mutating func changeBookmarks<R>(_ body: (inout BookmarkBook) -> R) -> R { body(&bookmarks) }
     @discardableResult mutating func changeRetry<R>(_ body: (inout DeviceRetry) -> R) -> R { body(&retry) }
-    @discardableResult mutating func changeListening<R>(_ body: (inout ListeningCounter) -> R) -> R { body(&listening) }
     @discardableResult mutating func changeHearing<R>(_ body: (inout Hearing) -> R) -> R { body(&hearing) }
     mutating func changeStart<Result>(_ body: (inout PlannedStart) -> Result) -> Result { body(&start) }
     mutating func setBookmarkDue(_ time: Double?) { bookmarkDue = time }

@@ -12,8 +12,6 @@ enum PlayerEvent: Equatable {
     case listened(item: QueueItem, began: Double)
     /// An item stopped being heard (`HeardItem`: how long, and how it ended).
     case itemHeard(HeardItem)
-    /// A play or a skip was counted, for the library's statistics (`ListeningCounter`).
-    case listening(ListeningEvent)
     /// A pipeline's output thread opened the device, which turned out to be this one.
     case deviceOpened(OpenDevice)
     /// The device began to play what a pipeline wrote.
