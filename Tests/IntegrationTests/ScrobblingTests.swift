@@ -100,7 +100,7 @@ extension IntegrationSuite {
             try server!.control("status=503")
             let first = try world.daemon(server!.url)
             try waitUntil { server!.refused.count >= 1 }
-            #expect(try Self.status(first)["lastError"]?.stringValue?.contains("503") == true)
+            try waitUntil { try Self.status(first)["lastError"]?.stringValue?.contains("503") == true }
             first.signal(SIGKILL)
             _ = first.waitForExit(timeout: 10)
             server = nil  // connections are refused now
@@ -145,6 +145,22 @@ extension IntegrationSuite {
             daemon.signal(SIGHUP)
             try waitUntil { Self.listens(server).count == 1 }
             #expect(try Self.status(daemon)["authorised"]?.boolValue == true)
+
+            // A token the server refuses (401) stops the service until the token changes.
+            try Data("not-the-token\n".utf8).write(to: URL(fileURLWithPath: world.tokenFile))
+            try world.write(1)
+            daemon.signal(SIGHUP)
+            try waitUntil { try Self.status(daemon)["authorised"]?.boolValue == false }
+            #expect(try Self.status(daemon)["lastError"]?.stringValue?.contains("refused") == true)
+            #expect(server.refused.last?["status"]?.numberValue == 401)
+            try world.write(1)
+            daemon.signal(SIGHUP)  // the same refused token: not tried again
+            Thread.sleep(forTimeInterval: 1)
+            #expect(server.refused.count == 1)
+            #expect(try Self.status(daemon)["pending"]?.numberValue == 2)
+            try Data((Self.token + "\n").utf8).write(to: URL(fileURLWithPath: world.tokenFile))
+            daemon.signal(SIGHUP)
+            try waitUntil { Self.listens(server).count == 3 }
 
             // An answer without end is cut off; the worker says so.
             try server.control("endless=1")

@@ -123,6 +123,7 @@ final class Scrobbler: @unchecked Sendable {
                 return inbox.reread
             }
             if reread { client = nil }
+            countPending()
             guard let client = authorisedClient() else {
                 sleep(until: nil)
                 continue
@@ -164,21 +165,35 @@ final class Scrobbler: @unchecked Sendable {
         }
     }
 
-    /// The listens to send next, oldest first; nil while there is no history.
-    private func nextBatch(_ client: any ScrobbleClient) -> [HistoryDatabase.PendingListen]? {
+    /// The history, opened the first time it is there; nil before.
+    private func history() throws(SQLiteError) -> HistoryDatabase? {
+        if database == nil && FileSystem.isRegularFile(historyPath) {
+            database = try HistoryDatabase(path: historyPath)
+        }
+        return database
+    }
+
+    /// The state's counts, from the history as it is now.
+    private func countPending() {
         do throws(SQLiteError) {
-            if database == nil {
-                guard FileSystem.isRegularFile(historyPath) else { return nil }
-                database = try HistoryDatabase(path: historyPath)
-            }
-            let (sentAt, setAside) = try database!.scrobbleRecord(for: service.rawValue)
-            let pending = try database!.pendingCount(for: service.rawValue)
+            guard let database = try history() else { return }
+            let (sentAt, setAside) = try database.scrobbleRecord(for: service.rawValue)
+            let pending = try database.pendingCount(for: service.rawValue)
             update {
                 $0.pending = pending
                 $0.setAside = setAside
                 $0.lastSent = sentAt
             }
-            return try database!.pending(for: service.rawValue, limit: isolatingThrough == nil ? client.batchLimit : 1)
+        } catch {
+            update { $0.lastError = "the listening history cannot be read: \(error)" }
+        }
+    }
+
+    /// The listens to send next, oldest first; nil while there is no history.
+    private func nextBatch(_ client: any ScrobbleClient) -> [HistoryDatabase.PendingListen]? {
+        do throws(SQLiteError) {
+            let limit = isolatingThrough == nil ? client.batchLimit : 1
+            return try history()?.pending(for: service.rawValue, limit: limit)
         } catch {
             failed("the listening history cannot be read: \(error)", after: nil)
             return nil
