@@ -252,3 +252,37 @@ extension IntegrationSuite.Scrobbling {
         #expect(nowPlaying().first?["error"]?.numberValue == 16)
     }
 }
+
+extension IntegrationSuite.Scrobbling {
+    @Test(
+        "scrobble-streams: each 'Artist - Title' a live ICY stream plays for 30 s is a listen, sent to ListenBrainz; a title without an artist and the stream itself are none"
+    )
+    func streamTitles() throws {
+        let world = try World(backlog: 0)
+        let server = try ScrobbleStandIn("listenbrainz_server.py", [Self.token])
+        let radio = try StreamServer()
+        let daemon = try DaemonProcess(
+            arguments: [
+                "--scrobble-streams", "true", "--listenbrainz-url", server.url, "--listenbrainz-token-file", world.tokenFile,
+            ],
+            environment: ["XDG_STATE_HOME": world.state])
+        // 192 kbps sent eight times faster than it plays, to the unpaced capture device: each
+        // title, 5 s of the server's time, is 40 s of the stream heard.
+        let url = radio.url(
+            "live/long.mp3?metaint=8000&titles=Artist%20A%20-%20Song%20A|Artist%20B%20-%20Song%20B|Jingle&every=5&rate=192000"
+        )
+        _ = try daemon.call("enqueue", [("items", .array([.string(url)])), ("play", .bool(true))])
+        try waitUntil(timeout: 60) { Self.listens(server).count >= 2 }
+        _ = try daemon.call("stop")
+        let sent = Self.listens(server).compactMap { $0["track_metadata"] }
+        #expect(
+            sent.map { "\($0["artist_name"]?.stringValue ?? "") - \($0["track_name"]?.stringValue ?? "")" }
+                == ["Artist A - Song A", "Artist B - Song B"], "\(sent.map(\.serialized))")
+        let history = try daemon.call("listeningHistory")["listens"]?.arrayValue ?? []
+        let listens = history.filter { $0["listen"]?.boolValue == true }.compactMap { $0["title"]?.stringValue }
+        #expect(listens.sorted() == ["Song A", "Song B"], "\(history.map(\.serialized))")
+        let stream = history.filter { $0["ending"] != nil }
+        #expect(stream.count == 1 && stream.first?["listen"]?.boolValue == false, "the stream's own hearing")
+        #expect(server.refused.isEmpty)
+    }
+}

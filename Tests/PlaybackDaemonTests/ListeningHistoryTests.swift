@@ -70,4 +70,36 @@ import Testing
         let reopened = try HistoryDatabase(path: directory + "/history.sqlite")
         #expect(try reopened.page(offset: 0, limit: 1, since: nil, until: nil).listens.map(\.isListen) == [true])
     }
+
+    @Test(
+        "a file keyed without titles (the first version) is carried over, ids kept; two titles of a stream that began together are two rows"
+    )
+    func carriedOver() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            let old = try SQLiteDatabase(path: directory + "/history.sqlite")
+            try old.execute(
+                """
+                CREATE TABLE hearings (id INTEGER PRIMARY KEY, listenedAt REAL NOT NULL, path TEXT NOT NULL,
+                    title TEXT, artists TEXT NOT NULL, album TEXT, albumArtist TEXT, trackNumber INTEGER,
+                    duration REAL NOT NULL, identifiers TEXT, seconds REAL, ending TEXT,
+                    isListen INTEGER NOT NULL DEFAULT 0, isPractice INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (listenedAt, path));
+                INSERT INTO hearings (id, listenedAt, path, title, artists, duration, isListen)
+                    VALUES (7, 100, '/old.mp3', 'Old', '["A"]', 200, 1);
+                """)
+        }
+        let history = try database()
+        #expect(try history.pending(for: "listenbrainz", limit: 10).map(\.hearing) == [7])
+        let stream = { (title: String) in
+            QueueItem(
+                id: 9, path: "http://radio/live",
+                metadata: TrackMetadata(title: title, artist: "B", duration: 0, sampleRate: 44_100, channels: 2))
+        }
+        try history.record([.listened(item: stream("One"), began: 500)])
+        try history.record([.itemHeard(HeardItem(item: stream("Two"), began: 500, seconds: 90, ending: .stopped))])
+        let page = try history.page(offset: 0, limit: 10, since: nil, until: nil)
+        #expect(page.total == 3 && page.listens.filter(\.isListen).map(\.title) == ["One", "Old"])
+    }
 }

@@ -1,8 +1,9 @@
 import ControlProtocol
 import PlaybackModel
 
-/// The listening history's SQLite file: one row a hearing, keyed by when it began and the
-/// item's path (a hearing's second report updates its row, never adds one). Every commit is
+/// The listening history's SQLite file: one row a hearing, keyed by when it began, the item's
+/// path and its title (a hearing's second report updates its row, never adds one; a live
+/// stream's titles are hearings of their own, and the first begins with the stream). Every commit is
 /// durable (WAL, `synchronous = FULL`): the moment a listen counts, a kill -9 keeps it. One
 /// thread uses it (`ListeningHistory`'s worker).
 final class HistoryDatabase {
@@ -11,40 +12,53 @@ final class HistoryDatabase {
     /// Opens (creating) the file at `path`.
     init(path: String) throws(SQLiteError) {
         database = try SQLiteDatabase(path: path, cacheKiB: 256)
-        try database.execute(
-            """
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = FULL;
-            CREATE TABLE IF NOT EXISTS hearings (
-                id INTEGER PRIMARY KEY,
-                listenedAt REAL NOT NULL,
-                path TEXT NOT NULL,
-                title TEXT,
-                artists TEXT NOT NULL,
-                album TEXT,
-                albumArtist TEXT,
-                trackNumber INTEGER,
-                duration REAL NOT NULL,
-                identifiers TEXT,
-                seconds REAL,
-                ending TEXT,
-                isListen INTEGER NOT NULL DEFAULT 0,
-                isPractice INTEGER NOT NULL DEFAULT 0,
-                UNIQUE (listenedAt, path)
-            );
-            CREATE TABLE IF NOT EXISTS scrobbleCursors (
-                service TEXT PRIMARY KEY,
-                hearing INTEGER NOT NULL,
-                sentAt REAL
-            );
-            CREATE TABLE IF NOT EXISTS scrobblesSetAside (
-                service TEXT NOT NULL,
-                hearing INTEGER NOT NULL,
-                reason TEXT NOT NULL,
-                PRIMARY KEY (service, hearing)
-            );
-            """)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+        try database.transaction { () throws(SQLiteError) in
+            // A file of the first version keyed a hearing without its title: its rows are
+            // copied, with their ids (the scrobblers' cursors), to the table of today.
+            let keyedWithoutTitle =
+                try database.rows(
+                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'hearings'"
+                ) { $0.text(0) }.first?.contains(bytes: "UNIQUE (listenedAt, path)") ?? false
+            if keyedWithoutTitle { try database.execute("ALTER TABLE hearings RENAME TO hearingsBefore;") }
+            try database.execute(Self.schema)
+            if keyedWithoutTitle {
+                try database.execute("INSERT INTO hearings SELECT * FROM hearingsBefore; DROP TABLE hearingsBefore;")
+            }
+        }
     }
+
+    /// The tables, made when missing.
+    private static let schema = """
+        CREATE TABLE IF NOT EXISTS hearings (
+            id INTEGER PRIMARY KEY,
+            listenedAt REAL NOT NULL,
+            path TEXT NOT NULL,
+            title TEXT,
+            artists TEXT NOT NULL,
+            album TEXT,
+            albumArtist TEXT,
+            trackNumber INTEGER,
+            duration REAL NOT NULL,
+            identifiers TEXT,
+            seconds REAL,
+            ending TEXT,
+            isListen INTEGER NOT NULL DEFAULT 0,
+            isPractice INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE UNIQUE INDEX IF NOT EXISTS hearingsByStart ON hearings (listenedAt, path, coalesce(title, ''));
+        CREATE TABLE IF NOT EXISTS scrobbleCursors (
+            service TEXT PRIMARY KEY,
+            hearing INTEGER NOT NULL,
+            sentAt REAL
+        );
+        CREATE TABLE IF NOT EXISTS scrobblesSetAside (
+            service TEXT NOT NULL,
+            hearing INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            PRIMARY KEY (service, hearing)
+        );
+        """
 
     /// Records what a step heard, in one transaction: a listen as it counts, a hearing as it ends.
     func record(_ events: [PlayerEvent]) throws(SQLiteError) {
@@ -57,7 +71,7 @@ final class HistoryDatabase {
                         INSERT INTO hearings (listenedAt, path, title, artists, album, albumArtist, trackNumber,
                             duration, identifiers, isListen)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
-                        ON CONFLICT (listenedAt, path) DO UPDATE SET isListen = 1
+                        ON CONFLICT (listenedAt, path, coalesce(title, '')) DO UPDATE SET isListen = 1
                         """, Self.track(item, began: began))
                 case .itemHeard(let heard):
                     try database.run(
@@ -65,7 +79,7 @@ final class HistoryDatabase {
                         INSERT INTO hearings (listenedAt, path, title, artists, album, albumArtist, trackNumber,
                             duration, identifiers, seconds, ending, isListen, isPractice)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (listenedAt, path) DO UPDATE SET seconds = excluded.seconds,
+                        ON CONFLICT (listenedAt, path, coalesce(title, '')) DO UPDATE SET seconds = excluded.seconds,
                             ending = excluded.ending, isListen = max(isListen, excluded.isListen),
                             isPractice = excluded.isPractice
                         """,

@@ -362,7 +362,7 @@ extension PlayerService {
         }
         let (device, reconnects) = (driver.deviceName, driver.deviceReconnects)
         let result = step { state, moment in
-            let changes = state.receive(events, device: device, reconnects: reconnects, now: moment.now)
+            let changes = state.receive(events, device: device, reconnects: reconnects, at: moment)
             return (.success(.done), changes.union(reanchors ? .position : []))
         }
         if case .failure(let failure) = result {

@@ -121,9 +121,10 @@ extension PlayerState {
     }
 
     /// What the engine reported (`events`, on `device`, which comes back by itself when
-    /// `reconnects`), taken in at `now`: a pipeline played out, the device opened or failed, a
-    /// stream's title. The rest is the service's (starts heard, boundaries, log lines).
-    mutating func receive(_ events: [EngineEvent], device: String, reconnects: Bool, now: Double) -> ChangeSet {
+    /// `reconnects`), taken in at `moment`: a pipeline played out, the device opened or failed,
+    /// a stream's title. The rest is the service's (starts heard, boundaries, log lines).
+    mutating func receive(_ events: [EngineEvent], device: String, reconnects: Bool, at moment: Moment) -> ChangeSet {
+        let now = moment.now
         var changes: ChangeSet = []
         for event in events {
             switch event {
@@ -136,7 +137,7 @@ extension PlayerState {
                     deviceFailed(
                         error, at: position, opening: opening, device: device, reconnects: reconnects, now: now))
             case .streamTitle(let url, let title):
-                changes.formUnion(setStreamTitle(title, for: url))
+                changes.formUnion(setStreamTitle(title, for: url, at: moment))
             case .audible, .itemStarted, .itemsCutShort, .itemsSkipped, .xrunsRecovered:
                 break
             }

@@ -66,8 +66,9 @@ extension PlayerState {
         return current ? [.queue, .item] : .queue
     }
 
-    /// Gives the live stream at `url` the title it announced (its items' artist and title).
-    mutating func setStreamTitle(_ title: StreamTitle, for url: String) -> ChangeSet {
+    /// Gives the live stream at `url` the title it announced at `moment` (its items' artist and
+    /// title); the stream heard begins a hearing of that title (`Hearing.retitles`).
+    mutating func setStreamTitle(_ title: StreamTitle, for url: String, at moment: Moment) -> ChangeSet {
         let changed = changeQueue { queue in
             queue.updateMetadata(at: url) { metadata in
                 guard !metadata.isSeekable else { return }
@@ -76,7 +77,10 @@ extension PlayerState {
             }
         }
         guard !changed.isEmpty else { return [] }
-        return queue.current.map { changed.contains($0.id) } ?? false ? [.queue, .item] : .queue
+        guard let current = queue.current, changed.contains(current.id) else { return .queue }
+        let heard = moment.heard?.itemID == current.id ? playedSeconds(moment.heard) : nil
+        changeHearing { $0.retitles(current, upTo: heard, now: moment.now) }
+        return [.queue, .item]
     }
 
     /// Gives items the identities of their files (found after a restore, on the prober thread).

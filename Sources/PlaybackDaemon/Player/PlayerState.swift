@@ -61,6 +61,7 @@ struct PlayerState {
         sleep = SleepTimerState(fadeSeconds: settings.sleepFadeSeconds)
         phrases = PhraseState(defaults: settings.phrases)
         self.bookmarks = bookmarks ?? BookmarkBook(minimumDuration: settings.bookmarkMinimumSeconds)
+        hearing.countsStreamTitles = settings.scrobbling.streams
     }
 
     // MARK: Transport and position
@@ -233,7 +234,7 @@ struct PlayerState {
         availability.set(name, enabled: enabled) ? .commands : []
     }
 
-    /// Reloaded settings: the route policy, the rate minimum, ReplayGain (its mode only where the
+    /// Reloaded settings: the route policy, whether stream titles count as listens, the rate minimum, ReplayGain (its mode only where the
     /// file changed it), the phrase, sleep and bookmark settings take the file's; the equalizer,
     /// volume and crossfade only where the file changed them (otherwise what clients set stays); the skip intervals, and the commands whose
     /// enablement changed in the file (others keep what clients set).
@@ -242,6 +243,7 @@ struct PlayerState {
         phrases.setDefaults(new.phrases)
         sleep.setFadeSeconds(new.sleepFadeSeconds)
         bookmarks.setMinimumDuration(new.bookmarkMinimumSeconds)
+        hearing.countsStreamTitles = new.scrobbling.streams
         let rate = currentRate
         var replayGain = new.replayGain
         if new.replayGain.mode == old.replayGain.mode { replayGain.mode = sound.replayGain.mode }

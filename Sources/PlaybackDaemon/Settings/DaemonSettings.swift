@@ -76,6 +76,8 @@ public struct ScrobbleSettings: Sendable, Equatable {
     public var lastFMAuthorizationURL = lastFMAuthorizationPage
     public var lastFMAPIKey: String?
     public var lastFMSecretFile: String?
+    /// Whether a live stream's titles ("Artist - Title", 30 s heard) are listens.
+    public var streams = false
 
     public init() {}
 }

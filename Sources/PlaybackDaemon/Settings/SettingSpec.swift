@@ -343,6 +343,10 @@ enum SettingsCatalog {
         path(
             "lastfm-api-secret-file", "A file (mode 0600) holding the Last.fm API account's shared secret",
             \.scrobbling.lastFMSecretFile),
+        boolean(
+            "scrobble-streams",
+            "A live stream's title of the form Artist - Title heard for 30 s is a listen (recorded, and scrobbled)",
+            reloads: true, \.scrobbling.streams),
     ]
 
     static func spec(_ name: String) -> SettingSpec? { all.first { $0.name == name } }

@@ -11,11 +11,22 @@ import PlaybackModel
 /// only; the next pipeline opens another. A hearing becomes a listen (`ListenRule`) the moment
 /// its seconds reach what the rule needs, once; heard in practice (phrase mode, an A-B loop) it
 /// never does. What it saw waits in `events` for the service.
+///
+/// A live stream has no length, so it is never a listen; with `countsStreamTitles`
+/// (`scrobble-streams`) each title it announces as "Artist - Title" is one once 30 s of it are
+/// heard, dated when the title began. The stream's own hearing stays no listen.
 struct Hearing: Equatable {
     /// Which pass of which pipeline a run belongs to (`EnginePosition.segment`).
     struct Pass: Equatable {
         var pipeline: Int
         var segment: Int
+    }
+
+    /// A live stream's title being heard: when it began (nil until the stream is audible) and
+    /// the stream's seconds heard by then.
+    struct TitleRun: Equatable {
+        var began: Double?
+        var from: Double
     }
 
     /// The hearing under way.
@@ -33,6 +44,8 @@ struct Hearing: Equatable {
         var isListen = false
         /// Part of it was heard in phrase mode or an A-B loop.
         var isPractice = false
+        /// The title under way of a live stream whose titles count; `isListen` is then its.
+        var title: TitleRun?
 
         /// The seconds heard, with the run under way heard up to `seconds` into the item.
         func heard(upTo seconds: Double?) -> Double {
@@ -40,9 +53,11 @@ struct Hearing: Equatable {
             return self.seconds + max(0, seconds - runFrom)
         }
 
-        /// The seconds it needs to count as a listen; nil when it cannot count (any more).
+        /// The seconds it needs to count as a listen (a stream's title: the stream's seconds
+        /// heard when it began and its 30 s); nil when it cannot count (any more).
         var secondsToListen: Double? {
             guard !isListen, !isPractice, began != nil else { return nil }
+            if let title { return title.from + ListenRule.shortestItem }
             return ListenRule.secondsNeeded(duration: item.metadata.duration)
         }
 
@@ -56,11 +71,16 @@ struct Hearing: Equatable {
 
     private(set) var current: Current?
     private(set) var events: [PlayerEvent] = []
+    /// Whether a live stream's titles count as listens (`scrobble-streams`).
+    var countsStreamTitles = false
 
     /// The pipeline `pipeline` plays `item` from `seconds` into it: a run of the hearing under
     /// way when it is of that item, else a new hearing, audible once `audible` says so.
     mutating func runs(_ item: QueueItem, from seconds: Double, pipeline: Int) {
-        if current?.item.id != item.id { current = Current(item: item) }
+        if current?.item.id != item.id {
+            current = Current(item: item)
+            if countsTitle(of: item) { current?.title = TitleRun(began: nil, from: 0) }
+        }
         current?.runFrom = seconds
         current?.pass = Pass(pipeline: pipeline, segment: 0)
     }
@@ -69,17 +89,38 @@ struct Hearing: Equatable {
     mutating func audible(at began: Double) {
         guard let under = current, under.began == nil, under.runFrom != nil else { return }
         current?.began = began
+        if under.title != nil { current?.title?.began = began }
         events.append(.itemAudible(item: under.item, began: began))
     }
 
     /// Heard up to `seconds` into the item: the hearing under way counts as a listen now if its
     /// seconds reach the rule's.
     mutating func listens(upTo seconds: Double) {
-        guard let under = current, under.secondsToListen != nil, let began = under.began,
-            ListenRule.counts(seconds: under.heard(upTo: seconds), duration: under.item.metadata.duration)
+        guard let under = current, let needed = under.secondsToListen, let began = under.began,
+            under.heard(upTo: seconds) >= needed - ListenRule.tolerance
         else { return }
         current?.isListen = true
-        events.append(.listened(item: under.item, began: began))
+        events.append(.listened(item: under.item, began: under.title?.began ?? began))
+    }
+
+    /// The live stream heard announced a new title (`item` carries it), heard up to `seconds`
+    /// into the stream at `now`: the title before is over (a listen if 30 s of it were heard),
+    /// and this one begins when it counts ("Artist - Title").
+    mutating func retitles(_ item: QueueItem, upTo seconds: Double?, now: Double) {
+        guard let under = current, under.item.id == item.id, !item.metadata.isSeekable else { return }
+        if under.title != nil { listens(upTo: seconds ?? under.runFrom ?? 0) }
+        current?.item = item
+        current?.isListen = false
+        let title =
+            countsTitle(of: item)
+            ? TitleRun(began: under.began == nil ? nil : now, from: under.heard(upTo: seconds)) : nil
+        current?.title = title
+    }
+
+    /// Whether `item` is a live stream whose title counts: on, and "Artist - Title".
+    private func countsTitle(of item: QueueItem) -> Bool {
+        countsStreamTitles && !item.metadata.isSeekable && item.metadata.artist?.isEmpty == false
+            && !item.metadata.title.isEmpty
     }
 
     /// The hearing under way is heard in practice (phrase mode, an A-B loop): never a listen.
@@ -105,8 +146,8 @@ struct Hearing: Equatable {
             events.append(
                 .itemHeard(
                     HeardItem(
-                        item: item, began: began, seconds: under.seconds, ending: how, isListen: under.isListen,
-                        isPractice: under.isPractice)))
+                        item: item, began: began, seconds: under.seconds, ending: how,
+                        isListen: under.isListen && under.title == nil, isPractice: under.isPractice)))
         }
         current = nil
     }
