@@ -263,7 +263,8 @@ extension IntegrationSuite.Scrobbling {
         let radio = try StreamServer()
         let daemon = try DaemonProcess(
             arguments: [
-                "--scrobble-streams", "true", "--listenbrainz-url", server.url, "--listenbrainz-token-file", world.tokenFile,
+                "--scrobble-streams", "true", "--listenbrainz-url", server.url, "--listenbrainz-token-file",
+                world.tokenFile,
             ],
             environment: ["XDG_STATE_HOME": world.state])
         // 192 kbps sent eight times faster than it plays, to the unpaced capture device: each
