@@ -89,11 +89,21 @@ CURLcode playbackd_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_
 CURLcode playbackd_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
     return curl_easy_setopt_function(handle, option, value);
 }
-CURLcode playbackd_curl_setopt_write(CURL *handle, CURLoption option, curl_write_callback value) {
-    return curl_easy_setopt_function(handle, option, value);
-}
-CURLcode playbackd_curl_setopt_progress(CURL *handle, curl_xferinfo_callback value) {
-    return curl_easy_setopt_function(handle, CURLOPT_XFERINFOFUNCTION, value);
+void playbackd_curl_prepare(CURL *handle, const char *user_agent, const char *ca_file, long connect_timeout_ms,
+                            curl_xferinfo_callback progress, curl_write_callback body, curl_write_callback header,
+                            void *context) {
+    curl_easy_setopt_function(handle, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt_function(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt_function(handle, CURLOPT_USERAGENT, user_agent);
+    curl_easy_setopt_function(handle, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    if (ca_file) curl_easy_setopt_function(handle, CURLOPT_CAINFO, ca_file);
+    curl_easy_setopt_function(handle, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt_function(handle, CURLOPT_XFERINFOFUNCTION, progress);
+    curl_easy_setopt_function(handle, CURLOPT_XFERINFODATA, context);
+    curl_easy_setopt_function(handle, CURLOPT_WRITEFUNCTION, body);
+    curl_easy_setopt_function(handle, CURLOPT_WRITEDATA, context);
+    curl_easy_setopt_function(handle, CURLOPT_HEADERFUNCTION, header);
+    curl_easy_setopt_function(handle, CURLOPT_HEADERDATA, context);
 }
 CURLcode playbackd_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo_function(handle, info, value);

@@ -200,11 +200,15 @@ int playbackd_crypto_load(void);
 CURLcode playbackd_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode playbackd_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode playbackd_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
-CURLcode playbackd_curl_setopt_write(CURL *handle, CURLoption option, curl_write_callback value);
-CURLcode playbackd_curl_setopt_progress(CURL *handle, curl_xferinfo_callback value);
 CURLcode playbackd_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode playbackd_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode playbackd_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+/// What every transfer of the daemon sets: no signals, http and https only, `user_agent`,
+/// `ca_file` when not NULL, a connection time-out, and the progress, body and header callbacks,
+/// each given `context`.
+void playbackd_curl_prepare(CURL *handle, const char *user_agent, const char *ca_file, long connect_timeout_ms,
+                            curl_xferinfo_callback progress, curl_write_callback body, curl_write_callback header,
+                            void *context);
 
 PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 

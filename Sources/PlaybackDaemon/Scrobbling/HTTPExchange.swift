@@ -63,25 +63,15 @@ struct HTTPExchange {
         }
         defer { playbackd_curl_easy_cleanup(handle) }
         let answer = Answer(limit: maximumBytes, isCancelled: isCancelled)
-        let me = Unmanaged.passUnretained(answer).toOpaque()
         var list: UnsafeMutablePointer<curl_slist>?
         for header in request.headers { list = playbackd_curl_slist_append(list, header) }
         defer { playbackd_curl_slist_free_all(list) }
-        _ = playbackd_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        playbackd_curl_prepare(
+            handle, userAgent, caFile, Int(request.timeout * 1000), Answer.progress, Answer.body, Answer.header,
+            Unmanaged.passUnretained(answer).toOpaque())
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_URL, request.url)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_USERAGENT, userAgent)
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
         _ = playbackd_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
-        _ = playbackd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(request.timeout * 1000))
-        if let caFile { _ = playbackd_curl_setopt_pointer(handle, CURLOPT_CAINFO, caFile) }
-        _ = playbackd_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-        _ = playbackd_curl_setopt_progress(handle, Answer.progress)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
-        _ = playbackd_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, Answer.body)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
-        _ = playbackd_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, Answer.header)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
         // A byte more, so that even an empty body has an address.
         let code: CURLcode = ((request.body ?? []) + [0]).withUnsafeBufferPointer { body in
             if request.body != nil {

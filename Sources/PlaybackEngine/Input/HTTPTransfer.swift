@@ -302,23 +302,13 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     private func configure(_ handle: UnsafeMutableRawPointer) {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = playbackd_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        playbackd_curl_prepare(
+            handle, "playbackd/\(PlaybackdVersion.current)", options.caFile, Int(options.stallSeconds * 1000),
+            Self.progress, Self.body, Self.header, Unmanaged.passUnretained(self).toOpaque())
         _ = playbackd_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         _ = playbackd_curl_setopt_long(handle, CURLOPT_MAXREDIRS, 5)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = playbackd_curl_setopt_pointer(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = playbackd_curl_setopt_long(handle, CURLOPT_FAILONERROR, 1)
-        _ = playbackd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.stallSeconds * 1000))
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_USERAGENT, "playbackd/\(PlaybackdVersion.current)")
-        if let caFile = options.caFile { _ = playbackd_curl_setopt_pointer(handle, CURLOPT_CAINFO, caFile) }
-        _ = playbackd_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-        _ = playbackd_curl_setopt_progress(handle, Self.progress)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
-        _ = playbackd_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, Self.body)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
-        _ = playbackd_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, Self.header)
-        _ = playbackd_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
     }
 
     /// One request from `offset`: whether it brought a byte, and how it ended.
