@@ -24,6 +24,9 @@ public final class PlaybackEngine {
     /// A pipeline paused in place (`pause`): its threads wait, its ring holds the audio from
     /// the sample heard last on. A `start` at that position resumes it; anything else halts it.
     private(set) var suspended: Pipeline?
+    /// Whether the last `start` went on with the pipeline paused in place: its segments (the
+    /// passes of repeat-one, an A-B loop's) are numbered on from before the pause.
+    public private(set) var lastStartResumed = false
     /// The format the device is open with, or will be once the running pipeline's output
     /// thread has opened it; nil when it is closed or closing.
     private var deviceFormat: AudioFormat?
@@ -117,7 +120,8 @@ public final class PlaybackEngine {
         _ item: EngineItem, atFrame frame: Int, upcoming: [EngineItem], fadingIn: Bool = false,
         fadingFrom outgoing: EngineItem? = nil
     ) throws(DecoderError) -> Int {
-        if !fadingIn && outgoing == nil && resume(item, atFrame: frame, upcoming: upcoming) { return frame }
+        lastStartResumed = !fadingIn && outgoing == nil && resume(item, atFrame: frame, upcoming: upcoming)
+        if lastStartResumed { return frame }
         halt()
         let left = parked
         let reused = left.flatMap { $0.itemID == item.id ? $0.decoder : nil }

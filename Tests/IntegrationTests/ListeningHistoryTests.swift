@@ -40,7 +40,9 @@ extension IntegrationSuite {
             // ListenBrainz: each item as it became audible, the listen once, as it counted.
             try waitUntil { server.accepted.count >= 3 }
             let types = server.accepted.compactMap { $0["type"]?.stringValue }
-            #expect(types == ["playing_now", "playing_now", "single"], "\(types)")
+            #expect(
+                types == ["playing_now", "playing_now", "single"],
+                "\(types); audible \(world.audible.map(\.serialized))")
             let began = world.audible.compactMap { $0["began"]?.numberValue }
             let received = server.accepted.compactMap { $0["at"]?.numberValue }
             #expect(
@@ -67,6 +69,43 @@ extension IntegrationSuite {
             #expect(
                 began.count == 2 && listenedAt.count == 2 && zip(began, listenedAt).allSatisfy { abs($0 - $1) < 0.001 },
                 "began \(began), listened at \(listenedAt)")
+        }
+
+        @Test(
+            "at rate 2, a seek past most of a 40 s item, then repeat-one with a pause: the first pass no listen, the second one listen; ListenBrainz told of each pass and of the listen once, dated when the pass began"
+        )
+        func passesAndSeeks() throws {
+            let tokenFile = TestEnvironment.makeTemporaryDirectory() + "/token"
+            _ = FileManager.default.createFile(
+                atPath: tokenFile, contents: Data("rules-token".utf8), attributes: [.posixPermissions: 0o600])
+            let server = try ScrobbleStandIn("listenbrainz_server.py", ["rules-token"])
+            let world = try HearingEvents.World(
+                "rules", ["long.mp3"],
+                arguments: ["--listenbrainz-url", server.url, "--listenbrainz-token-file", tokenFile])
+            _ = try world.daemon.call("changePlaybackRate", [("rate", .number(2))])
+            _ = try world.daemon.call("changeRepeatMode", [("mode", .string("one"))])
+            try world.play()
+            _ = try world.daemon.call("changePlaybackPosition", [("position", .number(32))])
+            try world.waitForHeard(1)  // the first pass: 8 s and a little heard
+            usleep(3_000_000)
+            _ = try world.pause(after: 0)  // in place: the device is kept, the pipeline goes on
+            usleep(1_000_000)
+            try world.play()
+            try waitUntil(timeout: 40) { server.accepted.contains { $0["type"]?.stringValue == "single" } }
+            _ = try world.daemon.call("stop")
+            let types = server.accepted.compactMap { $0["type"]?.stringValue }
+            #expect(
+                types == ["playing_now", "playing_now", "single"],
+                "\(types); audible \(world.audible.map(\.serialized))")
+            let began = world.audible.compactMap { $0["began"]?.numberValue }
+            let single = server.accepted.last?["listens"]?.arrayValue?.first ?? .null
+            #expect(began.count >= 2 && single["listened_at"]?.numberValue == began[1].rounded(.down), "began \(began)")
+            #expect(
+                (world.heard.first?["seconds"]?.numberValue ?? 99) < 20,
+                "the first pass: \(world.heard.map(\.serialized))")
+            let history = try world.daemon.call("listeningHistory")["listens"]?.arrayValue ?? []
+            #expect(history.map { $0["listen"]?.boolValue == true } == [true, false], "\(history.map(\.serialized))")
+            #expect(server.refused.isEmpty)
         }
     }
 }

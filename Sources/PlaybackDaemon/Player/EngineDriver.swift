@@ -12,7 +12,8 @@ final class EngineDriver {
     /// What `apply` did that the state must take in.
     enum Report {
         /// Pipeline number `pipeline` started at `frame`.
-        case started(pipeline: Int, frame: Int)
+        /// `resumed`: the pipeline paused in place went on (its segments are numbered on).
+        case started(pipeline: Int, frame: Int, resumed: Bool)
         /// The item could not be opened (a device that cannot be is `deviceFailed`, later).
         case startFailed(DecoderError)
         /// The running pipeline stopped at this position (nil: it had nothing to tell).
@@ -153,7 +154,7 @@ final class EngineDriver {
             appliedUpcoming = start.upcoming
             appliedFade = nil
             noteRealtimePriority()
-            return .started(pipeline: start.pipeline, frame: started)
+            return .started(pipeline: start.pipeline, frame: started, resumed: engine.lastStartResumed)
         } catch {
             runningPipeline = nil
             return .startFailed(error)

@@ -188,8 +188,8 @@ final class PlayerService {
             note(planned)
             guard let report = driver.apply(plan, heard: driver.observe().heard, now: now) else { break }
             switch report {
-            case .started(let pipeline, let frame):
-                state.engineStarted(pipeline: pipeline, at: frame)
+            case .started(let pipeline, let frame, let resumed):
+                state.engineStarted(pipeline: pipeline, at: frame, resumed: resumed)
             case .halted(let position): note(state.engineHalted(at: position))
             case .upcomingConflicts: state.restartWhereHeard(fadesIn: false)
             case .startFailed(let error):

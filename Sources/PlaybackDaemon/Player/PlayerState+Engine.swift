@@ -29,11 +29,12 @@ extension PlayerState {
         return changes
     }
 
-    /// Pipeline number `pipeline` started at `frame` (the decoder's start, clamped to the item).
-    mutating func engineStarted(pipeline: Int, at frame: Int) {
+    /// Pipeline number `pipeline` started at `frame` (the decoder's start, clamped to the item);
+    /// `resumed`: it is the one paused in place, going on.
+    mutating func engineStarted(pipeline: Int, at frame: Int, resumed: Bool = false) {
         hold(frame)
         changeStart { $0.started(pipeline) }
-        hearingRuns(pipeline: pipeline, at: frame)
+        hearingRuns(pipeline: pipeline, at: frame, resumed: resumed)
         if let item = queue.current { changeABLoop { $0.pipelineStarted(atFrame: frame, in: item) } }
     }
 

@@ -5,10 +5,13 @@ import PlaybackModel
 /// moves: where a pipeline began, where one halted, which pass is heard, and which move left an
 /// item. The rules of what counts are the `Hearing` value's; here is only when each applies.
 extension PlayerState {
-    /// Pipeline number `pipeline` began at `frame` of the current item.
-    mutating func hearingRuns(pipeline: Int, at frame: Int) {
+    /// Pipeline number `pipeline` began at `frame` of the current item (`resumed`: the one
+    /// paused in place went on, its passes numbered on).
+    mutating func hearingRuns(pipeline: Int, at frame: Int, resumed: Bool = false) {
         guard let item = queue.current else { return }
-        changeHearing { $0.runs(item, from: item.metadata.seconds(atFrame: frame), pipeline: pipeline) }
+        changeHearing {
+            $0.runs(item, from: item.metadata.seconds(atFrame: frame), pipeline: pipeline, resumed: resumed)
+        }
         hearingNotesPractice()
     }
 

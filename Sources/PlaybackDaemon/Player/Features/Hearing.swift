@@ -75,14 +75,17 @@ struct Hearing: Equatable {
     var countsStreamTitles = false
 
     /// The pipeline `pipeline` plays `item` from `seconds` into it: a run of the hearing under
-    /// way when it is of that item, else a new hearing, audible once `audible` says so.
-    mutating func runs(_ item: QueueItem, from seconds: Double, pipeline: Int) {
+    /// way when it is of that item, else a new hearing, audible once `audible` says so. A
+    /// pipeline paused in place that goes on (`resumed`) plays the same pass: its segments are
+    /// numbered on (a fresh pipeline's from 0), so a resume is not a new pass of repeat-one.
+    mutating func runs(_ item: QueueItem, from seconds: Double, pipeline: Int, resumed: Bool = false) {
         if current?.item.id != item.id {
             current = Current(item: item)
             if countsTitle(of: item) { current?.title = TitleRun(began: nil, from: 0) }
         }
         current?.runFrom = seconds
-        current?.pass = Pass(pipeline: pipeline, segment: 0)
+        let segment = resumed ? current?.pass?.segment ?? 0 : 0
+        current?.pass = Pass(pipeline: pipeline, segment: segment)
     }
 
     /// The hearing under way, if it was not audible yet, became audible at `began`.
