@@ -88,6 +88,8 @@ extension IntegrationSuite {
             #expect(slowest < 0.5, "the slowest round trip took \(slowest * 1000) ms, during a drain of \(drained) s")
             try waitUntil { try Self.status(daemon)["pending"]?.numberValue == 0 }
             #expect(try Self.status(daemon)["lastSent"]?.numberValue != nil)
+            // Nothing left to send: the scrobbler sleeps until a listen wakes it.
+            try waitUntilQuiet(daemon.pid, for: 2)
         }
 
         @Test(
