@@ -80,7 +80,7 @@ let package = Package(
         // libpulse's headers only (libpulse-dev): the library is loaded when it is needed.
         .target(name: "CPulseShim", dependencies: ["CSystemd"], cSettings: leanC),
         // libFLAC, libvorbisfile and libopusfile are loaded when a file of their format is opened.
-        // (Their headers: libflac-dev, libvorbis-dev, libopusfile-dev.)
+        // (Their headers: libflac-dev, libvorbis-dev, libopusfile-dev; libebur128-dev for loudness.)
         .target(name: "CDecoderLibraries", cSettings: leanC),
         // The sound chain's vector loops, compiled for two targets and chosen at start-up.
         .target(name: "CSoundKernel", cSettings: leanC),

@@ -49,6 +49,7 @@ PLAYBACKD_LIBRARY(avcodec, "libavcodec.so.59", PLAYBACKD_AVCODEC_FUNCTIONS)
 PLAYBACKD_LIBRARY(avformat, "libavformat.so.59", PLAYBACKD_AVFORMAT_FUNCTIONS)
 PLAYBACKD_LIBRARY(soxr, "libsoxr.so.0", PLAYBACKD_SOXR_FUNCTIONS)
 PLAYBACKD_LIBRARY(crypto, "libcrypto.so.3", PLAYBACKD_CRYPTO_FUNCTIONS)
+PLAYBACKD_LIBRARY(ebur128, "libebur128.so.1", PLAYBACKD_EBUR128_FUNCTIONS)
 
 int playbackd_ffmpeg_load(void) {
     if (!playbackd_avutil_load() || !playbackd_avcodec_load() || !playbackd_avformat_load()) return 0;

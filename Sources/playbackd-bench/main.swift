@@ -32,6 +32,10 @@ import SystemSupport
 //   playbackd-bench history-write FILE COUNT
 //                                         the same, each listen its own durable transaction, as
 //                                         the daemon writes one: median and max per write.
+//   playbackd-bench loudness FILE [true-peak|decode]
+//                                         FILE decoded and its loudness measured on this thread
+//                                         (true-peak: the true peak too; decode: decoding alone):
+//                                         "LOUDNESS cpu SECONDS s realtime RATE".
 //   playbackd-bench sound-chain           the sound chain in this process, one minute of 44.1 kHz
 //                                         stereo a run, with each implementation of its inner
 //                                         loops this processor runs: CPU seconds with the chain
@@ -193,6 +197,13 @@ func readWholeFile(_ path: String) -> [UInt8]? {
     }
 }
 
+/// The CPU time this thread has used, seconds.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 func summary(_ samples: [Double]) -> String {
     func percentile(_ p: Double) -> Int { Int(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) }
     return "p50 \(percentile(0.50)) µs, p99 \(percentile(0.99)) µs, max \(Int(samples.last!)) µs\n"
@@ -286,11 +297,42 @@ case (4, "history-backlog"), (4, "history-write"):
         Console.error("playbackd-bench: \(error)\n")
         exit(1)
     }
+case (3, "loudness"), (4, "loudness"):
+    // One file decoded and measured on this thread: its loudness, the thread's CPU seconds, and
+    // the rate against real time; `true-peak` measures the true peak too, `decode` only decodes.
+    let mode = arguments.count == 4 ? arguments[3] : "sample-peak"
+    guard ["sample-peak", "true-peak", "decode"].contains(mode) else { exit(2) }
+    let open: AudioDecoderFactory = { request throws(DecoderError) in try AudioFileFormat.open(request) }
+    let start = threadCPUSeconds()
+    do {
+        let (frames, rate, loudness): (Int, Int, String)
+        if mode == "decode" {
+            let decoder = try open(DecoderRequest(path: arguments[2]))
+            var buffer = [Int16](repeating: 0, count: 4096 * decoder.format.channels)
+            var count = 0
+            while case let read = try buffer.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }), read > 0 {
+                count += read
+            }
+            (frames, rate, loudness) = (count / decoder.format.channels, decoder.format.sampleRate, "-")
+        } else {
+            let analysis = LoudnessAnalysis(truePeak: mode == "true-peak", open: open)
+            guard let measured = try analysis.measure(path: arguments[2], isCancelled: { false }) else { exit(1) }
+            let value = measured.loudness
+            (frames, rate, loudness) = (
+                measured.frames, measured.meter.sampleRate, "\(value.integrated ?? -.infinity) LUFS peak \(value.peak)"
+            )
+        }
+        let seconds = threadCPUSeconds() - start
+        Console.out("\(loudness) cpu \(seconds) s realtime \(Double(frames) / Double(rate) / seconds)\n")
+    } catch {
+        Console.error("playbackd-bench: \(error)\n")
+        exit(1)
+    }
 case (4, "echo"):
     serveEcho(socket: arguments[2], replyBytes: Int(arguments[3]) ?? 400)
 default:
     Console.error(
-        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain | state-read FILE | history-backlog FILE COUNT | history-write FILE COUNT\n"
+        "usage: playbackd-bench rtt SOCKET COUNT | rtt-until SOCKET FILE | until-audible SOCKET COUNT PATH [SECONDS] | echo SOCKET BYTES | dbus-get NAME PROPERTY TYPE COUNT | sound-chain | state-read FILE | history-backlog FILE COUNT | history-write FILE COUNT | loudness FILE [true-peak|decode]\n"
     )
     exit(2)
 }

@@ -4,6 +4,7 @@
 #define OV_EXCLUDE_STATIC_CALLBACKS
 #include <FLAC/stream_decoder.h>
 #include <curl/curl.h>
+#include <ebur128.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
@@ -41,6 +42,9 @@ int playbackd_curl_load(void);
 /// libcrypto (OpenSSL 3, which libcurl loads anyway), for the MD5 that signs Last.fm's
 /// requests (`api_sig`): loaded when the first request is signed.
 int playbackd_crypto_load(void);
+/// libebur128 (the reference implementation of EBU R128 / ITU-R BS.1770-4), for the loudness of
+/// files without ReplayGain tags: loaded when the first file is measured.
+int playbackd_ebur128_load(void);
 
 // The functions each decoder calls, under a `playbackd_` prefix: RETURNING(type, name,
 // parameters, arguments) and VOID(name, parameters, arguments).
@@ -220,6 +224,27 @@ PLAYBACKD_CURL_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
               (data, count, digest, size, type, engine))                                                             \
     RETURNING(const EVP_MD *, EVP_md5, (void), ())
 PLAYBACKD_CRYPTO_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
+
+// libebur128: a meter per file, fed 16- or 32-bit frames; the gated loudness of one or of several
+// together (an album), and each channel's peak.
+#define PLAYBACKD_EBUR128_FUNCTIONS(RETURNING, VOID)                                                                 \
+    RETURNING(ebur128_state *, ebur128_init, (unsigned int channels, unsigned long rate, int mode),                  \
+              (channels, rate, mode))                                                                                \
+    VOID(ebur128_destroy, (ebur128_state * *state), (state))                                                         \
+    RETURNING(int, ebur128_set_channel, (ebur128_state * state, unsigned int index, int value),                      \
+              (state, index, value))                                                                                 \
+    RETURNING(int, ebur128_add_frames_short, (ebur128_state * state, const short *source, size_t frames),            \
+              (state, source, frames))                                                                               \
+    RETURNING(int, ebur128_add_frames_int, (ebur128_state * state, const int *source, size_t frames),                \
+              (state, source, frames))                                                                               \
+    RETURNING(int, ebur128_loudness_global, (ebur128_state * state, double *loudness), (state, loudness))           \
+    RETURNING(int, ebur128_loudness_global_multiple, (ebur128_state * *states, size_t count, double *loudness),     \
+              (states, count, loudness))                                                                             \
+    RETURNING(int, ebur128_sample_peak, (ebur128_state * state, unsigned int channel, double *peak),                 \
+              (state, channel, peak))                                                                                \
+    RETURNING(int, ebur128_true_peak, (ebur128_state * state, unsigned int channel, double *peak),                   \
+              (state, channel, peak))
+PLAYBACKD_EBUR128_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_FLAC_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_SOXR_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
 PLAYBACKD_FAAD_FUNCTIONS(PLAYBACKD_DECLARE_RETURNING, PLAYBACKD_DECLARE_VOID)
