@@ -61,6 +61,7 @@ public final class Daemon {
             phraseAnalyzer: PhraseAnalyzer(
                 open: openDecoder, cache: PhraseCache(directory: PhraseCache.defaultDirectory(environment: .process)),
                 loop: loop),
+            loudnessAnalyzer: LoudnessAnalyzer(open: openDecoder, loop: loop),
             loop: loop, log: engineLog)
         status = SystemdStatus(notifier: notifier, log: DaemonLog(label: "playbackd.control", output: logOutput))
         if let indexPath = LibraryLocations.indexPath(environment: .process),

@@ -15,8 +15,20 @@ public enum ReplayGainMode: String, CaseIterable, Sendable, Equatable {
     case auto
 }
 
-/// The ReplayGain settings: the mode, a preamp, the gain for untagged files, and whether the
-/// peak limits the gain so that a tagged file never clips.
+/// Where a file's loudness is measured (EBU R128) for its gain, instead of read from tags.
+public enum LoudnessAnalysisMode: String, CaseIterable, Sendable, Equatable {
+    /// Files without gain tags; a tag wins where there is one.
+    case untagged
+    /// Every file (the library keeps each measure); a tag still wins.
+    case all
+    /// Every file, and the measure wins over its tags.
+    case prefer
+    /// None: an untagged file plays at `missingGain`.
+    case off
+}
+
+/// The ReplayGain settings: the mode, a preamp, the gain for untagged files, whether the
+/// peak limits the gain so that a tagged file never clips, and where loudness is measured.
 public struct ReplayGainSettings: Sendable, Equatable {
     public var mode: ReplayGainMode
     /// dB added to every tagged gain.
@@ -25,14 +37,22 @@ public struct ReplayGainSettings: Sendable, Equatable {
     public var missingGain: Double
     /// Lower a gain that would lift the tagged peak above full scale.
     public var limitToPeak: Bool
+    /// Which files' gain comes from their measured loudness.
+    public var analysis: LoudnessAnalysisMode
 
     public static let preampRange = -15.0...15.0
+    /// ReplayGain 2.0's reference level, LUFS: a measured file's gain brings it there.
+    public static let referenceLoudness = -18.0
 
-    public init(mode: ReplayGainMode = .off, preamp: Double = 0, missingGain: Double = 0, limitToPeak: Bool = true) {
+    public init(
+        mode: ReplayGainMode = .off, preamp: Double = 0, missingGain: Double = 0, limitToPeak: Bool = true,
+        analysis: LoudnessAnalysisMode = .untagged
+    ) {
         self.mode = mode
         self.preamp = preamp
         self.missingGain = missingGain
         self.limitToPeak = limitToPeak
+        self.analysis = analysis
     }
 }
 
@@ -42,6 +62,8 @@ public struct AppliedReplayGain: Sendable, Equatable {
         case track, album
         /// No ReplayGain tag: the settings' gain for untagged files.
         case untagged
+        /// The file's measured loudness (`LoudnessAnalysisMode`).
+        case analysis
     }
 
     public var source: Source
@@ -58,9 +80,27 @@ public struct AppliedReplayGain: Sendable, Equatable {
 }
 
 extension ReplayGainSettings {
+    /// Whether the gain of an item with `metadata` would come from its measured loudness: never
+    /// while ReplayGain is off, else as `analysis` says.
+    public func usesMeasurement(for metadata: TrackMetadata) -> Bool {
+        switch (mode, analysis) {
+        case (.off, _), (_, .off): false
+        case (_, .prefer): true
+        case (_, .untagged), (_, .all): metadata.replayGainTrackGain == nil && metadata.replayGainAlbumGain == nil
+        }
+    }
+
     /// The gain for `metadata`; `inAlbum` says whether its neighbours in play order share its
-    /// album (for `auto`). Nil when the mode is off.
-    public func gain(for metadata: TrackMetadata, inAlbum: Bool) -> AppliedReplayGain? {
+    /// album (for `auto`); `measured` is the item's measured loudness, when known. Nil when the
+    /// mode is off. A measured item is brought to `referenceLoudness` (preamp added, limited by
+    /// its peak as a tagged gain is); digital silence, which has no loudness, gets no gain.
+    public func gain(for metadata: TrackMetadata, inAlbum: Bool, measured: Loudness? = nil) -> AppliedReplayGain? {
+        if let measured, usesMeasurement(for: metadata) {
+            guard let loudness = measured.integrated else { return AppliedReplayGain(source: .analysis, gain: 0) }
+            var gain = Self.referenceLoudness - loudness + preamp
+            if limitToPeak, measured.peak > 0 { gain = min(gain, -20 * log10(measured.peak)) }
+            return AppliedReplayGain(source: .analysis, gain: gain)
+        }
         let useAlbum: Bool
         switch mode {
         case .off: return nil

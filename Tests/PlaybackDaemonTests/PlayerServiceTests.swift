@@ -31,6 +31,8 @@ import Testing
             phraseAnalyzer: PhraseAnalyzer(
                 open: { request throws(DecoderError) in try MPG123Decoder(path: request.path) },
                 cache: PhraseCache(directory: nil), loop: loop),
+            loudnessAnalyzer: LoudnessAnalyzer(
+                open: { request throws(DecoderError) in try MPG123Decoder(path: request.path) }, loop: loop),
             loop: loop, log: log)
     }
 

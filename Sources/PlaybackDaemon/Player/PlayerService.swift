@@ -27,6 +27,8 @@ final class PlayerService {
     let bookmarkStore: BookmarkStore
     /// Finds the current item's phrases, for phrase mode.
     let phraseAnalyzer: PhraseAnalyzer
+    /// Measures the loudness of the items whose gain comes from it.
+    let loudnessAnalyzer: LoudnessAnalyzer
     let log: DaemonLog
     private var pendingChanges: ChangeSet = []
     /// Events of the step not yet published.
@@ -59,7 +61,8 @@ final class PlayerService {
 
     init(
         state: PlayerState, driver: EngineDriver, prober: ItemProber, presets: EqualizerPresets,
-        bookmarkStore: BookmarkStore, phraseAnalyzer: PhraseAnalyzer, loop: EventLoop, log: DaemonLog
+        bookmarkStore: BookmarkStore, phraseAnalyzer: PhraseAnalyzer, loudnessAnalyzer: LoudnessAnalyzer,
+        loop: EventLoop, log: DaemonLog
     ) {
         self.state = state
         self.driver = driver
@@ -68,6 +71,7 @@ final class PlayerService {
         self.bookmarkStore = bookmarkStore
         self.log = log
         self.phraseAnalyzer = phraseAnalyzer
+        self.loudnessAnalyzer = loudnessAnalyzer
         probing = BackgroundWorker(name: "pbd-prober", loop: loop)
         deadlineTimer = OneShotTimer(loop: loop)
         heapTimer = OneShotTimer(loop: loop)
@@ -77,6 +81,12 @@ final class PlayerService {
                 log.warning("cannot find the phrases of \(StreamURL.redacted(result.request.path)): \(error)")
             }
             step { state, _ in state.phrasesFound(result) }
+        }
+        loudnessAnalyzer.onResult = { [unowned self] path, outcome in
+            if case .failure(let failure) = outcome {
+                log.warning("cannot measure the loudness of \(StreamURL.redacted(path)): \(failure.reason)")
+            }
+            step { state, _ in state.loudnessMeasured(outcome, for: path) }
         }
     }
 
@@ -235,7 +245,7 @@ final class PlayerService {
     }
 
     /// Hands the changes accumulated in this step to `onPublish`, and asks for what the state
-    /// wants found (the current item's phrases).
+    /// wants found (the current item's phrases, the loudness of the items about to play).
     ///
     /// A start (play, seek or skip while playing) is announced when the device has begun to
     /// play, not when it was asked to: a device can take hundreds of milliseconds to start, and
@@ -248,6 +258,7 @@ final class PlayerService {
         let (wanted, marked) = state.phraseAnalysisWanted(moment.heard)
         note(marked)
         if let wanted { phraseAnalyzer.request(wanted) }
+        loudnessAnalyzer.request(state.loudnessWanted())
         state.keepBookmarkSchedule(now: moment.now)
         bookmarkStore.keep(state.bookmarks)
         defer { armDeadlines() }
@@ -438,11 +449,12 @@ extension PlayerService {
         for body in waiting { body() }
     }
 
-    /// Ends the service's worker threads (the prober, phrase analysis, the bookmarks' writer)
-    /// and waits for them: the last thing before the process exits.
+    /// Ends the service's worker threads (the prober, phrase and loudness analysis, the
+    /// bookmarks' writer) and waits for them: the last thing before the process exits.
     func stopWorkers() {
         probing.stop()
         phraseAnalyzer.stop()
+        loudnessAnalyzer.stop()
         bookmarkStore.stop()
     }
 }

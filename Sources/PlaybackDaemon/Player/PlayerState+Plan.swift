@@ -73,6 +73,7 @@ extension PlayerState {
     /// mode, from the step playing (`phraseItems`).
     mutating func engineItems(startingAt frame: Int?) -> (current: EngineItem, upcoming: [EngineItem])? {
         guard let current = queue.current else { return nil }
+        loudness.plays(current, measuring: sound.replayGain.usesMeasurement(for: current.metadata))
         let rate = sound.rate(of: current)
         let sequence = [current] + upcoming(limit: Self.engineLookahead).prefix { sound.rate(of: $0) == rate }
         var items = sequence.indices.map { index in
@@ -135,7 +136,33 @@ extension PlayerState {
         let inAlbum =
             queue.shuffleMode == .off
             && [before, after].contains { $0.map { $0.metadata.isSameAlbum(as: item.metadata) } ?? false }
-        return sound.replayGain.gain(for: item.metadata, inAlbum: inAlbum)
+        return sound.replayGain.gain(for: item.metadata, inAlbum: inAlbum, measured: loudness.loudness(of: item))
+    }
+
+    /// Files whose loudness the gain waits for: the current item and the next few, where
+    /// ReplayGain takes their measure and it is not known yet. Live streams are not measured.
+    mutating func loudnessWanted() -> [String] {
+        guard sound.replayGain.mode != .off, sound.replayGain.analysis != .off, let current = queue.current else {
+            return []
+        }
+        return ([current] + upcoming(limit: Self.loudnessLookahead)).filter {
+            $0.metadata.isSeekable && !StreamURL.isStream($0.path) && !loudness.isSettled($0.path)
+                && sound.replayGain.usesMeasurement(for: $0.metadata)
+        }.map(\.path)
+    }
+
+    /// Items measured ahead of the current one.
+    static let loudnessLookahead = 3
+
+    /// A file's measure (or why there is none) arrived: kept for its items. The engine takes
+    /// the upcoming items' new gains at the next plan; the current item's shows when it had
+    /// not started yet.
+    mutating func loudnessMeasured(_ outcome: Result<Loudness, LoudnessBook.LoudnessFailure>, for path: String)
+        -> ChangeSet
+    {
+        let before = currentReplayGain()
+        guard loudness.record(outcome, for: path) else { return [] }
+        return currentReplayGain() != before ? .replayGain : []
     }
 
     /// The item played before the current one in queue order; nil when shuffled (no order to

@@ -35,10 +35,12 @@ struct PlayerState {
     private(set) var abLoop = ABLoopState()
     private(set) var phrases: PhraseState
     private(set) var bookmarks: BookmarkBook
+    /// Items' measured loudness, for the gain of those without ReplayGain tags (kept by the plan:
+    /// PlayerState+Plan).
+    var loudness = LoudnessBook()
     private(set) var retry = DeviceRetry()
     /// Why playback is interrupted: the device's error, shown while `transport` is.
     private(set) var deviceError: String?
-    /// Plays and skips, for the library's statistics.
     /// What has been heard of the current item.
     private(set) var hearing = Hearing()
     /// The item and chapter the last published snapshot showed (`published`).

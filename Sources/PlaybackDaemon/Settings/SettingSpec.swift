@@ -262,11 +262,16 @@ enum SettingsCatalog {
             "replaygain-preamp", "dB added to every ReplayGain gain (-15 - 15)", ReplayGainSettings.preampRange,
             \.replayGain.preamp),
         decibels(
-            "replaygain-missing", "dB applied to files without ReplayGain tags (-15 - 15)",
+            "replaygain-missing",
+            "dB applied to files without ReplayGain tags while their loudness is not measured (-15 - 15)",
             ReplayGainSettings.preampRange, \.replayGain.missingGain),
         boolean(
             "replaygain-limit", "Lower a ReplayGain gain that would lift the tagged peak above full scale",
             reloads: true, \.replayGain.limitToPeak),
+        choice(
+            "loudness-analysis", "MODE",
+            "Measure loudness (EBU R128) for the gain of files ReplayGain applies to: untagged (files without gain tags), all (every file; tags win), prefer (every file; the measure wins), or off",
+            reloads: true, \.replayGain.analysis),
         number(
             "rate-min-length", "MINUTES",
             "The playback rate (changePlaybackRate) applies to items at least this long, such as podcasts and audiobooks; shorter ones, such as songs, play at 1 (0: every item)",

@@ -1,3 +1,5 @@
+import PlaybackModel
+
 /// A file's loudness, decoded whole: the meter (kept for its album's loudness), how many
 /// frames it measured, and what ended decoding early, if anything.
 public struct MeasuredFile {
