@@ -11,13 +11,8 @@ extension IntegrationSuite {
             "20 s and 40 s items at rate 3: the first recorded and no listen; the second a listen once 20 s are heard, kept through kill -9; ListenBrainz told of both as they play, and of the listen once, when it counts"
         )
         func listensSurviveAKill() throws {
-            let tokenFile = TestEnvironment.makeTemporaryDirectory() + "/token"
-            _ = FileManager.default.createFile(
-                atPath: tokenFile, contents: Data("history-token".utf8), attributes: [.posixPermissions: 0o600])
-            let server = try ScrobbleStandIn("listenbrainz_server.py", ["history-token"])
-            let world = try HearingEvents.World(
-                "history", ["sine1k.mp3", "long.mp3"],
-                arguments: ["--listenbrainz-url", server.url, "--listenbrainz-token-file", tokenFile])
+            let (server, scrobbling) = try ScrobbleStandIn.listenBrainz(token: "history-token")
+            let world = try HearingEvents.World("history", ["sine1k.mp3", "long.mp3"], arguments: scrobbling)
             _ = try world.daemon.call("changePlaybackRate", [("rate", .number(3))])
             try world.play()
             try world.waitForHeard(1)
@@ -75,13 +70,8 @@ extension IntegrationSuite {
             "at rate 2, a seek past most of a 40 s item, then repeat-one with a pause: the first pass no listen, the second one listen; ListenBrainz told of each pass and of the listen once, dated when the pass began"
         )
         func passesAndSeeks() throws {
-            let tokenFile = TestEnvironment.makeTemporaryDirectory() + "/token"
-            _ = FileManager.default.createFile(
-                atPath: tokenFile, contents: Data("rules-token".utf8), attributes: [.posixPermissions: 0o600])
-            let server = try ScrobbleStandIn("listenbrainz_server.py", ["rules-token"])
-            let world = try HearingEvents.World(
-                "rules", ["long.mp3"],
-                arguments: ["--listenbrainz-url", server.url, "--listenbrainz-token-file", tokenFile])
+            let (server, scrobbling) = try ScrobbleStandIn.listenBrainz(token: "rules-token")
+            let world = try HearingEvents.World("rules", ["long.mp3"], arguments: scrobbling)
             _ = try world.daemon.call("changePlaybackRate", [("rate", .number(2))])
             _ = try world.daemon.call("changeRepeatMode", [("mode", .string("one"))])
             try world.play()

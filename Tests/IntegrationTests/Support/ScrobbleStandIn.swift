@@ -22,6 +22,16 @@ final class ScrobbleStandIn {
 
     var url: String { "http://127.0.0.1:\(port)" }
 
+    /// A ListenBrainz stand-in taking `token`, and the daemon's arguments to scrobble to it
+    /// (the token in a 0600 file of its own).
+    static func listenBrainz(token: String) throws -> (server: ScrobbleStandIn, arguments: [String]) {
+        let tokenFile = TestEnvironment.makeTemporaryDirectory() + "/token"
+        _ = FileManager.default.createFile(
+            atPath: tokenFile, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600])
+        let server = try ScrobbleStandIn("listenbrainz_server.py", [token])
+        return (server, ["--listenbrainz-url", server.url, "--listenbrainz-token-file", tokenFile])
+    }
+
     /// Every line printed so far, parsed once (an import's line is half a megabyte).
     private var parsed: [JSONValue] = []
 
