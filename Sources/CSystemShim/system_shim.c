@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <pthread.h>
 #include <malloc.h>
+#include <sys/syscall.h>
 #include "system_shim.h"
 
 int playbackd_eventfd(void) {
@@ -49,6 +50,14 @@ int playbackd_make_this_thread_background(int nice_value) {
     int scheduling = pthread_setschedparam(pthread_self(), SCHED_BATCH, &param);
     int niceness = setpriority(PRIO_PROCESS, (id_t)gettid(), nice_value);
     return scheduling == 0 && niceness == 0 ? 0 : -1;
+}
+
+int playbackd_make_this_thread_idle(void) {
+    struct sched_param param = {0};
+    int scheduling = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+    // ioprio_set(IOPRIO_WHO_PROCESS, this thread, IOPRIO_CLASS_IDLE): glibc has no wrapper.
+    int io = (int)syscall(SYS_ioprio_set, 1, (int)gettid(), 3 << 13);
+    return scheduling == 0 && io == 0 ? 0 : -1;
 }
 
 int playbackd_accept(int listen_fd) {

@@ -62,7 +62,7 @@ public enum CommandOutcome: Equatable, Sendable {
             case .library:
                 "`items` (songs: `id`, the track fields, `path`, `artists`, `playCount`, `skipCount`, `lastPlayed`, `dateAdded`, `rating`; albums: `id`, `album`, `albumArtist`, `year`, `songCount`, `duration`, `artworkURL`; names: `id`, `name`, `songCount`, `albumCount`) and `total`, the results in all."
             case .libraryStatus:
-                "`library`: `state` (`idle` or `scanning`), `songs`, `albums`, `artists`, `scanned` and `toRead` (files the scan has read, and will read in all), `failed`, `updatedAt` (seconds since the epoch) and `roots`."
+                "`library`: `state` (`idle` or `scanning`), `songs`, `albums`, `artists`, `scanned` and `toRead` (files the scan has read, and will read in all), `failed`, `updatedAt` (seconds since the epoch), `roots`, and `measured` and `toMeasure` (songs the loudness analysis has done, and has still to do in the pass running)."
             case .libraryFailures: "`failures`, each with `path` and `reason`, and `total`."
             case .listeningHistory:
                 "`listens`, newest first, each with `listenedAt` (seconds since the epoch), `seconds` heard and `ending` (`finished`, `skipped`, `stopped`, `removed`, `replaced`; both absent while under way), `listen` and `practice` (booleans), `assetURL`, `title`, `artists`, `album`, `albumArtist`, `trackNumber`, `duration` and the identifiers tagged (`musicBrainzTrackID`, `musicBrainzReleaseTrackID`, `musicBrainzAlbumID`, `musicBrainzArtistID`, `musicBrainzReleaseGroupID`, `isrc`); and `total`, the hearings in the range."

@@ -204,7 +204,8 @@ extension LibraryStatus {
             ("artists", .number(Double(artists))), ("scanned", .number(Double(scanned))),
             ("toRead", .number(Double(toRead))),
             ("failed", .number(Double(failed))), ("updatedAt", .optional(updatedAt)),
-            ("roots", .array(roots.map(JSONValue.string))),
+            ("roots", .array(roots.map(JSONValue.string))), ("measured", .number(Double(measured))),
+            ("toMeasure", .number(Double(toMeasure))),
         ])
     }
 
@@ -216,7 +217,9 @@ extension LibraryStatus {
             scanned: try reader.wholeNumber("scanned"), toRead: try reader.optionalWholeNumber("toRead") ?? 0,
             failed: try reader.wholeNumber("failed"),
             updatedAt: try reader.optionalNumber("updatedAt"),
-            roots: try reader.array("roots").compactMap(\.stringValue))
+            roots: try reader.array("roots").compactMap(\.stringValue),
+            measured: try reader.optionalWholeNumber("measured") ?? 0,
+            toMeasure: try reader.optionalWholeNumber("toMeasure") ?? 0)
     }
 }
 

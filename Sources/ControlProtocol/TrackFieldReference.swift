@@ -23,6 +23,10 @@ public enum TrackFieldReference {
             let cover = "the embedded picture, else `cover.jpg` beside the file"
             return (cover, cover, cover)
         }
+        if field.isMeasured {
+            let analysis = "the library's loudness analysis"
+            return (analysis, analysis, analysis)
+        }
         guard let source = field.source else { return ("the audio stream", "the audio stream", "the audio stream") }
         var comments = source.vorbisComments.map { "`\($0)`" }.joined(separator: ", ")
         var ffmpeg = source.ffmpegKey.map { "`\($0)`" } ?? ""

@@ -23,8 +23,13 @@ final class BackgroundWorker: @unchecked Sendable {
     private let wake = EventSignal()
     private let finished = EventSignal()
     private var thread: NamedThread?
+    /// Whether the thread runs as idle work (`SCHED_IDLE`, idle I/O) instead of background.
+    private let runsAsIdleWork: Bool
 
-    init(name: String, loop: EventLoop) {
+    /// A worker named `name`; `idle`: one that runs only when nothing else wants the CPU or
+    /// the disk (a library's loudness analysis, hours of decoding).
+    init(name: String, loop: EventLoop, idle: Bool = false) {
+        runsAsIdleWork = idle
         loop.watch(finished.fileDescriptor) { [unowned self] _ in
             finished.reset()
             runCompletions()
@@ -78,7 +83,11 @@ final class BackgroundWorker: @unchecked Sendable {
     static let niceness: Int32 = 10
 
     private func work() {
-        NamedThread.makeCurrentBackground(niceness: Self.niceness)
+        if runsAsIdleWork {
+            NamedThread.makeCurrentIdle()
+        } else {
+            NamedThread.makeCurrentBackground(niceness: Self.niceness)
+        }
         while true {
             let next: UncheckedSendable<Job>? = queue.withLock { queue in
                 guard !queue.jobs.isEmpty else {

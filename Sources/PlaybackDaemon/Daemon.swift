@@ -69,7 +69,8 @@ public final class Daemon {
         {
             library = MusicLibrary(
                 roots: LibraryLocations.roots(configured: settings.libraryDirectories, environment: .process),
-                indexPath: indexPath, userPath: userPath, openTags: openDecoder, loop: loop,
+                indexPath: indexPath, userPath: userPath, openTags: openDecoder,
+                analysis: settings.replayGain.analysis, loop: loop,
                 log: DaemonLog(label: "playbackd.library", output: logOutput),
                 report: { [unowned service] in service.receive($0) })
         } else {

@@ -6,9 +6,13 @@ public struct Loudness: Sendable, Equatable {
     /// The highest sample of any channel, full scale 1 (or the true peak, between samples,
     /// when the meter measured it).
     public var peak: Double
+    /// The integrated loudness of the album the signal is a track of, measured over all its
+    /// tracks together, LUFS; nil when it was measured alone (or the album is silent).
+    public var album: Double?
 
-    public init(integrated: Double?, peak: Double) {
+    public init(integrated: Double?, peak: Double, album: Double? = nil) {
         self.integrated = integrated
         self.peak = peak
+        self.album = album
     }
 }

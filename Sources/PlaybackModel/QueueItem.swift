@@ -110,6 +110,13 @@ public struct TrackMetadata: Sendable, Equatable {
     public var musicBrainzArtistID: String?
     public var musicBrainzReleaseGroupID: String?
     public var isrc: String?
+    /// The integrated loudness the library measured (`loudness-analysis`), LUFS; nil when
+    /// unmeasured or silent (`measuredLoudness` tells them apart).
+    public var loudness: Double?
+    /// The sample peak the library measured, full scale 1; nil when unmeasured.
+    public var loudnessPeak: Double?
+    /// The loudness of the song's album, its tracks measured together, LUFS.
+    public var albumLoudness: Double?
 
     public init(
         title: String, artist: String? = nil, album: String? = nil,
@@ -125,6 +132,13 @@ public struct TrackMetadata: Sendable, Equatable {
 }
 
 extension TrackMetadata {
+    /// The library's measure of the item (`loudness`, `loudnessPeak`, `albumLoudness`); nil
+    /// when it has none.
+    public var measuredLoudness: Loudness? {
+        get { loudnessPeak.map { Loudness(integrated: loudness, peak: $0, album: albumLoudness) } }
+        set { (loudness, loudnessPeak, albumLoudness) = (newValue?.integrated, newValue?.peak, newValue?.album) }
+    }
+
     /// Whether the engine can play this format: a sample rate, 1 to 8 channels, and no
     /// negative duration.
     public var hasPlayableFormat: Bool { sampleRate > 0 && (1...8).contains(channels) && duration >= 0 }

@@ -93,10 +93,14 @@ extension ReplayGainSettings {
     /// The gain for `metadata`; `inAlbum` says whether its neighbours in play order share its
     /// album (for `auto`); `measured` is the item's measured loudness, when known. Nil when the
     /// mode is off. A measured item is brought to `referenceLoudness` (preamp added, limited by
-    /// its peak as a tagged gain is); digital silence, which has no loudness, gets no gain.
+    /// its peak as a tagged gain is), by its album's loudness where the album gain applies and
+    /// it was measured with its album; digital silence, which has no loudness, gets no gain.
     public func gain(for metadata: TrackMetadata, inAlbum: Bool, measured: Loudness? = nil) -> AppliedReplayGain? {
         if let measured, usesMeasurement(for: metadata) {
-            guard let loudness = measured.integrated else { return AppliedReplayGain(source: .analysis, gain: 0) }
+            let albumLoudness = mode == .album || (mode == .auto && inAlbum) ? measured.album : nil
+            guard let loudness = albumLoudness ?? measured.integrated else {
+                return AppliedReplayGain(source: .analysis, gain: 0)
+            }
             var gain = Self.referenceLoudness - loudness + preamp
             if limitToPeak, measured.peak > 0 { gain = min(gain, -20 * log10(measured.peak)) }
             return AppliedReplayGain(source: .analysis, gain: gain)

@@ -56,15 +56,18 @@ public final class TrackField: Sendable {
     /// An identifier of the recording or its release (MusicBrainz's, the ISRC): kept with each
     /// hearing in the listening history, for the services a listen is sent to.
     public let isIdentifier: Bool
+    /// Measured by the library's loudness analysis, not read from the file's tags.
+    public let isMeasured: Bool
     /// What it is, for the template help and the docs.
     public let summary: String
 
     init(
         _ key: String, stateKey: String? = nil, _ storage: Storage, source: TagSource? = nil,
         mpris: String? = nil, mprisList: Bool = false, alwaysSent: Bool = false, identifier: Bool = false,
-        _ summary: String
+        measured: Bool = false, _ summary: String
     ) {
         self.isIdentifier = identifier
+        self.isMeasured = measured
         self.key = key
         self.stateKey = stateKey ?? key
         self.storage = storage
@@ -143,6 +146,16 @@ extension TrackField {
             "replayGainAlbumPeak", .decimal(.init({ $0.replayGainAlbumPeak }, { $0.replayGainAlbumPeak = $1 })),
             source: .replayGain("REPLAYGAIN_ALBUM_PEAK"),
             "the ReplayGain album peak (1 is full scale), when tagged"),
+        TrackField(
+            "loudness", .decimal(.init({ $0.loudness }, { $0.loudness = $1 })), measured: true,
+            "the integrated loudness in LUFS (EBU R128), when the library measured it and it is not silent"),
+        TrackField(
+            "peak", stateKey: "loudnessPeak", .decimal(.init({ $0.loudnessPeak }, { $0.loudnessPeak = $1 })),
+            measured: true,
+            "the sample peak (1 is full scale), when the library measured the loudness"),
+        TrackField(
+            "albumLoudness", .decimal(.init({ $0.albumLoudness }, { $0.albumLoudness = $1 })), measured: true,
+            "the album's loudness in LUFS, its tracks measured together, when the library measured it"),
         TrackField(
             "sampleRate", .requiredNumber(.init({ $0.sampleRate }, { $0.sampleRate = $1 })), "the sample rate in Hz"),
         TrackField("channels", .requiredNumber(.init({ $0.channels }, { $0.channels = $1 })), "the number of channels"),

@@ -55,6 +55,14 @@ public struct NamedThread {
         playbackd_make_this_thread_background(niceness) == 0
     }
 
+    /// Makes the calling thread idle work: `SCHED_IDLE` and the idle I/O class, so that it
+    /// runs and reads only when nothing else wants the CPU or the disk. Returns false when
+    /// either part was refused.
+    @discardableResult
+    public static func makeCurrentIdle() -> Bool {
+        playbackd_make_this_thread_idle() == 0
+    }
+
     /// Asks for real-time FIFO scheduling; returns false when the system refuses.
     public func requestRealtime(priority: Int32) -> Bool {
         var param = sched_param(sched_priority: priority)

@@ -29,6 +29,11 @@ void playbackd_name_this_thread(const char *name);
 /// Returns 0 on success, -1 when either part was refused.
 int playbackd_make_this_thread_background(int nice_value);
 
+/// Makes the calling thread idle work: SCHED_IDLE (it runs only when nothing else would) and
+/// the idle I/O class (its reads wait for every other disk access). Returns 0 on success, -1
+/// when either part was refused.
+int playbackd_make_this_thread_idle(void);
+
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC (a GNU extension Swift's Glibc hides).
 int playbackd_accept(int listen_fd);
 

@@ -35,6 +35,11 @@ enum LibraryOutput {
                 + (status.failed > 0 ? ", \(status.failed) files not read (library failures)" : "")
         ]
         if status.state == .scanning { lines.append("scanned \(status.scanned) files so far") }
+        if status.measured > 0 || status.toMeasure > 0 {
+            lines.append(
+                "loudness: \(status.measured) songs measured"
+                    + (status.toMeasure > 0 ? ", \(status.toMeasure) to measure" : ""))
+        }
         if let updatedAt = status.updatedAt { lines.append("updated \(TimeText.date(updatedAt))") }
         lines.append("folders: " + (status.roots.isEmpty ? "(none)" : status.roots.joined(separator: ", ")))
         return lines.map { $0 + "\n" }.joined()

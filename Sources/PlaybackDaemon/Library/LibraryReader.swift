@@ -22,13 +22,18 @@ final class LibraryReader {
     func releaseMemory() { database.releaseMemory() }
 
     /// The columns a song row is read from: its id, path, artists, the track fields in
-    /// `TrackField.all`'s order, then its statistics.
+    /// `TrackField.all`'s order, its statistics, then its loudness (whether measured, the
+    /// loudness, peak and album loudness), from `songRowTables`.
     private static let songColumns =
         "s.id, s.path, s.artists, " + TrackField.all.map { "s.\"\($0.key)\"" }.joined(separator: ", ")
         + ", u.plays, u.skips, u.lastPlayed, u.added, u.rating"
+        + ", l.song IS NOT NULL AND l.failure IS NULL, l.loudness, l.peak, l.album"
     private static let songTables = "songs s JOIN user.songs u ON u.id = s.id"
+    /// The tables of a query of song rows: the songs with their measures of the file as it is.
+    private static let songRowTables =
+        songTables + " LEFT JOIN user.loudness l ON l.song = s.id AND l.size = s.size AND l.mtime = s.mtime"
     /// How many columns `songColumns` names.
-    private static let songColumnCount = Int32(3 + TrackField.all.count + 5)
+    private static let songColumnCount = Int32(3 + TrackField.all.count + 9)
 
     /// One page of `query`'s results, and how many there are.
     func page(_ query: LibraryQuery) throws(SQLiteError) -> LibraryPage {
@@ -39,7 +44,7 @@ final class LibraryReader {
             let sort = query.sort.isEmpty ? query.entity.defaultSort : query.sort
             // The total in the same pass (a window over every match, before the page is cut).
             let rows = try database.rows(
-                "SELECT \(Self.songColumns), count(*) OVER () FROM \(Self.songTables) \(sql.whereClause) \(LibraryQuerySQL.songOrder(sort)) LIMIT ? OFFSET ?",
+                "SELECT \(Self.songColumns), count(*) OVER () FROM \(Self.songRowTables) \(sql.whereClause) \(LibraryQuerySQL.songOrder(sort)) LIMIT ? OFFSET ?",
                 sql.values + page
             ) { row in (Self.song(row), row.int(Self.songColumnCount)) }
             var total = rows.first?.1 ?? 0
@@ -99,7 +104,7 @@ final class LibraryReader {
 
     private func songsNamed(by id: String) throws(SQLiteError) -> [LibrarySong] {
         let order = LibraryQuerySQL.songOrder(LibraryQuery.Entity.songs.defaultSort)
-        let select = "SELECT \(Self.songColumns) FROM \(Self.songTables) WHERE s.missing = 0 AND"
+        let select = "SELECT \(Self.songColumns) FROM \(Self.songRowTables) WHERE s.missing = 0 AND"
         if let number = Int64(id) { return try database.rows("\(select) s.id = ?", [.integer(number)], Self.song) }
         guard let dash = id.lastIndex(of: "-"), let key = Int64(id[id.index(after: dash)...]) else { return [] }
         let condition: String
@@ -225,6 +230,12 @@ final class LibraryReader {
         let artists = LibraryWriter.artists(fromJSON: row.text(2))
         metadata.otherArtists = Array(artists.dropFirst())
         let statistics = Int32(3 + TrackField.all.count)
+        let loudness = statistics + 5
+        if row.int(loudness) == 1 {
+            metadata.measuredLoudness = Loudness(
+                integrated: row.optionalDouble(loudness + 1), peak: row.optionalDouble(loudness + 2) ?? 0,
+                album: row.optionalDouble(loudness + 3))
+        }
         return LibrarySong(
             id: String(row.int(0)), path: row.text(1), metadata: metadata, artists: artists,
             statistics: PlayStatistics(

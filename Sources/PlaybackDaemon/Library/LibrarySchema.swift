@@ -13,10 +13,14 @@ import PlaybackModel
 /// - the **user's** (`$XDG_STATE_HOME/playbackd/library.sqlite`, attached as `user`): each
 ///   song's persistent id with the path and file identity it was last seen at, when it was
 ///   added, its play and skip counts, when it was last played and its rating. A rebuilt index
-///   takes its ids from here, so nothing the user made is lost.
+///   takes its ids from here, so nothing the user made is lost. Beside them, each song's
+///   measured loudness (`loudness`: LUFS, NULL for silence; its sample peak; its album's
+///   loudness over the album's tracks together; or why it could not be measured), with the
+///   size and modification time of the file measured: measuring a library takes hours, so a
+///   rebuilt index keeps it, and a changed file is measured again.
 enum LibrarySchema {
     /// Raised when the index's layout changes: an index of another version is rebuilt.
-    static let indexVersion = 3
+    static let indexVersion = 4
 
     /// The SQL type of a track field's column.
     static func columnType(_ field: TrackField) -> String {
@@ -102,5 +106,13 @@ enum LibrarySchema {
             lastPlayed REAL,
             rating INTEGER NOT NULL DEFAULT 0);
         CREATE INDEX IF NOT EXISTS user.songs_file ON songs(inode, size);
+        CREATE TABLE IF NOT EXISTS user.loudness(
+            song INTEGER PRIMARY KEY,
+            size INTEGER NOT NULL,
+            mtime INTEGER NOT NULL,
+            loudness REAL,
+            peak REAL,
+            album REAL,
+            failure TEXT);
         """
 }

@@ -56,12 +56,23 @@ final class MusicLibrary {
     /// Where a change of the status or the contents is told, on the event loop
     /// (`PlayerService.receive`).
     private let report: (SubsystemReport) -> Void
+    /// Which songs' loudness is measured (`loudness-analysis`, as the daemon started).
+    private let analysisMode: LoudnessAnalysisMode
+    /// Measures the songs' loudness after each scan, at idle priority.
+    private let loudness: LibraryLoudness
+    /// Songs with a measure of their file as it is, as of the pass running (or the last), and
+    /// the songs that pass has still to measure.
+    private var measured = 0
+    private var toMeasure = 0
 
     init(
         roots: [String], indexPath: String, userPath: String, openTags: @escaping AudioDecoderFactory,
-        loop: EventLoop, log: DaemonLog, report: @escaping (SubsystemReport) -> Void
+        analysis: LoudnessAnalysisMode = .untagged, loop: EventLoop, log: DaemonLog,
+        report: @escaping (SubsystemReport) -> Void
     ) {
         self.report = report
+        analysisMode = analysis
+        loudness = LibraryLoudness(open: openTags, loop: loop)
         self.roots = roots
         self.indexPath = indexPath
         self.userPath = userPath
@@ -115,10 +126,11 @@ final class MusicLibrary {
         }
     }
 
-    /// Ends the watch and the library's thread (after the job running).
+    /// Ends the watch, the analysis and the library's thread (after the job running).
     func end() {
         readerRest.cancel()
         watch = nil
+        loudness.stop()
         worker.stop()
         writer = nil
     }
@@ -233,7 +245,49 @@ final class MusicLibrary {
             state: scanning ? .scanning : .idle, songs: counts.songs, albums: counts.albums, artists: counts.artists,
             scanned: scanning ? scanned.count.load(ordering: .relaxed) : lastScanned, toRead: scanning ? toRead : 0,
             failed: counts.failed,
-            updatedAt: counts.updatedAt, roots: roots)
+            updatedAt: counts.updatedAt, roots: roots, measured: measured, toMeasure: toMeasure)
+    }
+
+    // MARK: Loudness
+
+    /// Lists the songs to measure on the library's thread, then measures them at idle
+    /// priority (ending a pass that runs); `again`: every song, measured or not.
+    func analyze(again: Bool) {
+        guard analysisMode != .off, isOpen else { return }
+        let all = analysisMode != .untagged
+        worker.submit { [unowned self] in
+            guard let writer else { return {} }
+            do throws(SQLiteError) {
+                let (groups, measuredAmong) = try writer.songsToMeasure(all: all, again: again)
+                let measured = try writer.measuredCount() - measuredAmong
+                return { [unowned self] in measure(groups, measuredBefore: measured) }
+            } catch {
+                log.error("library: cannot list the songs to measure: \(error)")
+                return {}
+            }
+        }
+    }
+
+    /// Starts a pass over `groups` (event loop); `measuredBefore` songs outside them have a
+    /// measure.
+    private func measure(_ groups: [[SongToMeasure]], measuredBefore: Int) {
+        let total = groups.reduce(0) { $0 + $1.count }
+        (measured, toMeasure) = (measuredBefore, total)
+        report(.libraryChanged)
+        guard total > 0 else { return }
+        let (worker, log) = (worker, log)
+        // The status counts a group once it is written, so a query after it finds its measures.
+        loudness.measure(groups) { [unowned self] results, done in
+            worker.submit { [unowned self] in
+                do throws(SQLiteError) { try writer?.store(results) } catch {
+                    log.error("library: cannot keep the songs' loudness: \(error)")
+                }
+                return { [unowned self] in
+                    (measured, toMeasure) = (measuredBefore + done, total - done)
+                    report(.libraryChanged)
+                }
+            }
+        }
     }
 
     // MARK: Scans
@@ -302,6 +356,7 @@ final class MusicLibrary {
         toRead = 0
         if let counts { self.counts = counts }
         if let report { lastScanned = report.read }
+        if !scanning { analyze(again: false) }
         if unwatched > 0 {
             log.warning(
                 "library: \(unwatched) folders are not watched (raise fs.inotify.max_user_watches); 'playbackctl library update' finds their changes"

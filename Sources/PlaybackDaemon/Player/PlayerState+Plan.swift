@@ -146,7 +146,7 @@ extension PlayerState {
             return []
         }
         return ([current] + upcoming(limit: Self.loudnessLookahead)).filter {
-            $0.metadata.isSeekable && !StreamURL.isStream($0.path) && !loudness.isSettled($0.path)
+            $0.metadata.isSeekable && !StreamURL.isStream($0.path) && !loudness.isSettled($0)
                 && sound.replayGain.usesMeasurement(for: $0.metadata)
         }.map(\.path)
     }

@@ -119,11 +119,17 @@ public struct LibraryStatus: Sendable, Equatable {
     public var updatedAt: Double?
     /// The library's folders.
     public var roots: [String]
+    /// Songs the loudness analysis has done (docs/sound.md), one it could not decode included.
+    public var measured: Int
+    /// Songs the loudness analysis running has still to measure (0 when none runs).
+    public var toMeasure: Int
 
     public init(
         state: State, songs: Int, albums: Int, artists: Int, scanned: Int, toRead: Int = 0, failed: Int,
-        updatedAt: Double?, roots: [String]
+        updatedAt: Double?, roots: [String], measured: Int = 0, toMeasure: Int = 0
     ) {
+        self.measured = measured
+        self.toMeasure = toMeasure
         self.toRead = toRead
         self.state = state
         self.songs = songs

@@ -22,14 +22,17 @@ struct LoudnessBook {
         var reason: String
     }
 
-    /// The loudness that applies to `item` now: nil when unknown, or when it began unmeasured.
+    /// The loudness that applies to `item` now (the library's measure, else the one taken
+    /// here): nil when unknown, or when it began unmeasured.
     func loudness(of item: QueueItem) -> Loudness? {
-        guard item.id != startedUnmeasured, case .success(let loudness) = measured[item.path] else { return nil }
+        guard item.id != startedUnmeasured else { return nil }
+        if let kept = item.metadata.measuredLoudness { return kept }
+        guard case .success(let loudness) = measured[item.path] else { return nil }
         return loudness
     }
 
-    /// Whether `path` was measured, or failed to be.
-    func isSettled(_ path: String) -> Bool { measured[path] != nil }
+    /// Whether `item` has a measure (or failed to get one).
+    func isSettled(_ item: QueueItem) -> Bool { item.metadata.measuredLoudness != nil || measured[item.path] != nil }
 
     /// Records a measure (or why there is none); returns whether it is new.
     mutating func record(_ outcome: Result<Loudness, LoudnessFailure>, for path: String) -> Bool {
@@ -47,6 +50,6 @@ struct LoudnessBook {
     /// current.
     mutating func plays(_ item: QueueItem, measuring: Bool) {
         if item.id == startedUnmeasured { return }
-        startedUnmeasured = measuring && !isSettled(item.path) ? item.id : nil
+        startedUnmeasured = measuring && !isSettled(item) ? item.id : nil
     }
 }

@@ -1,0 +1,87 @@
+import PlaybackEngine
+import PlaybackModel
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Measures the loudness of the library's songs (docs/sound.md) on a thread that runs only
+/// when nothing else wants the CPU or the disk (`pbd-analysis`, `SCHED_IDLE`, idle I/O), an
+/// album at a time so that its loudness is gated over its tracks together. What it measures
+/// goes to `store` (the library's writer) album by album, so a stop loses at most the album
+/// being measured. A file that changed or went away while it was measured is not kept: the
+/// scan that follows the change finds it, and the next pass measures it.
+final class LibraryLoudness: @unchecked Sendable {
+    private let worker: BackgroundWorker
+    private let analysis: LoudnessAnalysis
+    /// Raised by each pass and by `stop`: a pass whose number is no longer current ends.
+    private let generation = Atomic<Int>(0)
+
+    init(open: @escaping AudioDecoderFactory, loop: EventLoop) {
+        analysis = LoudnessAnalysis(open: open)
+        worker = BackgroundWorker(name: "pbd-analysis", loop: loop, idle: true)
+    }
+
+    /// Measures `groups` (each measured together), ending any pass before; hands each group's
+    /// results to `store` on the analysis thread, with how many songs are done with it.
+    func measure(_ groups: [[SongToMeasure]], store: @escaping (_ results: [MeasuredSong], _ done: Int) -> Void) {
+        let mine = generation.add(1, ordering: .acquiringAndReleasing).newValue
+        let isCancelled = { [self] in generation.load(ordering: .relaxed) != mine }
+        worker.submit { [self] in
+            var done = 0
+            for group in groups {
+                guard let measured = measure(group, isCancelled: isCancelled) else { break }
+                done += group.count
+                store(measured, done)
+            }
+            return {}
+        }
+    }
+
+    /// Ends the pass running and joins the thread.
+    func stop() {
+        generation.add(1, ordering: .releasing)
+        worker.stop()
+    }
+
+    /// One group's measures, its album loudness set on each; nil when cancelled.
+    private func measure(_ group: [SongToMeasure], isCancelled: () -> Bool) -> [MeasuredSong]? {
+        var results: [(SongToMeasure, Result<MeasuredFile, LoudnessError>)] = []
+        for song in group {
+            if isCancelled() { return nil }
+            let outcome: Result<MeasuredFile, LoudnessError>
+            do {
+                guard let file = try analysis.measure(path: song.path, isCancelled: isCancelled) else { return nil }
+                outcome = .success(file)
+            } catch {
+                outcome = .failure(error)
+            }
+            // Changed or gone meanwhile: not kept (the scan of the change comes first).
+            guard Self.isUnchanged(song) else { continue }
+            results.append((song, outcome))
+        }
+        let meters = results.compactMap { try? $0.1.get().meter }
+        let album = group.count > 1 ? LoudnessMeter.albumLoudness(meters) : nil
+        return results.map { song, outcome in
+            switch outcome {
+            case .success(let file):
+                var loudness = file.loudness
+                loudness.album = album
+                return MeasuredSong(song: song, outcome: .success(loudness))
+            case .failure(let error):
+                return MeasuredSong(
+                    song: song, outcome: .failure(LoudnessBook.LoudnessFailure(reason: error.description)))
+            }
+        }
+    }
+
+    /// Whether `song`'s file is still there with the size and modification time it was listed
+    /// with.
+    private static func isUnchanged(_ song: SongToMeasure) -> Bool {
+        var status = stat()
+        guard stat(song.path, &status) == 0 else { return false }
+        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        return Int64(status.st_size) == song.size && modified == song.mtime
+    }
+}

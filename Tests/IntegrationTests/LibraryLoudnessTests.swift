@@ -1,0 +1,114 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// The library's loudness analysis: an untagged album measured after the scan, its
+    /// loudness over both tracks together, played with `album` at -18 LUFS with its tracks'
+    /// difference kept; the measures kept through a rebuilt index, and taken again when a
+    /// file changes.
+    @Suite struct LibraryLoudness {
+        typealias Measure = IntegrationSuite.LoudnessAnalysis
+
+        /// A library of an untagged album of two tracks (about -31 and -15 LUFS, 20 and 12 s)
+        /// and a file with ReplayGain tags.
+        static func makeLibrary() throws -> String {
+            let root = TestEnvironment.makeTemporaryDirectory() + "/Music"
+            try FileManager.default.createDirectory(atPath: root + "/Album", withIntermediateDirectories: true)
+            for (number, file) in ["loud-album1.flac", "loud-album2.flac"].enumerated() {
+                let path = root + "/Album/0\(number + 1).flac"
+                try FileManager.default.copyItem(atPath: TestEnvironment.fixture(file), toPath: path)
+                let run = try CommandLineRun.run(
+                    executable: "/usr/bin/metaflac",
+                    [
+                        "--set-tag=ALBUM=Quiet and Loud", "--set-tag=ARTIST=Tester",
+                        "--set-tag=TITLE=Track \(number + 1)",
+                        "--set-tag=TRACKNUMBER=\(number + 1)", path,
+                    ])
+                try #require(run.status == 0, "\(run.stderr)")
+            }
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.fixture("rg-album1.mp3"), toPath: root + "/tagged.mp3")
+            return root
+        }
+
+        /// Every song of the library, by title.
+        static func songs(_ world: LibraryWorld) throws -> [String: JSONValue] {
+            let items = try world.query([("limit", .number(100))])["items"]?.arrayValue ?? []
+            return Dictionary(
+                uniqueKeysWithValues: items.compactMap { song in song["title"]?.stringValue.map { ($0, song) } })
+        }
+
+        /// Waits until the analysis has measured `count` songs and has none left.
+        static func waitForAnalysis(_ world: LibraryWorld, measured count: Int) throws {
+            try waitUntil(timeout: 60, state: { (try? world.status().serialized) ?? "" }) {
+                let status = try world.status()
+                return status["measured"]?.numberValue == Double(count) && status["toMeasure"]?.numberValue == 0
+            }
+        }
+
+        @Test(
+            "an untagged album is measured after the scan, its loudness over both tracks; with album, it plays at -18 LUFS and keeps its tracks' difference"
+        )
+        func albumAtTheReference() throws {
+            let world = try LibraryWorld(
+                device: "playbackd_capture", root: try Self.makeLibrary(), arguments: ["--replaygain", "album"])
+            try Self.waitForAnalysis(world, measured: 2)
+            let songs = try Self.songs(world)
+            let (one, two) = (try #require(songs["Track 1"]), try #require(songs["Track 2"]))
+            for (song, name) in [(one, "loud-album1"), (two, "loud-album2")] {
+                let loudness = try #require(song["loudness"]?.numberValue, "\(song.serialized)")
+                #expect(abs(loudness - (try Measure.reference(name))) <= 0.1, "\(name): \(loudness)")
+                let album = try #require(song["albumLoudness"]?.numberValue)
+                #expect(abs(album - (try Measure.reference("loud-album"))) <= 0.1, "album: \(album)")
+            }
+            #expect(songs["First"] != nil && songs["First"]?["loudness"] == nil, "the tagged file is not measured")
+
+            let ids = [one, two].compactMap { $0["id"] }
+            _ = try world.daemon.call(
+                "enqueue", [("libraryIDs", .array(ids)), ("replace", .bool(true)), ("play", .bool(true))])
+            try world.daemon.waitForState("stopped", timeout: 60)
+            let levels = try Measure.capturedLoudness(world.daemon, frames: [20 * 44100, 12 * 44100])
+            let difference = try Measure.reference("loud-album2") - Measure.reference("loud-album1")
+            #expect(abs(levels[1] - levels[0] - difference) <= 0.2, "the tracks' difference kept: \(levels)")
+            let whole = try Measure.capturedLoudness(world.daemon, frames: [32 * 44100])[0]
+            #expect(abs(whole + 18) <= 0.3, "the album at \(whole) LUFS")
+        }
+
+        @Test("a rebuilt index keeps the measures (nothing is measured again); a changed file is measured again")
+        func keptAndRenewed() throws {
+            let root = try Self.makeLibrary()
+            let first = try LibraryWorld(root: root)
+            try Self.waitForAnalysis(first, measured: 2)
+            let shared = [
+                "XDG_CACHE_HOME": first.daemon.directory + "/cache",
+                "XDG_STATE_HOME": first.daemon.directory + "/state",
+            ]
+            #expect(first.daemon.terminate() == 0)
+            // A mark no measure gives, then a damaged index: rebuilt from the files.
+            let user = first.daemon.directory + "/state/playbackd/library.sqlite"
+            let marked = try CommandLineRun.run(
+                executable: "/usr/bin/sqlite3", [user, "UPDATE loudness SET loudness = -99"])
+            try #require(marked.status == 0, "\(marked.stderr)")
+            let index = first.daemon.directory + "/cache/playbackd/library-index.sqlite"
+            try Data("this is not a database".utf8).write(to: URL(fileURLWithPath: index))
+            try? FileManager.default.removeItem(atPath: index + "-wal")
+            let second = try LibraryWorld(environment: shared, root: root)
+            try Self.waitForAnalysis(second, measured: 2)
+            #expect(second.daemon.stderrText.contains("made anew"))
+            for title in ["Track 1", "Track 2"] {
+                #expect(try Self.songs(second)[title]?["loudness"]?.numberValue == -99, "\(title) kept its measure")
+            }
+            // A file changed: measured again, and its album with it.
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: root + "/Album/01.flac")
+            #expect(try second.daemon.call("libraryUpdate")["status"]?.stringValue == "success")
+            try waitUntil(timeout: 60) {
+                let songs = try Self.songs(second)
+                return ["Track 1", "Track 2"].allSatisfy { songs[$0]?["loudness"]?.numberValue ?? -99 != -99 }
+            }
+            let renewed = try #require(try Self.songs(second)["Track 1"]?["loudness"]?.numberValue)
+            #expect(abs(renewed - (try Measure.reference("loud-album1"))) <= 0.1)
+        }
+    }
+}
