@@ -72,7 +72,9 @@ public enum Runner {
                     return try ScrobbleLoginWait(client: client, service: service, token: token).follow()
                 }
                 guard cli.waits, code == ExitCode.success else { return code }
-                return try LibraryProgress(path: path, isTerminal: isatty(STDOUT_FILENO) == 1).follow()
+                return try LibraryProgress(
+                    path: path, isTerminal: isatty(STDOUT_FILENO) == 1, followsAnalysis: command == .libraryAnalyze
+                ).follow()
             } catch {
                 Console.error("playbackctl: \(error)\n")
                 switch error {

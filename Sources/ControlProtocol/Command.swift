@@ -13,7 +13,7 @@ public enum CommandName: String, CaseIterable, Sendable {
     case setPhraseMode, nextPhrase, previousPhrase, replayPhrase, phrases, analyzePhrases
     case enqueue, remove, move, shuffleQueue, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
     case bookmarks, forgetBookmarks
-    case libraryQuery, libraryUpdate, libraryStatus, libraryFailures, setRating
+    case libraryQuery, libraryUpdate, libraryAnalyze, libraryStatus, libraryFailures, setRating
     case listeningHistory, scrobbleStatus, scrobbleLogin
 }
 
@@ -220,6 +220,8 @@ public enum LibraryCommand: Sendable, Equatable {
     case query(LibraryQuery)
     /// Scans the library (under `path` when given) for what changed; `full` reads every tag again.
     case update(path: String?, full: Bool)
+    /// Measures the loudness of the songs not measured yet (`full`: of every song) now.
+    case analyze(full: Bool)
     case status
     /// A page of the files the library could not read.
     case failures(offset: Int, limit: Int)
@@ -259,6 +261,7 @@ extension Command {
         case .presets(.save): .saveEqualizer
         case .library(.query): .libraryQuery
         case .library(.update): .libraryUpdate
+        case .library(.analyze): .libraryAnalyze
         case .library(.status): .libraryStatus
         case .library(.failures): .libraryFailures
         case .library(.setRating): .setRating

@@ -76,6 +76,18 @@ extension CommandCatalog {
             .library(.update(path: try args.string("path"), full: try args.bool("full") ?? false))
         },
         CommandSpec(
+            .libraryAnalyze,
+            "Measure the loudness of the library's songs that have no measure of their file as it is (docs/sound.md), at idle priority; the reply comes once the songs are listed, and progress is pushed (`library`: `measured`, `toMeasure`). Refused while `loudness-analysis` is off.",
+            remote: false,
+            arguments: [ArgumentSpec("full", .boolean, "Measure every song again, measured or not.")],
+            verbs: [
+                CLIVerb(
+                    "library-analyze",
+                    "Measure the songs' loudness now (--full: every song again; --wait: until done).",
+                    flags: ["full", "wait"], examples: ["library analyze --wait", "library analyze --full"])
+            ]
+        ) { args throws(RequestError) in .library(.analyze(full: try args.bool("full") ?? false)) },
+        CommandSpec(
             .libraryStatus, "Where the library stands: scanning or idle, its counts, its folders.", remote: false,
             replies: .libraryStatus,
             verbs: [CLIVerb("library-status", "Show the library's counts and state.", examples: ["library status"])]

@@ -75,7 +75,9 @@ extension IntegrationSuite {
             #expect(abs(whole + 18) <= 0.3, "the album at \(whole) LUFS")
         }
 
-        @Test("a rebuilt index keeps the measures (nothing is measured again); a changed file is measured again")
+        @Test(
+            "a rebuilt index keeps the measures (nothing is measured again); a changed file is measured again; library analyze --full --wait measures all again and returns when done; off, it is refused"
+        )
         func keptAndRenewed() throws {
             let root = try Self.makeLibrary()
             let first = try LibraryWorld(root: root)
@@ -99,7 +101,10 @@ extension IntegrationSuite {
             for title in ["Track 1", "Track 2"] {
                 #expect(try Self.songs(second)[title]?["loudness"]?.numberValue == -99, "\(title) kept its measure")
             }
-            // A file changed: measured again, and its album with it.
+            // library analyze: nothing to measure; a file changed is measured again, with its album.
+            let nothing = try Self.analyze(second, ["--wait"])
+            #expect(nothing.status == 0 && nothing.stdout.contains("loudness: 2 songs measured"), "\(nothing.stdout)")
+            #expect(try Self.songs(second)["Track 1"]?["loudness"]?.numberValue == -99)
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: root + "/Album/01.flac")
             #expect(try second.daemon.call("libraryUpdate")["status"]?.stringValue == "success")
@@ -109,6 +114,24 @@ extension IntegrationSuite {
             }
             let renewed = try #require(try Self.songs(second)["Track 1"]?["loudness"]?.numberValue)
             #expect(abs(renewed - (try Measure.reference("loud-album1"))) <= 0.1)
+            // --full measures every song again, and --wait returns once it is done.
+            let remarked = try CommandLineRun.run(
+                executable: "/usr/bin/sqlite3", [user, "UPDATE loudness SET loudness = -99"])
+            try #require(remarked.status == 0, "\(remarked.stderr)")
+            let full = try Self.analyze(second, ["--full", "--wait"])
+            #expect(full.status == 0, "\(full.stdout)\(full.stderr)")
+            let songs = try Self.songs(second)
+            #expect(
+                ["Track 1", "Track 2"].allSatisfy { songs[$0]?["loudness"]?.numberValue ?? -99 != -99 }, "\(songs)")
+            // Off, it is refused with the reason.
+            let off = try LibraryWorld(root: root, arguments: ["--loudness-analysis", "off"])
+            let refused = try Self.analyze(off, [])
+            #expect(refused.status != 0 && refused.stderr.contains("loudness-analysis"), "\(refused.stderr)")
+        }
+
+        /// `playbackctl library analyze` with `flags`, against `world`'s daemon.
+        static func analyze(_ world: LibraryWorld, _ flags: [String]) throws -> CommandLineRun {
+            try CommandLineRun.run("playbackctl", ["--socket", world.daemon.socketPath, "library", "analyze"] + flags)
         }
     }
 }

@@ -160,6 +160,13 @@ final class MusicLibrary {
             update(path: path, full: full)
             reply(.success(.done))
         case .setRating(let id, let rating): setRating(rating, id: id, currentPath: currentPath, reply: reply)
+        case .analyze(let full):
+            guard analysisMode != .off else {
+                return reply(
+                    .failure(CommandFailure(.commandFailed, "the loudness analysis is off (loudness-analysis)")))
+            }
+            guard isOpen else { return reply(.failure(Self.failure(.notMade))) }
+            analyze(again: full) { reply(.success(.done)) }
         }
     }
 
@@ -251,19 +258,23 @@ final class MusicLibrary {
     // MARK: Loudness
 
     /// Lists the songs to measure on the library's thread, then measures them at idle
-    /// priority (ending a pass that runs); `again`: every song, measured or not.
-    func analyze(again: Bool) {
-        guard analysisMode != .off, isOpen else { return }
+    /// priority (ending a pass that runs); `again`: every song, measured or not. `listed` runs
+    /// once the pass has begun (the status counts its songs).
+    func analyze(again: Bool, listed: @escaping () -> Void = {}) {
+        guard analysisMode != .off, isOpen else { return listed() }
         let all = analysisMode != .untagged
         worker.submit { [unowned self] in
             guard let writer else { return {} }
             do throws(SQLiteError) {
                 let (groups, measuredAmong) = try writer.songsToMeasure(all: all, again: again)
                 let measured = try writer.measuredCount() - measuredAmong
-                return { [unowned self] in measure(groups, measuredBefore: measured) }
+                return { [unowned self] in
+                    measure(groups, measuredBefore: measured)
+                    listed()
+                }
             } catch {
                 log.error("library: cannot list the songs to measure: \(error)")
-                return {}
+                return listed
             }
         }
     }
