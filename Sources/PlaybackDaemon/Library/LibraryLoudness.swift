@@ -1,6 +1,7 @@
 import PlaybackEngine
 import PlaybackModel
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +10,7 @@ import Synchronization
 /// Measures the loudness of the library's songs (docs/sound.md) on a thread that runs only
 /// when nothing else wants the CPU or the disk (`pbd-analysis`, `SCHED_IDLE`, idle I/O), an
 /// album at a time so that its loudness is gated over its tracks together. What it measures
-/// goes to `store` (the library's writer) album by album, so a stop loses at most the album
-/// being measured. A file that changed or went away while it was measured is not kept: the
+/// goes to `store` (the library's writer) every two seconds, so a stop loses at most those. A file that changed or went away while it was measured is not kept: the
 /// scan that follows the change finds it, and the next pass measures it.
 final class LibraryLoudness: @unchecked Sendable {
     private let worker: BackgroundWorker
@@ -23,21 +23,33 @@ final class LibraryLoudness: @unchecked Sendable {
         worker = BackgroundWorker(name: "pbd-analysis", loop: loop, idle: true)
     }
 
-    /// Measures `groups` (each measured together), ending any pass before; hands each group's
-    /// results to `store` on the analysis thread, with how many songs are done with it.
+    /// Measures `groups` (each measured together), ending any pass before; hands the results
+    /// to `store` on the analysis thread every `storeInterval` seconds (and at the end), with
+    /// how many songs are done with them.
     func measure(_ groups: [[SongToMeasure]], store: @escaping (_ results: [MeasuredSong], _ done: Int) -> Void) {
         let mine = generation.add(1, ordering: .acquiringAndReleasing).newValue
         let isCancelled = { [self] in generation.load(ordering: .relaxed) != mine }
         worker.submit { [self] in
-            var done = 0
+            var (done, pending) = (0, [MeasuredSong]())
+            var stored = WallClock.monotonic()
             for group in groups {
                 guard let measured = measure(group, isCancelled: isCancelled) else { break }
                 done += group.count
-                store(measured, done)
+                pending += measured
+                if WallClock.monotonic() - stored >= Self.storeInterval {
+                    store(pending, done)
+                    (pending, stored) = ([], WallClock.monotonic())
+                }
             }
+            if !pending.isEmpty { store(pending, done) }
             return {}
         }
     }
+
+    /// Seconds between two writes of what was measured: one transaction and one pushed status
+    /// for every song (20 s songs go by 30 a second) cost playback's threads 8 times their own
+    /// CPU (Scripts/bench 2h); a stop loses at most these seconds of measuring.
+    static let storeInterval = 2.0
 
     /// Ends the pass running and joins the thread.
     func stop() {

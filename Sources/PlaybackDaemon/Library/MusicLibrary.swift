@@ -287,11 +287,14 @@ final class MusicLibrary {
         report(.libraryChanged)
         guard total > 0 else { return }
         let (worker, log) = (worker, log)
-        // The status counts a group once it is written, so a query after it finds its measures.
+        // The status counts what is written, so a query after it finds the measures.
         loudness.measure(groups) { [unowned self] results, done in
             worker.submit { [unowned self] in
                 do throws(SQLiteError) { try writer?.store(results) } catch {
                     log.error("library: cannot keep the songs' loudness: \(error)")
+                }
+                for case let (path, .failure(why)) in results.map({ ($0.song.path, $0.outcome) }) {
+                    log.warning("library: cannot measure the loudness of \(path): \(why.reason)")
                 }
                 return { [unowned self] in
                     (measured, toMeasure) = (measuredBefore + done, total - done)
