@@ -129,6 +129,45 @@ extension IntegrationSuite {
             #expect(refused.status != 0 && refused.stderr.contains("loudness-analysis"), "\(refused.stderr)")
         }
 
+        @Test(
+            "bad files: a truncated one is measured as far as it decodes; digital silence has a peak of 0, no loudness and no gain"
+        )
+        func badFiles() throws {
+            let root = TestEnvironment.makeTemporaryDirectory() + "/Music"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            let whole = try Data(contentsOf: URL(fileURLWithPath: TestEnvironment.fixture("loud-noise-10.flac")))
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: root + "/truncated.flac"))
+            try FileManager.default.copyItem(
+                atPath: TestEnvironment.fixture("loud-silence.flac"), toPath: root + "/silence.flac")
+            let world = try LibraryWorld(root: root, arguments: ["--replaygain", "track"])
+            try Self.waitForAnalysis(world, measured: 2)
+            let songs = try Self.songs(world)
+            let truncated = try #require(songs["truncated"]?["loudness"]?.numberValue, "\(songs)")
+            #expect(abs(truncated - (try Measure.reference("loud-noise-10"))) <= 0.5)
+            let silence = try #require(songs["silence"])
+            #expect(silence["peak"]?.numberValue == 0 && silence["loudness"] == nil, "\(silence.serialized)")
+            let id = try #require(silence["id"])
+            _ = try world.daemon.call("enqueue", [("libraryIDs", .array([id])), ("replace", .bool(true))])
+            let applied = try world.daemon.nowPlaying()["replayGain"]
+            #expect(
+                applied?["mode"]?.stringValue == "analysis" && applied?["gain"]?.numberValue == 0,
+                "\(applied?.serialized ?? "")")
+        }
+
+        @Test("loudness-analysis reloads: off, nothing is measured; on after SIGHUP, the library is measured")
+        func reload() throws {
+            let directory = TestEnvironment.makeTemporaryDirectory()
+            let config = directory + "/config.toml"
+            try "loudness-analysis = \"off\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let world = try LibraryWorld(root: try Self.makeLibrary(), arguments: ["--config", config])
+            #expect(try world.status()["measured"]?.numberValue == 0)
+            try "loudness-analysis = \"all\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+            world.daemon.signal(SIGHUP)
+            // all: the tagged file too.
+            try Self.waitForAnalysis(world, measured: 3)
+            #expect(try Self.songs(world)["First"]?["loudness"]?.numberValue != nil)
+        }
+
         /// `playbackctl library analyze` with `flags`, against `world`'s daemon.
         static func analyze(_ world: LibraryWorld, _ flags: [String]) throws -> CommandLineRun {
             try CommandLineRun.run("playbackctl", ["--socket", world.daemon.socketPath, "library", "analyze"] + flags)

@@ -51,6 +51,9 @@ final class LibraryLoudness: @unchecked Sendable {
     /// CPU (Scripts/bench 2h); a stop loses at most these seconds of measuring.
     static let storeInterval = 2.0
 
+    /// Ends the pass running (what it measured is stored).
+    func cancel() { generation.add(1, ordering: .releasing) }
+
     /// Ends the pass running and joins the thread.
     func stop() {
         generation.add(1, ordering: .releasing)

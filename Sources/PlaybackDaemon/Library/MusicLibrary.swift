@@ -56,8 +56,8 @@ final class MusicLibrary {
     /// Where a change of the status or the contents is told, on the event loop
     /// (`PlayerService.receive`).
     private let report: (SubsystemReport) -> Void
-    /// Which songs' loudness is measured (`loudness-analysis`, as the daemon started).
-    private let analysisMode: LoudnessAnalysisMode
+    /// Which songs' loudness is measured (`loudness-analysis`; a reload takes effect at once).
+    private var analysisMode: LoudnessAnalysisMode
     /// Measures the songs' loudness after each scan, at idle priority.
     private let loudness: LibraryLoudness
     /// Songs with a measure of their file as it is, as of the pass running (or the last), and
@@ -439,6 +439,18 @@ extension MusicLibrary: Subsystem {
         record(events.compactMap(SongStatistic.init))
     }
     func stop(_ last: PlayerView) { end() }
+    /// A new `loudness-analysis`: off ends the pass running; another mode measures what it wants.
+    func reload(_ settings: DaemonSettings) {
+        guard settings.replayGain.analysis != analysisMode else { return }
+        analysisMode = settings.replayGain.analysis
+        if analysisMode == .off {
+            loudness.cancel()
+            toMeasure = 0
+            report(.libraryChanged)
+        } else {
+            analyze(again: false)
+        }
+    }
 }
 
 /// The files a scan has read, counted from each of its threads.
