@@ -10,8 +10,9 @@ import SystemSupport
 /// Measures the loudness of the library's songs (docs/sound.md) on a thread that runs only
 /// when nothing else wants the CPU or the disk (`pbd-analysis`, `SCHED_IDLE`, idle I/O), an
 /// album at a time so that its loudness is gated over its tracks together. What it measures
-/// goes to `store` (the library's writer) every two seconds, so a stop loses at most those. A file that changed or went away while it was measured is not kept: the
-/// scan that follows the change finds it, and the next pass measures it.
+/// goes to `store` (the library's writer) every two seconds and when the pass ends or stops.
+/// A file that changed or went away while it was measured is not kept: the scan that follows
+/// the change finds it, and the next pass measures it.
 final class LibraryLoudness: @unchecked Sendable {
     private let worker: BackgroundWorker
     private let analysis: LoudnessAnalysis
@@ -48,7 +49,7 @@ final class LibraryLoudness: @unchecked Sendable {
 
     /// Seconds between two writes of what was measured: one transaction and one pushed status
     /// for every song (20 s songs go by 30 a second) cost playback's threads 8 times their own
-    /// CPU (Scripts/bench 2h); a stop loses at most these seconds of measuring.
+    /// CPU (Scripts/bench 2h).
     static let storeInterval = 2.0
 
     /// Ends the pass running (what it measured is stored).

@@ -264,7 +264,7 @@ final class MusicLibrary {
         guard analysisMode != .off, isOpen else { return listed() }
         let all = analysisMode != .untagged
         worker.submit { [unowned self] in
-            guard let writer else { return {} }
+            guard let writer else { return listed }
             do throws(SQLiteError) {
                 let (groups, measuredAmong) = try writer.songsToMeasure(all: all, again: again)
                 let measured = try writer.measuredCount() - measuredAmong
