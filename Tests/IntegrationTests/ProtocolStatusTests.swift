@@ -32,7 +32,7 @@ extension IntegrationSuite {
             .setPhraseMode: [("enabled", .bool(true)), ("repeats", .number(2))], .nextPhrase: [],
             .previousPhrase: [], .replayPhrase: [], .phrases: [], .analyzePhrases: [("threshold", .number(24))],
             .libraryQuery: [("entity", .string("albums"))], .libraryUpdate: [("full", .bool(false))],
-            .libraryStatus: [],
+            .libraryAnalyze: [("full", .bool(false))], .libraryStatus: [],
             .libraryFailures: [("limit", .number(10))], .setRating: [("rating", .number(3))],
             .listeningHistory: [("limit", .number(5)), ("since", .number(0))],
             .scrobbleStatus: [], .scrobbleLogin: [("service", .string("lastfm"))],
@@ -59,7 +59,8 @@ extension IntegrationSuite {
                 return status?["state"]?.stringValue == "idle" && status?["updatedAt"] != .null
             }
             let ordered: [CommandName] = [
-                .enqueue, .libraryQuery, .libraryUpdate, .libraryStatus, .libraryFailures, .setRating, .phrases,
+                .enqueue, .libraryQuery, .libraryUpdate, .libraryAnalyze, .libraryStatus, .libraryFailures, .setRating,
+                .phrases,
                 .listeningHistory, .scrobbleStatus, .scrobbleLogin,
                 .nowPlaying, .queue, .commands, .setCommandEnabled,
                 .changePlaybackPosition, .nextChapter, .previousChapter, .chapters, .setSleepTimer, .cancelSleepTimer,
