@@ -85,6 +85,7 @@ import Testing
         #expect(silence.loudness == Loudness(integrated: nil, peak: 0))
         #expect(silence.frames == 4 * 44100)
         #expect(LoudnessMeter.albumLoudness([silence.meter]) == nil)
+        #expect(LoudnessMeter.albumLoudness([]) == nil, "an album none of whose files opened")
     }
 
     @Test(

@@ -115,6 +115,8 @@ public final class LoudnessMeter {
     /// their blocks together as EBU R128 says, not an average of each one's; nil when all
     /// are silent or there are none.
     public static func albumLoudness(_ meters: [LoudnessMeter]) -> Double? {
+        // No meter, and libebur128 may never have been loaded (every file failed to open).
+        guard !meters.isEmpty else { return nil }
         var states = meters.map(\.state)
         var integrated = -Double.infinity
         _ = states.withUnsafeMutableBufferPointer {
