@@ -23,16 +23,14 @@ extension IntegrationSuite {
         static func ffmpegLoudness(_ samples: ArraySlice<Int16>, in directory: String) throws -> Double {
             let raw = directory + "/slice.raw"
             try Array(samples).withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: raw))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = [
-                "-nostdin", "-hide_banner", "-nostats", "-f", "s16le", "-ar", "44100", "-ac", "2", "-i", raw,
-                "-af", "ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.I:file=\(directory)/r128.txt",
-                "-f", "null", "-",
-            ]
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            let run = try CommandLineRun.run(
+                executable: "/usr/bin/ffmpeg",
+                [
+                    "-nostdin", "-hide_banner", "-nostats", "-f", "s16le", "-ar", "44100", "-ac", "2", "-i", raw,
+                    "-af", "ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.I:file=\(directory)/r128.txt",
+                    "-f", "null", "-",
+                ])
+            try #require(run.status == 0, "ffmpeg: \(run.stderr.suffix(500))")
             let lines = try String(contentsOfFile: directory + "/r128.txt", encoding: .utf8).split(separator: "\n")
             let last = try #require(lines.last { $0.hasPrefix("lavfi.r128.I=") })
             return try #require(Double(last.dropFirst("lavfi.r128.I=".count)))
@@ -98,12 +96,12 @@ extension IntegrationSuite {
             let playing = try daemon.waitForState("playing")
             #expect(playing["replayGain"]?["mode"]?.stringValue == "untagged", "\(playing.serialized)")
             _ = try daemon.enqueue(["loud-noise-40.flac"])
-            // Measured by now (in milliseconds), yet a seek, which starts the item anew in the
-            // engine, keeps the gain it started with.
-            Thread.sleep(forTimeInterval: 1.5)
+            // Measured by the time 1.5 s have played (it takes milliseconds), yet a seek, which
+            // starts the item anew in the engine, keeps the gain it started with.
+            try waitUntil(timeout: 30) { extrapolated(try daemon.nowPlaying()) >= 1.5 }
             _ = try daemon.call("changePlaybackPosition", [("position", .number(1))])
             #expect(try daemon.nowPlaying()["replayGain"]?["mode"]?.stringValue == "untagged")
-            try daemon.waitForState("stopped", timeout: 60)
+            try daemon.waitForState("stopped", timeout: 160)
             // Stationary noise: everything before the second item's 8 s measures as the first.
             let captured = try daemon.captured().count / 4
             let levels = try Self.capturedLoudness(daemon, frames: [captured - 8 * 44100, 8 * 44100])

@@ -66,13 +66,7 @@ final class LibraryLoudness: @unchecked Sendable {
         var results: [(SongToMeasure, Result<MeasuredFile, LoudnessError>)] = []
         for song in group {
             if isCancelled() { return nil }
-            let outcome: Result<MeasuredFile, LoudnessError>
-            do {
-                guard let file = try analysis.measure(path: song.path, isCancelled: isCancelled) else { return nil }
-                outcome = .success(file)
-            } catch {
-                outcome = .failure(error)
-            }
+            guard let outcome = analysis.outcome(path: song.path, isCancelled: isCancelled) else { return nil }
             // Changed or gone meanwhile: not kept (the scan of the change comes first).
             guard Self.isUnchanged(song) else { continue }
             results.append((song, outcome))
@@ -86,8 +80,7 @@ final class LibraryLoudness: @unchecked Sendable {
                 loudness.album = album
                 return MeasuredSong(song: song, outcome: .success(loudness))
             case .failure(let error):
-                return MeasuredSong(
-                    song: song, outcome: .failure(LoudnessBook.LoudnessFailure(reason: error.description)))
+                return MeasuredSong(song: song, outcome: .failure(error))
             }
         }
     }
@@ -97,7 +90,7 @@ final class LibraryLoudness: @unchecked Sendable {
     private static func isUnchanged(_ song: SongToMeasure) -> Bool {
         var status = stat()
         guard stat(song.path, &status) == 0 else { return false }
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        return Int64(status.st_size) == song.size && modified == song.mtime
+        let identity = LibraryWalk.identity(status)
+        return identity.size == song.size && identity.modified == song.mtime
     }
 }

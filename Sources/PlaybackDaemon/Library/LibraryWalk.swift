@@ -207,7 +207,8 @@ struct LibraryWalk {
         }
     }
 
-    private static func identity(_ info: stat) -> LibraryFileIdentity {
+    /// The identity of the file `info` describes (as `stat` gives it).
+    static func identity(_ info: stat) -> LibraryFileIdentity {
         LibraryFileIdentity(
             size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),

@@ -1,3 +1,4 @@
+import PlaybackEngine
 import PlaybackModel
 
 /// A song the loudness analysis is to measure: its id, its file as the index knows it.
@@ -11,7 +12,7 @@ struct SongToMeasure: Equatable {
 /// What measuring a song gave: its loudness (with its album's), or why there is none.
 struct MeasuredSong {
     var song: SongToMeasure
-    var outcome: Result<Loudness, LoudnessBook.LoudnessFailure>
+    var outcome: Result<Loudness, LoudnessError>
 }
 
 extension LibraryWriter {
@@ -63,7 +64,7 @@ extension LibraryWriter {
                 let (loudness, failure): (Loudness?, String?) =
                     switch measured.outcome {
                     case .success(let loudness): (loudness, nil)
-                    case .failure(let why): (nil, why.reason)
+                    case .failure(let error): (nil, error.description)
                     }
                 let optional = { (value: Double?) in value.map(SQLiteValue.real) ?? .null }
                 try database.run(

@@ -294,7 +294,7 @@ final class MusicLibrary {
                     log.error("library: cannot keep the songs' loudness: \(error)")
                 }
                 for case let (path, .failure(why)) in results.map({ ($0.song.path, $0.outcome) }) {
-                    log.warning("library: cannot measure the loudness of \(path): \(why.reason)")
+                    log.warning("library: cannot measure the loudness of \(path): \(why)")
                 }
                 return { [unowned self] in
                     (measured, toMeasure) = (measuredBefore + done, total - done)

@@ -84,7 +84,7 @@ final class PlayerService {
         }
         loudnessAnalyzer.onResult = { [unowned self] path, outcome in
             if case .failure(let failure) = outcome {
-                log.warning("cannot measure the loudness of \(StreamURL.redacted(path)): \(failure.reason)")
+                log.warning("cannot measure the loudness of \(StreamURL.redacted(path)): \(failure)")
             }
             step { state, _ in state.loudnessMeasured(outcome, for: path) }
         }

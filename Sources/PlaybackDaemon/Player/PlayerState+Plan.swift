@@ -157,7 +157,7 @@ extension PlayerState {
     /// A file's measure (or why there is none) arrived: kept for its items. The engine takes
     /// the upcoming items' new gains at the next plan; the current item's shows when it had
     /// not started yet.
-    mutating func loudnessMeasured(_ outcome: Result<Loudness, LoudnessBook.LoudnessFailure>, for path: String)
+    mutating func loudnessMeasured(_ outcome: Result<Loudness, LoudnessError>, for path: String)
         -> ChangeSet
     {
         let before = currentReplayGain()

@@ -15,7 +15,7 @@ final class LoudnessAnalyzer: @unchecked Sendable {
     private var asked: Set<String> = []
     private let isStopping = Atomic<Bool>(false)
     /// Receives each file's measure, or why there is none, on the event loop (set by the service).
-    var onResult: (String, Result<Loudness, LoudnessBook.LoudnessFailure>) -> Void = { _, _ in }
+    var onResult: (String, Result<Loudness, LoudnessError>) -> Void = { _, _ in }
 
     init(open: @escaping AudioDecoderFactory, loop: EventLoop) {
         analysis = LoudnessAnalysis(open: open)
@@ -42,13 +42,7 @@ final class LoudnessAnalyzer: @unchecked Sendable {
     }
 
     /// `path`'s measure; nil when stopped on the way.
-    private func measure(_ path: String) -> Result<Loudness, LoudnessBook.LoudnessFailure>? {
-        do {
-            guard let file = try analysis.measure(path: path, isCancelled: { isStopping.load(ordering: .relaxed) })
-            else { return nil }
-            return .success(file.loudness)
-        } catch {
-            return .failure(LoudnessBook.LoudnessFailure(reason: error.description))
-        }
+    private func measure(_ path: String) -> Result<Loudness, LoudnessError>? {
+        analysis.outcome(path: path) { isStopping.load(ordering: .relaxed) }.map { $0.map(\.loudness) }
     }
 }

@@ -44,6 +44,16 @@ public struct LoudnessAnalysis: Sendable {
         return MeasuredFile(meter: meter, frames: outcome.frames, stoppedBy: outcome.stoppedBy)
     }
 
+    /// `measure` as a value: the file measured, or why it cannot be; nil when cancelled.
+    public func outcome(path: String, isCancelled: () -> Bool) -> Result<MeasuredFile, LoudnessError>? {
+        do {
+            guard let file = try measure(path: path, isCancelled: isCancelled) else { return nil }
+            return .success(file)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Decodes `decoder` to its end (or its first error) into `meter`: the frames measured and
     /// the error; nil when cancelled.
     private static func feed<Sample: PCMSample>(

@@ -1,3 +1,4 @@
+import PlaybackEngine
 import PlaybackModel
 
 /// The loudness measured for queue items whose gain comes from it (`ReplayGainSettings
@@ -7,7 +8,7 @@ import PlaybackModel
 struct LoudnessBook {
     /// What each file measured; what could not be measured is kept as a failure so that it is
     /// not asked for again.
-    private var measured: [String: Result<Loudness, LoudnessFailure>] = [:]
+    private var measured: [String: Result<Loudness, LoudnessError>] = [:]
     /// The item that started unmeasured: it keeps the gain it started with while current.
     private var startedUnmeasured: UInt64?
 
@@ -16,11 +17,6 @@ struct LoudnessBook {
     static let capacity = 4096
     /// The order measures came in, for forgetting the oldest.
     private var arrival: [String] = []
-
-    /// Why a file has no measure, as the analysis said.
-    struct LoudnessFailure: Error, Equatable {
-        var reason: String
-    }
 
     /// The loudness that applies to `item` now (the library's measure, else the one taken
     /// here): nil when unknown, or when it began unmeasured.
@@ -35,7 +31,7 @@ struct LoudnessBook {
     func isSettled(_ item: QueueItem) -> Bool { item.metadata.measuredLoudness != nil || measured[item.path] != nil }
 
     /// Records a measure (or why there is none); returns whether it is new.
-    mutating func record(_ outcome: Result<Loudness, LoudnessFailure>, for path: String) -> Bool {
+    mutating func record(_ outcome: Result<Loudness, LoudnessError>, for path: String) -> Bool {
         guard measured[path] != outcome else { return false }
         if measured.updateValue(outcome, forKey: path) == nil { arrival.append(path) }
         if arrival.count > Self.capacity {
