@@ -425,6 +425,16 @@ struct OutputLoop<Sample: PCMSample> {
         return done + frames
     }
 
+    /// Runs the fade's arithmetic once, on one silent frame, on the thread that makes the
+    /// pipeline: unspecialized (a debug build), its conversions between the sample type and
+    /// `Int64` look their conformances up at first use, which instantiates them (an
+    /// allocation), and the first fade out must not do that on the output thread (the
+    /// real-time test caught it once in three runs, at a SIGTERM's fade).
+    func prepareFade() {
+        let silence = [Sample](repeating: 0, count: channels)
+        silence.withUnsafeBufferPointer { scaleIntoFade($0, at: 0, of: 1) }
+    }
+
     /// Writes `region`'s frames into the fade buffer from `frame` on, scaled down linearly to
     /// reach zero at frame `fadeFrames`.
     private func scaleIntoFade(_ region: UnsafeBufferPointer<Sample>, at frame: Int, of fadeFrames: Int) {

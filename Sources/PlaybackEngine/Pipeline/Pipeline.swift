@@ -122,6 +122,7 @@ final class Pipeline: @unchecked Sendable {
                     chain: SoundChain(channels: format.channels, sampleRate: format.sampleRate, scratch: soundScratch))
                 : nil,
             opening: opening, opens: start.opening?.format != nil, stopped: stopped)
+        output.prepareFade()
         let decoderWork = UncheckedSendable((decoding, start.decoder))
         let outputWork = UncheckedSendable(output)
         let (itemID, seekFrame) = (start.item.id, start.seeks ? start.startFrame : nil)
