@@ -160,10 +160,14 @@ struct RequestBuilder {
             }
             return .number(rate)
         case .queuePosition:
-            guard let position = Int(word), position >= 1 else {
-                throw UsageError("\(verb.name): '\(word)' is not a queue position (1 is the first item)")
+            var indices: [JSONValue] = []
+            for word in words {
+                guard let position = Int(word), position >= 1 else {
+                    throw UsageError("\(verb.name): '\(word)' is not a queue position (1 is the first item)")
+                }
+                indices.append(.number(Double(position - 1)))
             }
-            return .number(Double(position - 1))
+            return positional.isVariadic ? .array(indices) : indices[0]
         case .count:
             guard let count = Int(word), count >= 1 else {
                 throw UsageError("\(verb.name): '\(word)' is not a count (a whole number >= 1)")

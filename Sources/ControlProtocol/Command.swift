@@ -4,14 +4,16 @@ import PlaybackModel
 public enum CommandName: String, CaseIterable, Sendable {
     case play, pause, togglePlayPause, stop, nextTrack, previousTrack
     case skipForward, skipBackward, changePlaybackPosition
-    case changeRepeatMode, changeShuffleMode, changePlaybackRate, changeVolume, setCrossfade, setReplayGainMode,
+    case changeRepeatMode, changeShuffleMode, changeSingleMode, changeConsumeMode, changePlaybackRate, changeVolume,
+        setCrossfade, setReplayGainMode,
         setOutputEnabled
     case equalizer, setEqualizerEnabled, setEqualizerBand, setEqualizerGains, setEqualizerGlobalGain
     case resetEqualizer, loadEqualizer, saveEqualizer
     case nextChapter, previousChapter, chapters
     case setSleepTimer, cancelSleepTimer, setLoopRange, clearLoopRange
     case setPhraseMode, nextPhrase, previousPhrase, replayPhrase, phrases, analyzePhrases
-    case enqueue, remove, move, shuffleQueue, jump, clear, queue, nowPlaying, commands, subscribe, setCommandEnabled
+    case enqueue, remove, move, shuffleQueue, setPriority, jump, clear, queue, nowPlaying, commands, subscribe,
+        setCommandEnabled
     case bookmarks, forgetBookmarks
     case libraryQuery, libraryUpdate, libraryAnalyze, libraryStatus, libraryFailures, setRating
     case listeningHistory, scrobbleStatus, scrobbleLogin
@@ -154,6 +156,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case changePlaybackPosition(position: Double)
     case changeRepeatMode(RepeatMode)
     case changeShuffleMode(ShuffleMode)
+    case changeSingleMode(SingleMode)
+    case changeConsumeMode(ConsumeMode)
     /// The playback rate, pitch kept (`MPChangePlaybackRateCommand`).
     case changePlaybackRate(LevelChange)
     case changeVolume(LevelChange)
@@ -195,6 +199,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case move(from: Int, to: Int)
     /// Puts `count` items from `index` (nil: to the end) in a random order, once.
     case shuffleQueue(index: Int, count: Int?)
+    /// Gives the items at `indices` the priority (0 - 255) a shuffled order plays them by.
+    case setPriority(UInt8, indices: [Int])
     case jump(index: Int)
     case clear
     /// A page of the queue: `limit` items from `offset`.
@@ -287,6 +293,8 @@ extension PlayerCommand {
         case .changePlaybackPosition: .changePlaybackPosition
         case .changeRepeatMode: .changeRepeatMode
         case .changeShuffleMode: .changeShuffleMode
+        case .changeSingleMode: .changeSingleMode
+        case .changeConsumeMode: .changeConsumeMode
         case .changePlaybackRate: .changePlaybackRate
         case .changeVolume: .changeVolume
         case .setCrossfade: .setCrossfade
@@ -315,6 +323,7 @@ extension PlayerCommand {
         case .remove: .remove
         case .move: .move
         case .shuffleQueue: .shuffleQueue
+        case .setPriority: .setPriority
         case .jump: .jump
         case .clear: .clear
         case .queue: .queue

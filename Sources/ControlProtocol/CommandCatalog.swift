@@ -136,6 +136,34 @@ public enum CommandCatalog {
             .player(.changeShuffleMode(try args.choice("mode", ShuffleMode.self)!))
         },
         CommandSpec(
+            .changeSingleMode,
+            "Set whether playback stops where an item ends: on (every item: paused, the next item current at its start), once (after the current item, then off) or off; with repeat on, on plays the item again (MPD's single).",
+            remote: true,
+            arguments: [ArgumentSpec("mode", .string, required: true, "\"off\", \"on\" or \"once\".")],
+            verbs: [
+                CLIVerb(
+                    "single", "Stop after every item (on), after the current one (once), or not (off).",
+                    positionals: [CLIPositional("mode", "MODE", .choice(SingleMode.allCases.map(\.rawValue)))],
+                    examples: ["single once", "single on", "single off"])
+            ]
+        ) { args throws(RequestError) in
+            .player(.changeSingleMode(try args.choice("mode", SingleMode.self)!))
+        },
+        CommandSpec(
+            .changeConsumeMode,
+            "Set whether an item leaves the queue once played (to its end, or skipped with nextTrack): on, once (the next item played, then off) or off (MPD's consume).",
+            remote: true,
+            arguments: [ArgumentSpec("mode", .string, required: true, "\"off\", \"on\" or \"once\".")],
+            verbs: [
+                CLIVerb(
+                    "consume", "Remove each item from the queue once it has played (on, once, off).",
+                    positionals: [CLIPositional("mode", "MODE", .choice(ConsumeMode.allCases.map(\.rawValue)))],
+                    examples: ["consume on", "consume once", "consume off"])
+            ]
+        ) { args throws(RequestError) in
+            .player(.changeConsumeMode(try args.choice("mode", ConsumeMode.self)!))
+        },
+        CommandSpec(
             .setReplayGainMode,
             "Set which ReplayGain applies: off, track, album, or auto (album while the queue plays in order, else track); until a restart, as MPD's replay_gain_mode.",
             remote: true,
@@ -495,6 +523,33 @@ public enum CommandCatalog {
             let count = try args.index("count")
             guard count.map({ $0 >= 1 }) ?? true else { throw RequestError("'count' must be at least 1") }
             return .player(.shuffleQueue(index: try args.index("index") ?? 0, count: count))
+        },
+        CommandSpec(
+            .setPriority,
+            "Give items a priority, 0 - 255 (default 0): while shuffled, items of a higher priority play first, the current item going on (MPD's prio); in the queue's order it changes nothing.",
+            remote: false,
+            arguments: [
+                ArgumentSpec("priority", .number, required: true, "0 - 255."),
+                ArgumentSpec("indices", .numberList, required: true, "Queue indices (0-based) of the items."),
+            ],
+            verbs: [
+                CLIVerb(
+                    "prio",
+                    "Give the items at POSITION... (1-based) priority N (0 - 255; shuffled, higher plays first).",
+                    positionals: [
+                        CLIPositional("priority", "N", .number),
+                        CLIPositional("indices", "POSITION", .queuePosition, variadic: true),
+                    ],
+                    examples: ["prio 10 4", "prio 255 2 3", "prio 0 4"])
+            ]
+        ) { args throws(RequestError) in
+            let priority = try args.number("priority", in: 0...255)!
+            guard priority == priority.rounded() else { throw RequestError("'priority' must be a whole number") }
+            let indices = try args.numberList("indices", in: 0...Double(PlaybackQueue.maximumCount))!
+            guard indices.allSatisfy({ $0 == $0.rounded() }) else {
+                throw RequestError("'indices' must be whole numbers")
+            }
+            return .player(.setPriority(UInt8(priority), indices: indices.map { Int($0) }))
         },
         CommandSpec(
             .jump, "Make the item at an index current, from its start, keeping the transport state.", remote: false,

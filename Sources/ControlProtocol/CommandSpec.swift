@@ -18,7 +18,7 @@ public enum CLIValueKind: Sendable, Equatable {
     case paths
     /// A protocol command name.
     case commandName
-    /// A 1-based queue position, sent as a 0-based index.
+    /// A 1-based queue position, sent as a 0-based index (variadic: a list of them).
     case queuePosition
     /// A whole number >= 1.
     case count

@@ -106,6 +106,8 @@ extension NowPlaying {
     private func appendModes(to members: inout [(String, JSONValue)]) {
         members.append(("repeatMode", .string(repeatMode.rawValue)))
         members.append(("shuffleMode", .string(shuffleMode.rawValue)))
+        members.append(("singleMode", .string(singleMode.rawValue)))
+        members.append(("consumeMode", .string(consumeMode.rawValue)))
         members.append(("volume", .number(volume)))
         members.append(("defaultRate", .number(defaultRate)))
         members.append(("crossfade", crossfade.json))
@@ -126,6 +128,15 @@ extension NowPlaying {
     /// Reads the `crossfade` member; absent: none.
     private static func crossfade(in json: JSONValue) throws(WireDecodingError) -> Crossfade {
         try json["crossfade"].map { value throws(WireDecodingError) in try Crossfade(json: value) } ?? Crossfade()
+    }
+
+    /// Reads the `singleMode` and `consumeMode` members; absent: off.
+    private static func stopModes(in json: JSONValue) throws(WireDecodingError) -> (SingleMode, ConsumeMode) {
+        let reader = WireReader(object: json, context: "nowPlaying")
+        return (
+            json["singleMode"] == nil ? .off : try reader.choice("singleMode"),
+            json["consumeMode"] == nil ? .off : try reader.choice("consumeMode")
+        )
     }
 
     /// Reads the `outputEnabled` member; absent: on.
@@ -165,6 +176,7 @@ extension NowPlaying {
             self.deviceError = deviceError
             crossfade = try Self.crossfade(in: json)
             outputEnabled = try Self.outputEnabled(in: json)
+            (singleMode, consumeMode) = try Self.stopModes(in: json)
             return
         }
         let item = QueueItem(
@@ -183,6 +195,7 @@ extension NowPlaying {
         self.deviceError = deviceError
         crossfade = try Self.crossfade(in: json)
         outputEnabled = try Self.outputEnabled(in: json)
+        (singleMode, consumeMode) = try Self.stopModes(in: json)
         chapter = try Self.chapter(in: json)
         sleepTimer = try Self.sleepTimer(in: json)
         if let loop = json["loopRange"] {
@@ -205,11 +218,12 @@ extension NowPlaying {
 }
 
 extension QueueItem {
-    /// One entry of the `queue` reply.
+    /// One entry of the `queue` reply (`priority` when not 0).
     public var json: JSONValue {
         .object(
             [("id", .number(Double(id)))] + metadata.wireMembers(head: true)
-                + [("assetURL", .string(StreamURL.url(ofItem: path)))] + metadata.wireMembers(head: false))
+                + [("assetURL", .string(StreamURL.url(ofItem: path)))] + metadata.wireMembers(head: false)
+                + (priority > 0 ? [("priority", .number(Double(priority)))] : []))
     }
 
     /// Reads an entry of the `queue` reply.
@@ -218,5 +232,8 @@ extension QueueItem {
         self.init(
             id: try reader.wholeNumber("id"), path: try reader.path("assetURL"),
             metadata: try TrackMetadata.decoding(json, onWire: true, context: "queue item"))
+        let priority = try reader.optionalWholeNumber("priority") ?? 0
+        guard priority <= 255 else { throw WireDecodingError("queue item: 'priority' \(priority) is above 255") }
+        self.priority = UInt8(priority)
     }
 }

@@ -16,6 +16,10 @@ public struct NowPlaying: Sendable, Equatable {
     public var queueCount: Int
     public var repeatMode: RepeatMode
     public var shuffleMode: ShuffleMode
+    /// Whether playback stops where an item ends (`changeSingleMode`).
+    public var singleMode: SingleMode = .off
+    /// Whether items leave the queue once played (`changeConsumeMode`).
+    public var consumeMode: ConsumeMode = .off
     /// The software volume, percent (100: the samples as decoded).
     public var volume: Double
     /// The playback rate chosen with `changePlaybackRate`, 0.5 - 3 (pitch kept): what `rate`

@@ -15,6 +15,35 @@ public enum ShuffleMode: String, CaseIterable, Sendable {
     case items
 }
 
+/// Whether playback stops when an item ends (MPD's `single`). With repeat on, the item plays
+/// again instead (as MPD's `single` with `repeat`); `once` stops whatever the repeat mode.
+public enum SingleMode: String, CaseIterable, Sendable {
+    case off
+    /// Stop at the end of every item: paused, with the next item current at its start.
+    case on
+    /// Stop at the end of the current item, once, then off ("stop after this one").
+    case once
+}
+
+/// Whether an item leaves the queue once it has played (MPD's `consume`).
+public enum ConsumeMode: String, CaseIterable, Sendable {
+    case off
+    /// Every item played (to its end, or skipped with `nextTrack`) is removed.
+    case on
+    /// The next item played is removed, then off.
+    case once
+}
+
+/// What happens where the current item ends (`PlaybackQueue.itemEnd`).
+public enum ItemEnd: Sendable, Equatable {
+    /// The next item in the play order plays.
+    case next
+    /// The item plays again (repeat-one; `single` with repeat).
+    case again
+    /// Playback stops at the item's last frame: paused, the next item current (`single`).
+    case stop
+}
+
 /// A small, fast, seedable generator (SplitMix64). A value, so the queue that holds it stays
 /// a value and tests can replay a shuffle exactly.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {

@@ -19,14 +19,19 @@ public struct PlaybackQueue: Sendable, Equatable {
     public private(set) var currentIndex: Int?
     public var repeatMode: RepeatMode = .off
     public private(set) var shuffleMode: ShuffleMode = .off
-    /// While shuffled: this cycle's play order, as indices into `items`.
-    public private(set) var shuffledOrder: [Int] = []
+    /// Whether playback stops where an item ends (`itemEnd`).
+    public var singleMode: SingleMode = .off
+    /// Whether an item leaves the queue once played (the player removes it).
+    public var consumeMode: ConsumeMode = .off
+    /// While shuffled: this cycle's play order, as indices into `items` (its rest kept in
+    /// descending priority by PlaybackQueue+Priority).
+    public internal(set) var shuffledOrder: [Int] = []
     /// Position of the current item in `shuffledOrder`; -1 before the cycle's first item.
-    private var cyclePosition = -1
+    var cyclePosition = -1
     /// Under repeat-all with shuffle: the next cycle's order, decided as soon as something
     /// looks past the end of this one (so what the engine pre-decodes stays true).
     private var nextCycle: [Int]?
-    private var random: SplitMix64
+    var random: SplitMix64
 
     public init(random: SplitMix64 = SplitMix64()) { self.random = random }
 
@@ -44,13 +49,24 @@ public struct PlaybackQueue: Sendable, Equatable {
 
     // MARK: Play order
 
+    /// What happens where the current item ends: repeat-one plays it again, and so does
+    /// `single` with repeat on (MPD's rule); `single` without repeat, or `once`, stops there.
+    public var itemEnd: ItemEnd {
+        if repeatMode == .one { return .again }
+        switch singleMode {
+        case .off: return .next
+        case .on: return repeatMode == .all ? .again : .stop
+        case .once: return .stop
+        }
+    }
+
     /// Moves to the item that plays next. `automatic` is the end of an item (repeat-one stays
     /// on it); otherwise it is `nextTrack`. At the end there is no current item and it
     /// returns false.
     @discardableResult
     public mutating func advance(automatic: Bool = false) -> Bool {
         guard let index = currentIndex else { return false }
-        if automatic && repeatMode == .one { return true }
+        if automatic && itemEnd == .again { return true }
         if isShuffled {
             if cyclePosition + 1 < shuffledOrder.count {
                 cyclePosition += 1
@@ -140,7 +156,7 @@ public struct PlaybackQueue: Sendable, Equatable {
                 self = walker
                 return true
             }
-            if walker.repeatMode == .one { break }
+            if walker.itemEnd == .again { break }
         }
         guard let index = index(ofItem: id) else { return false }
         return select(index)
@@ -151,8 +167,9 @@ public struct PlaybackQueue: Sendable, Equatable {
     /// The items that play after the current one when each simply ends, in order: at most
     /// `limit`, and never past the start of a second new shuffle cycle (later cycles are not
     /// decided yet). Decides the next cycle when the list reaches it.
+    /// Nothing plays after an item where playback stops (`single`).
     public mutating func upcoming(limit: Int) -> [QueueItem] {
-        guard currentIndex != nil, limit > 0 else { return [] }
+        guard currentIndex != nil, limit > 0, itemEnd != .stop else { return [] }
         if isShuffled && repeatMode == .all && nextCycle == nil && !items.isEmpty {
             nextCycle = freshCycle(after: shuffledOrder.last)
         }
@@ -180,8 +197,7 @@ public struct PlaybackQueue: Sendable, Equatable {
             cyclePosition = -1
             return
         }
-        var others = items.indices.filter { $0 != currentIndex }
-        others.shuffle(using: &random)
+        let others = shuffledByPriority(items.indices.filter { $0 != currentIndex })
         if let currentIndex {
             shuffledOrder = [currentIndex] + others
             cyclePosition = 0
@@ -191,12 +207,13 @@ public struct PlaybackQueue: Sendable, Equatable {
         }
     }
 
-    /// A new random order of every item; its first item differs from `last` when it can.
+    /// A new random order of every item, higher priorities first; its first item differs from
+    /// `last` when it can (among the first priority's items).
     private mutating func freshCycle(after last: Int?) -> [Int] {
-        var order = Array(items.indices)
-        order.shuffle(using: &random)
-        if let last, order.count > 1, order[0] == last {
-            order.swapAt(0, Int.random(in: 1..<order.count, using: &random))
+        var order = shuffledByPriority(Array(items.indices))
+        let firstGroup = order.prefix { items[$0].priority == items[order[0]].priority }.count
+        if let last, firstGroup > 1, order[0] == last {
+            order.swapAt(0, Int.random(in: 1..<firstGroup, using: &random))
         }
         return order
     }
@@ -252,11 +269,12 @@ public struct PlaybackQueue: Sendable, Equatable {
     }
 
     /// Interleaves `new` (in random order) with the items still to come in this cycle, each
-    /// interleaving equally likely; the item right after the current one stays next.
+    /// interleaving equally likely; the item right after the current one stays next, and items
+    /// of a higher priority stay before them.
     private mutating func mergeIntoRestOfCycle(_ new: [Int]) {
         var incoming = new
         incoming.shuffle(using: &random)
-        let keep = min(shuffledOrder.count, cyclePosition + 2)
+        let keep = firstPlaceForUnprioritized
         var rest = shuffledOrder[keep...].makeIterator()
         var remainingRest = shuffledOrder.count - keep
         var merged = Array(shuffledOrder[..<keep])
@@ -349,6 +367,15 @@ public struct PlaybackQueue: Sendable, Equatable {
         shuffledOrder = shuffledOrder.map { newIndex[$0] }
         nextCycle = nextCycle?.map { newIndex[$0] }
     }
+
+    /// Gives the item at `index` its priority (PlaybackQueue+Priority orders the shuffle).
+    mutating func setItemPriority(_ priority: UInt8, at index: Int) {
+        items[index].priority = priority
+        itemsRevision &+= 1
+    }
+
+    /// A priority changed: the next cycle is drawn again when needed.
+    mutating func forgetNextCycle() { nextCycle = nil }
 
     /// Sets (or, with nil, clears) the cover of the items with these ids (others are left
     /// alone).

@@ -5,6 +5,8 @@
 public struct QueueItem: Sendable, Equatable {
     /// Unique within one daemon run; stable while the item stays in the queue.
     public var id: UInt64
+    /// 0 - 255: in a shuffled order, items of a higher priority play first (MPD's `prio`).
+    public var priority: UInt8 = 0
     private var record: ItemRecord
 
     public init(id: UInt64, path: String, metadata: TrackMetadata, file: FileIdentity? = nil) {

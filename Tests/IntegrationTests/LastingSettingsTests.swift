@@ -51,6 +51,16 @@ extension IntegrationSuite {
                 name: "shuffle", command: "changeShuffleMode", arguments: [("mode", .string("items"))],
                 read: Setting.shown("shuffleMode")),
             Setting(
+                name: "single", command: "changeSingleMode", arguments: [("mode", .string("once"))],
+                read: Setting.shown("singleMode")),
+            Setting(
+                name: "consume", command: "changeConsumeMode", arguments: [("mode", .string("on"))],
+                read: Setting.shown("consumeMode")),
+            Setting(
+                name: "priority", command: "setPriority",
+                arguments: [("priority", .number(7)), ("indices", .array([.number(1)]))],
+                read: { try $0.daemon.call("queue")["items"]?.arrayValue?[1]["priority"] ?? .null }),
+            Setting(
                 name: "disabled command", command: "setCommandEnabled",
                 arguments: [("name", .string("skipBackward")), ("enabled", .bool(false))],
                 read: { try $0.daemon.call("commands")["commands"] ?? .null }),

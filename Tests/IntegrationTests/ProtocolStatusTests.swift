@@ -14,6 +14,8 @@ extension IntegrationSuite {
             .enqueue: [("items", .array([.string(TestEnvironment.fixture("two.mp3"))]))],
             .clear: [], .queue: [], .nowPlaying: [], .commands: [], .subscribe: [],
             .changeRepeatMode: [("mode", .string("all"))], .changeShuffleMode: [("mode", .string("items"))],
+            .changeSingleMode: [("mode", .string("off"))], .changeConsumeMode: [("mode", .string("off"))],
+            .setPriority: [("priority", .number(5)), ("indices", .array([.number(0)]))],
             .remove: [("index", .number(1))], .move: [("from", .number(1)), ("to", .number(0))],
             .shuffleQueue: [],
             .jump: [("index", .number(0))],
@@ -67,12 +69,13 @@ extension IntegrationSuite {
                 .bookmarks, .forgetBookmarks, .setLoopRange, .clearLoopRange, .skipForward, .skipBackward, .play,
                 .pause,
                 .togglePlayPause, .togglePlayPause, .previousTrack, .changeRepeatMode, .changeShuffleMode,
+                .changeSingleMode, .changeConsumeMode,
                 .changeVolume, .changePlaybackRate, .setCrossfade, .setReplayGainMode, .setOutputEnabled, .equalizer,
                 .setEqualizerEnabled, .setEqualizerBand,
                 .setEqualizerGains,
                 .setEqualizerGlobalGain, .resetEqualizer, .loadEqualizer, .saveEqualizer,
                 .setPhraseMode, .replayPhrase, .previousPhrase, .nextPhrase, .analyzePhrases, .nextTrack, .enqueue,
-                .move, .shuffleQueue, .jump, .remove, .stop, .subscribe, .clear,
+                .move, .shuffleQueue, .setPriority, .jump, .remove, .stop, .subscribe, .clear,
             ]
             #expect(Set(ordered) == Set(CommandName.allCases), "the test covers every command")
             #expect(Set(Self.validRequests.keys) == Set(CommandName.allCases))
@@ -251,6 +254,7 @@ extension IntegrationSuite {
                 try daemon.nowPlaying()
                     == .object([
                         ("state", .string("stopped")), ("repeatMode", .string("off")), ("shuffleMode", .string("off")),
+                        ("singleMode", .string("off")), ("consumeMode", .string("off")),
                         ("volume", .number(100)), ("defaultRate", .number(1)),
                         (
                             "crossfade",

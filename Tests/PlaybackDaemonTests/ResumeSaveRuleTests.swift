@@ -32,6 +32,8 @@ import Testing
         "repeatMode": { $0.repeatMode = .all },
         "shuffleMode": { $0.shuffleMode = .items },
         "shuffledOrder": { $0.shuffledOrder = [1, 0] },
+        "singleMode": { $0.singleMode = .once },
+        "consumeMode": { $0.consumeMode = .on },
         "disabledCommands": { $0.disabledCommands = [.nextTrack] },
         "volume": { $0.volume = 40 },
         "equalizer": { state in

@@ -58,6 +58,8 @@ public enum HumanOutput {
         if let commands, let skips = skipIntervals(commands) { timing += "  skip \(skips)" }
         if nowPlaying.repeatMode != .off { timing += "  repeat \(nowPlaying.repeatMode.rawValue)" }
         if nowPlaying.shuffleMode == .items { timing += "  shuffle" }
+        if nowPlaying.singleMode != .off { timing += "  single \(nowPlaying.singleMode.rawValue)" }
+        if nowPlaying.consumeMode != .off { timing += "  consume \(nowPlaying.consumeMode.rawValue)" }
         if nowPlaying.crossfade.isOn {
             let crossfade = nowPlaying.crossfade
             timing +=

@@ -81,6 +81,10 @@ public struct TemplateField: Sendable, Equatable {
             },
             TemplateField("repeatMode", .mode, "off, one or all") { .text($0.nowPlaying.repeatMode.rawValue) },
             TemplateField("shuffleMode", .mode, "off or items") { .text($0.nowPlaying.shuffleMode.rawValue) },
+            TemplateField("singleMode", .mode, "off, on or once (stop after the current item)") {
+                .text($0.nowPlaying.singleMode.rawValue)
+            },
+            TemplateField("consumeMode", .mode, "off, on or once") { .text($0.nowPlaying.consumeMode.rawValue) },
             TemplateField("volume", .number, "the software volume, 0 - 100 (%)") { .number($0.nowPlaying.volume) },
             TemplateField("defaultRate", .number, "the playback rate chosen, 0.5 - 3 (pitch kept), also while paused") {
                 .number($0.nowPlaying.defaultRate)

@@ -70,6 +70,13 @@ enum MPDCommands {
         },
     ]
 
+    /// A priority of `prio` and `prioid`: 0 - 255.
+    private static func priority(_ text: String) -> Result<UInt8, MPDError> {
+        MPDArgument.unsigned(text, maximum: Int(UInt32.max)).flatMap { value in
+            value <= 255 ? .success(UInt8(value)) : .failure(MPDError(.argument, "Priority out of range: \(text)"))
+        }
+    }
+
     /// `seek` and `seekid`: to the item (when it is not the current one) and the position.
     private static func seek(_ context: MPDContext, index: Int, to seconds: Double, _ reply: @escaping MPDReply) {
         let view = context.view()
@@ -109,30 +116,23 @@ enum MPDCommands {
         MPDCommand("getvol", 0...0, .read) { context, _, reply in
             reply(.success(["volume: \(Int(context.view().nowPlaying.volume.rounded()))"]))
         },
-        // MPD's repeat and single are one repeat mode here: repeat alone is the queue, repeat
-        // with single is the item.
+        // MPD's repeat with single is playbackd's repeat-one (MPDModes).
         MPDCommand("repeat", 1...1, .control) { context, arguments, reply in
             switch MPDArgument.boolean(arguments[0]) {
             case .failure(let error): reply(.failure(error))
             case .success(let on):
-                let single = context.view().nowPlaying.repeatMode == .one
-                context.run(.changeRepeatMode(on ? (single ? .one : .all) : .off), reply)
+                var modes = MPDModes(context.view().nowPlaying)
+                modes.repeats = on
+                context.run(modes.commands, reply)
             }
         },
         MPDCommand("single", 1...1, .control) { context, arguments, reply in
-            guard arguments[0] != "oneshot" else {
-                return reply(.failure(MPDError(.argument, "single oneshot is not supported")))
-            }
-            switch MPDArgument.boolean(arguments[0]) {
+            switch MPDModes.mode(arguments[0], of: "single") as Result<SingleMode, MPDError> {
             case .failure(let error): reply(.failure(error))
-            case .success(let on):
-                let repeating = context.view().nowPlaying.repeatMode != .off
-                guard !on || repeating else {
-                    // MPD's single without repeat stops after the song: playbackd has no such mode.
-                    return reply(
-                        .failure(MPDError(.argument, "single needs repeat here (single alone is not supported)")))
-                }
-                context.run(.changeRepeatMode(on ? .one : (repeating ? .all : .off)), reply)
+            case .success(let single):
+                var modes = MPDModes(context.view().nowPlaying)
+                modes.single = single
+                context.run(modes.commands, reply)
             }
         },
         MPDCommand("random", 1...1, .control) { context, arguments, reply in
@@ -155,11 +155,10 @@ enum MPDCommands {
                     .setCrossfade(seconds: Double(seconds), mode: seconds > 0 && modeOff ? .albums : nil), reply)
             }
         },
-        MPDCommand("consume", 1...1, .control) { _, arguments, reply in
-            switch MPDArgument.boolean(arguments[0]) {
+        MPDCommand("consume", 1...1, .control) { context, arguments, reply in
+            switch MPDModes.mode(arguments[0], of: "consume") as Result<ConsumeMode, MPDError> {
             case .failure(let error): reply(.failure(error))
-            case .success(let on):
-                reply(on ? .failure(MPDError(.argument, "consume is not supported")) : .success([]))
+            case .success(let consume): context.run(.changeConsumeMode(consume), reply)
             }
         },
     ]
@@ -224,6 +223,24 @@ enum MPDCommands {
             case .success(let range):
                 guard range.count > 1 else { return reply(.success([])) }
                 context.run(.shuffleQueue(index: range.lowerBound, count: range.count), reply)
+            }
+        },
+        MPDCommand("prio", 2...Int.max, .control) { context, arguments, reply in
+            let count = context.view().queue.count
+            let ranges = arguments.dropFirst().map { MPDArgument.range($0, count: count) }
+            switch (priority(arguments[0]), ranges.first { if case .failure = $0 { true } else { false } }) {
+            case (.failure(let error), _), (_, .failure(let error)?): reply(.failure(error))
+            case (.success(let priority), _):
+                let indices = ranges.flatMap { (try? $0.get()).map(Array.init) ?? [] }
+                context.run(.setPriority(priority, indices: indices), reply)
+            }
+        },
+        MPDCommand("prioid", 2...Int.max, .control) { context, arguments, reply in
+            let indices = arguments.dropFirst().map { context.index(ofID: $0) }
+            switch (priority(arguments[0]), indices.first { if case .failure = $0 { true } else { false } }) {
+            case (.failure(let error), _), (_, .failure(let error)?): reply(.failure(error))
+            case (.success(let priority), _):
+                context.run(.setPriority(priority, indices: indices.compactMap { try? $0.get() }), reply)
             }
         },
         MPDCommand("clear", 0...0, .control) { context, _, reply in context.run(.clear, reply) },

@@ -13,10 +13,12 @@ struct MPDIdleState: Equatable {
         var defaultRate: Double
     }
 
-    /// `options`: repeat, random, crossfade, ReplayGain.
+    /// `options`: repeat, random, single, consume, crossfade, ReplayGain.
     struct Options: Equatable {
         var repeatMode: RepeatMode
         var shuffleMode: ShuffleMode
+        var singleMode: SingleMode
+        var consumeMode: ConsumeMode
         var crossfade: Crossfade
         var replayGainMode: ReplayGainMode
     }
@@ -39,7 +41,8 @@ struct MPDIdleState: Equatable {
         playlist = view.resume.itemsVersion
         mixer = shown.volume
         options = Options(
-            repeatMode: shown.repeatMode, shuffleMode: shown.shuffleMode, crossfade: shown.crossfade,
+            repeatMode: shown.repeatMode, shuffleMode: shown.shuffleMode, singleMode: shown.singleMode,
+            consumeMode: shown.consumeMode, crossfade: shown.crossfade,
             replayGainMode: view.replayGainMode)
         output = shown.outputEnabled
         scanning = view.library?.state == .scanning

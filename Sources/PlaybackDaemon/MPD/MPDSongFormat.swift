@@ -41,10 +41,11 @@ enum MPDTag: String, CaseIterable {
 /// How queue items and the player's state read in MPD's protocol: `key: value` lines as MPD
 /// writes them (src/SongPrint.cxx, src/command/PlayerCommands.cxx).
 enum MPDSongFormat {
-    /// `file:` and the rest of a queue entry, with its `Pos:` and `Id:`.
+    /// `file:` and the rest of a queue entry, with its `Pos:`, `Id:` and `Prio:` (when not 0).
     static func lines(_ item: QueueItem, position: Int?, roots: [String], tags: [MPDTag]) -> [String] {
         var lines = lines(path: item.path, item.metadata, modified: item.file?.modified, roots: roots, tags: tags)
         if let position { lines += ["Pos: \(position)", "Id: \(item.id)"] }
+        if position != nil && item.priority > 0 { lines.append("Prio: \(item.priority)") }
         return lines
     }
 
@@ -99,12 +100,13 @@ enum MPDSongFormat {
     static func status(_ view: PlayerView, playlistVersion: UInt64, updatingJob: Int?, now: Double) -> [String] {
         let playing = view.nowPlaying
         let order = view.resume
+        let modes = MPDModes(playing)
         var lines = [
             "volume: \(Int(playing.volume.rounded()))",
-            "repeat: \(playing.repeatMode == .off ? 0 : 1)",
+            "repeat: \(modes.repeats ? 1 : 0)",
             "random: \(playing.shuffleMode == .off ? 0 : 1)",
-            "single: \(playing.repeatMode == .one ? 1 : 0)",
-            "consume: 0",
+            "single: \(MPDModes.word(modes.single))",
+            "consume: \(MPDModes.word(playing.consumeMode))",
             "partition: \(partition)",
             "playlist: \(playlistVersion)",
             "playlistlength: \(order.items.count)",

@@ -39,6 +39,9 @@ extension PlayerState {
         case .changePlaybackPosition(let position): return seek(to: position)
         case .changeRepeatMode(let mode): return (.success(.done), setRepeat(mode))
         case .changeShuffleMode(let mode): return (.success(.done), setShuffle(mode))
+        case .changeSingleMode(let mode): return (.success(.done), setSingle(mode))
+        case .changeConsumeMode(let mode): return (.success(.done), setConsume(mode))
+        case .setPriority(let priority, let indices): return setPriority(priority, indices: indices)
         case .changePlaybackRate(let change):
             let before = currentRate
             let changes = changeSound { $0.setPlaybackRate(change.applied(to: $0.playbackRate)) }
@@ -136,10 +139,12 @@ extension PlayerState {
 
     // MARK: Moving in the queue and in the item
 
+    /// The next item; with consume on, the one left leaves the queue (as MPD's `next`).
     mutating func nextTrack() -> (CommandResult, ChangeSet) {
-        guard queue.current != nil else { return (noCurrentItem(), []) }
-        guard let changes = advance() else { return (.success(.done), playOut()) }
-        return playCurrentItem(changes)
+        guard let left = queue.current else { return (noCurrentItem(), []) }
+        guard let changes = advance() else { return (.success(.done), playOut().union(consume(left))) }
+        let (result, moved) = playCurrentItem(changes)
+        return (result, moved.union(consume(left)))
     }
 
     mutating func previousTrack(_ heard: EnginePosition?) -> (CommandResult, ChangeSet) {

@@ -85,16 +85,21 @@ extension PlayerState {
 
     /// Everything a pipeline decoded was played out (`last`): the next pipeline starts (the
     /// item whose format differs, `next`, or the item after the last one: a repeat's next
-    /// pass, items enqueued after the decoder ran out), or the queue ends.
+    /// pass, items enqueued after the decoder ran out), playback stops there (`single`: the
+    /// plan gave the engine nothing after the item), or the queue ends. Consume takes the
+    /// item played.
     mutating func pipelineFinished(last: EnginePosition?, next: UInt64?, now: Double) -> ChangeSet {
         let changes = engineHalted(at: last)
         changeStart { $0.stopped() }
         guard transport == .playing else { return changes }
-        if let finished = queue.current { itemFinished(finished.id, now: now) }
+        let finished = queue.current
+        if let finished { itemFinished(finished.id, now: now) }
+        let end = queue.itemEnd
         guard let moved = next.map({ advance(toItem: $0) }) ?? advance(automatic: true) else {
-            return changes.union(playOut())
+            return changes.union(playOut()).union(consume(finished))
         }
-        return changes.union(moved).union(startPlaying(at: heldFrame))
+        let going = end == .stop ? stopAtItemEnd() : startPlaying(at: heldFrame)
+        return changes.union(moved).union(consume(finished)).union(going)
     }
 
     /// The device could not be opened (`opening`) or failed while playing, at `position`:

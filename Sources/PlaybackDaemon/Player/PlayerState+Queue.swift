@@ -58,6 +58,37 @@ extension PlayerState {
         return .modes
     }
 
+    mutating func setSingle(_ mode: SingleMode) -> ChangeSet {
+        guard mode != queue.singleMode else { return [] }
+        changeQueue { $0.singleMode = mode }
+        return .modes
+    }
+
+    mutating func setConsume(_ mode: ConsumeMode) -> ChangeSet {
+        guard mode != queue.consumeMode else { return [] }
+        changeQueue { $0.consumeMode = mode }
+        return .modes
+    }
+
+    /// Gives the items at `indices` a priority (each index checked against the queue).
+    mutating func setPriority(_ priority: UInt8, indices: [Int]) -> (CommandResult, ChangeSet) {
+        if let outside = indices.first(where: { $0 >= queue.count }) { return (outOfRange(outside), []) }
+        return (.success(.done), changeQueue { $0.setPriority(priority, at: indices) } ? .queue : [])
+    }
+
+    /// The item `left` was played (to its end, or skipped with `nextTrack`): with consume on it
+    /// leaves the queue (`once`: and consume is off). The current item stays (a queue of one
+    /// that repeats).
+    mutating func consume(_ left: QueueItem?) -> ChangeSet {
+        guard queue.consumeMode != .off, let left, let index = queue.index(ofItem: left.id),
+            index != queue.currentIndex
+        else { return [] }
+        changeQueue { _ = $0.remove(at: [index]) }
+        guard queue.consumeMode == .once else { return .queue }
+        changeQueue { $0.consumeMode = .off }
+        return [.queue, .modes]
+    }
+
     /// Gives items their extracted covers back (nil: the cover is gone).
     mutating func setArtworkPaths(_ paths: [UInt64: String?]) -> ChangeSet {
         guard !paths.isEmpty else { return [] }
@@ -111,6 +142,10 @@ extension PlayerState {
                 shuffleMode: saved.shuffleMode, shuffledOrder: saved.shuffledOrder), loading: loading)
         // The queue's own removal gives a vanished current item's place to the one after it.
         let position = changeQueue { $0.remove(at: vanished) } ? 0 : saved.position
+        changeQueue {
+            $0.singleMode = saved.singleMode
+            $0.consumeMode = saved.consumeMode
+        }
         var changes: ChangeSet = [.queue, .item, .modes]
         for name in saved.disabledCommands { changes.formUnion(setEnabled(name, false)) }
         if let volume = saved.volume { changes.formUnion(changeSound { $0.setVolume(volume) }) }

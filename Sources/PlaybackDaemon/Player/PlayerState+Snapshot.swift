@@ -18,6 +18,7 @@ extension PlayerState {
             defaultRate: sound.playbackRate, replayGain: currentReplayGain(), routeChange: route.lastChange)
         snapshot.deviceError = transport == .interrupted ? deviceError : nil
         snapshot.crossfade = sound.crossfade
+        (snapshot.singleMode, snapshot.consumeMode) = (queue.singleMode, queue.consumeMode)
         snapshot.outputEnabled = route.outputEnabled
         if let item {
             snapshot.chapter = CurrentChapter(item.metadata.chapters, at: snapshot.position(at: now))
@@ -68,6 +69,7 @@ extension PlayerState {
             position: queue.current?.metadata.seconds(atFrame: frame) ?? 0, state: transport,
             repeatMode: queue.repeatMode, shuffleMode: queue.shuffleMode,
             shuffledOrder: queue.shuffleMode == .items ? queue.shuffledOrder : nil,
+            singleMode: queue.singleMode, consumeMode: queue.consumeMode,
             disabledCommands: availability.disabled, volume: sound.volume, equalizer: sound.equalizer,
             playbackRate: sound.playbackRate, phraseMode: phraseMode, crossfade: sound.crossfade,
             outputEnabled: route.outputEnabled ? nil : false,

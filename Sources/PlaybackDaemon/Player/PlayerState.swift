@@ -104,10 +104,18 @@ struct PlayerState {
         if !holdIsChosen { heldFrame = frame }
     }
 
-    /// Makes the item the engine plays the current one (it moved on by itself).
+    /// Makes the item the engine plays the current one (it moved on by itself: the one left
+    /// was played, and consume takes it).
     mutating func follow(toItem id: UInt64) -> ChangeSet {
-        guard queue.current?.id != id, queue.follow(toItem: id) else { return [] }
-        return ChangeSet.item.union(abLoop.drop())
+        let left = queue.current
+        guard left?.id != id, queue.follow(toItem: id) else { return [] }
+        return ChangeSet.item.union(abLoop.drop()).union(consume(left)).union(spendPriority())
+    }
+
+    /// The current item starts (or, at a `single` stop, is made ready to): its priority is
+    /// spent.
+    mutating func spendPriority() -> ChangeSet {
+        changeQueue { $0.spendCurrentPriority() } ? .queue : []
     }
 
     /// Follows what the engine plays, when it plays: the item heard becomes current.
@@ -133,7 +141,7 @@ struct PlayerState {
         if let frame { heldFrame = frame }
         holdIsChosen = false
         start.begin(at: frame, fadesIn: fadesIn)
-        return setTransport(.playing)
+        return setTransport(.playing).union(spendPriority())
     }
 
     /// Restarts a running pipeline where it is heard, so that what changed where the decoder
@@ -156,6 +164,16 @@ struct PlayerState {
     func startFrame() -> Int {
         guard let item = queue.current, let seconds = bookmarks.position(for: item) else { return 0 }
         return item.metadata.frame(at: seconds)
+    }
+
+    /// Where playback stops at an item's end (`single`): paused, the next item current at its
+    /// start (as MPD's single pauses at the border); `once` is then off.
+    mutating func stopAtItemEnd() -> ChangeSet {
+        var changes = setTransport(.paused).union(spendPriority())
+        guard queue.singleMode == .once else { return changes }
+        changeQueue { $0.singleMode = .off }
+        changes.insert(.modes)
+        return changes
     }
 
     /// Past the last item: stopped, with no current item.

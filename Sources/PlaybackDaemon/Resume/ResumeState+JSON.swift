@@ -29,6 +29,16 @@ extension ResumeState {
             ("shuffleMode", .string(shuffleMode.rawValue)),
             ("disabledCommands", .array(disabledCommands.map(\.rawValue).sorted().map(JSONValue.string))),
         ]
+        if singleMode != .off { members.append(("singleMode", .string(singleMode.rawValue))) }
+        if consumeMode != .off { members.append(("consumeMode", .string(consumeMode.rawValue))) }
+        let priorities = items.indices.filter { items[$0].priority > 0 }
+        if !priorities.isEmpty {
+            members.append(
+                (
+                    "priorities",
+                    .array(priorities.map { .array([.number(Double($0)), .number(Double(items[$0].priority))]) })
+                ))
+        }
         if let volume { members.append(("volume", .number(volume))) }
         if let equalizer { members.append(("equalizer", equalizer.json)) }
         if let playbackRate { members.append(("playbackRate", .number(playbackRate))) }
@@ -171,6 +181,8 @@ extension ResumeState {
                 return Int(index)
             }
         }
+        singleMode = json["singleMode"] == nil ? .off : try reader.choice("singleMode")
+        consumeMode = json["consumeMode"] == nil ? .off : try reader.choice("consumeMode")
         var disabled = Set<CommandName>()
         for value in try reader.array("disabledCommands") {
             guard let name = value.stringValue.flatMap(CommandName.init(rawValue:)) else {
@@ -195,6 +207,20 @@ extension ResumeState {
             crossfade = try json["crossfade"].map { value throws(WireDecodingError) in try Crossfade(json: value) }
         } catch {
             throw StateFileError(error.description)
+        }
+        try applyPriorities(json["priorities"], itemCount: itemCount)
+    }
+
+    /// Gives the items the priorities saved as `[index, priority]` pairs (a head, which holds
+    /// only the current item, takes none: the whole queue read next has them).
+    private mutating func applyPriorities(_ json: JSONValue?, itemCount: Int) throws(StateFileError) {
+        guard let json else { return }
+        guard let pairs = json.arrayValue else { throw StateFileError("priorities is not an array") }
+        for pair in pairs {
+            guard let values = pair.arrayValue?.compactMap(\.numberValue), values.count == 2,
+                values.allSatisfy({ $0 == $0.rounded() && $0 >= 0 }), values[0] < Double(itemCount), values[1] <= 255
+            else { throw StateFileError("priorities has \(pair.serialized), not [index, priority]") }
+            if items.count == itemCount { items[Int(values[0])].priority = UInt8(values[1]) }
         }
     }
 }

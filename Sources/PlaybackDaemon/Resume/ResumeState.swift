@@ -2,7 +2,7 @@ import ControlProtocol
 import PlaybackModel
 
 /// What the daemon needs to carry on after a restart or a crash: the queue with its
-/// metadata (so nothing is probed again), the current item and position, whether it was
+/// metadata and priorities (so nothing is probed again), the current item and position, whether it was
 /// playing, the play modes, the sound settings and crossfade clients set, whether the output
 /// is on, and which commands clients disabled.
 struct ResumeState: Equatable, Sendable {
@@ -19,6 +19,10 @@ struct ResumeState: Equatable, Sendable {
     var shuffleMode: ShuffleMode
     /// The shuffled play order of the current cycle (indices into `items`), when shuffled.
     var shuffledOrder: [Int]?
+    /// Off in files from before it existed.
+    var singleMode: SingleMode = .off
+    /// Off in files from before it existed.
+    var consumeMode: ConsumeMode = .off
     var disabledCommands: Set<CommandName>
     /// The software volume, percent; nil in files from before it existed.
     var volume: Double? = nil
