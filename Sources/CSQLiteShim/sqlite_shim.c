@@ -1,11 +1,12 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include "sqlite_shim.h"
+#include "latin_ascii.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/// The `unicode61` tokenizer, made once per connection with `remove_diacritics 2`.
+/// The `playbackd` tokenizer (latin_ascii.c), made once per connection.
 typedef struct {
     fts5_tokenizer methods;
     Fts5Tokenizer *tokenizer;
@@ -72,20 +73,12 @@ static void destroy(void *pointer) {
 }
 
 int playbackd_sqlite_register_fold(sqlite3 *db) {
-    fts5_api *api = NULL;
-    sqlite3_stmt *statement = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL) != SQLITE_OK) return SQLITE_ERROR;
-    sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", NULL);
-    sqlite3_step(statement);
-    sqlite3_finalize(statement);
-    if (!api) return SQLITE_ERROR;
+    int status = playbackd_latin_register(db);
+    if (status != SQLITE_OK) return status;
     Folder *folder = sqlite3_malloc(sizeof *folder);
     if (!folder) return SQLITE_NOMEM;
     memset(folder, 0, sizeof *folder);
-    void *user = NULL;
-    int status = api->xFindTokenizer(api, "unicode61", &user, &folder->methods);
-    const char *arguments[] = {"remove_diacritics", "2"};
-    if (status == SQLITE_OK) status = folder->methods.xCreate(user, arguments, 2, &folder->tokenizer);
+    status = playbackd_latin_create(db, &folder->methods, &folder->tokenizer);
     if (status != SQLITE_OK) {
         sqlite3_free(folder);
         return status;

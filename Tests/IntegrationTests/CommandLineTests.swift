@@ -154,7 +154,7 @@ extension IntegrationSuite {
             _ = try daemon.call("clear")
             #expect(
                 try reader.next()
-                    == #"{"state":"stopped","repeatMode":"off","shuffleMode":"off","volume":100,"defaultRate":1,"crossfade":{"seconds":0,"mode":"albums","skipSeconds":1}}"#
+                    == #"{"state":"stopped","repeatMode":"off","shuffleMode":"off","singleMode":"off","consumeMode":"off","volume":100,"defaultRate":1,"crossfade":{"seconds":0,"mode":"albums","skipSeconds":1}}"#
             )
             #expect(daemon.terminate() == 0)
             #expect(try reader.next() == #"{"state":"offline"}"#, "watch reports the daemon gone and waits for it")

@@ -3,13 +3,15 @@
 
 #include <sqlite3.h>
 
-/// Registers the SQL function `fold(TEXT)` on `db`: the words of TEXT as FTS5's `unicode61`
-/// tokenizer with `remove_diacritics 2` makes them (lower case, diacritics removed, the
-/// characters between words dropped), joined by one space; NULL stays NULL. So "Sigur Rós" and
-/// "sigur ros" fold alike, exactly as the full-text index folds them: one folding for filters
-/// and search. SQLite has no such function of its own, and its tokenizer is reachable only
-/// through the FTS5 API, which Swift cannot call (function pointers in structs of callbacks).
-/// Returns SQLITE_OK, or an error code when FTS5 is missing.
+/// Registers the FTS5 tokenizer `playbackd` and the SQL function `fold(TEXT)` on `db`: the
+/// words of TEXT as the tokenizer makes them (FTS5's `unicode61` with `remove_diacritics 2`:
+/// lower case, diacritics removed, the characters between words dropped; then ICU's
+/// Latin-ASCII for letters such as æ, ø, ß, ł), joined by one space; NULL stays NULL. So "Sigur
+/// Rós" and "sigur ros", "Straße" and "strasse" fold alike, exactly as the full-text index
+/// folds them: one folding for filters and search. SQLite has no such function of its own,
+/// and its tokenizers are reachable only through the FTS5 API, which Swift cannot call
+/// (function pointers in structs of callbacks). Returns SQLITE_OK, or an error code when FTS5
+/// is missing.
 int playbackd_sqlite_register_fold(sqlite3 *db);
 
 /// Registers `key_id(TEXT)`: the text's 64-bit FNV-1a hash, its top two bits cleared (a

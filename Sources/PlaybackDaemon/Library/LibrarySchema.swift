@@ -20,7 +20,7 @@ import PlaybackModel
 ///   rebuilt index keeps it, and a changed file is measured again.
 enum LibrarySchema {
     /// Raised when the index's layout changes: an index of another version is rebuilt.
-    static let indexVersion = 4
+    static let indexVersion = 5
 
     /// The SQL type of a track field's column.
     static func columnType(_ field: TrackField) -> String {
@@ -75,7 +75,7 @@ enum LibrarySchema {
             CREATE INDEX song_artists_folded ON song_artists(folded);
             CREATE VIRTUAL TABLE song_text USING fts5(
                 title, artists, album, albumArtist, composer,
-                content='songs', content_rowid='id', tokenize='unicode61 remove_diacritics 2',
+                content='songs', content_rowid='id', tokenize='playbackd',
                 prefix='2 3 4 5 6 7 8');
             CREATE TRIGGER songs_added AFTER INSERT ON songs BEGIN
                 INSERT INTO song_text(rowid, title, artists, album, albumArtist, composer)

@@ -1,0 +1,58 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+extension IntegrationSuite {
+    /// Letters with no accent to take off, folded as ICU's Latin-ASCII transliteration folds
+    /// them, in free text and in filters: what a person types finds what they mean.
+    @Suite struct Folding {
+        /// Songs tagged with such letters (sox and flac make them), and the library's own.
+        static func world() throws -> LibraryWorld {
+            let root = TestEnvironment.makeTemporaryDirectory() + "/Music"
+            try FileManager.default.copyItem(atPath: TestEnvironment.fixture("library"), toPath: root)
+            let songs: [(file: String, tags: [String])] = [
+                ("Øystein Sevåg/Close Your Eyes/01 Ocean.flac", ["ARTIST=Øystein Sevåg", "ALBUM=Close Your Eyes", "TITLE=Ocean"]),
+                ("Kraftwerk/Autobahn/01 Straße.flac", ["ARTIST=Kraftwerk", "ALBUM=Autobahn", "TITLE=Die Straße"]),
+                ("Łona/Æther/01 Þórr.flac", ["ARTIST=Łona", "ALBUM=Æther Œuvre", "TITLE=Þórr Đuro"]),
+            ]
+            for song in songs {
+                let path = root + "/" + song.file
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                let wav = path + ".wav"
+                for (program, arguments) in [
+                    ("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "0.5", "sine", "440"]),
+                    ("/usr/bin/flac", ["--silent", "-f", "-o", path] + song.tags.flatMap { ["-T", $0] } + [wav]),
+                ] {
+                    let run = try CommandLineRun.run(executable: program, arguments)
+                    guard run.status == 0 else { throw TestFailure("\(program): \(run.stderr)") }
+                }
+                try FileManager.default.removeItem(atPath: wav)
+            }
+            let world = LibraryWorld(
+                root: root, daemon: try DaemonProcess(device: "null", arguments: ["--library-directories", root]))
+            try world.waitForScan()
+            return world
+        }
+
+        @Test("agaetis, oystein, strasse, lona, aether, oeuvre, thorr, duro find their songs; the accented spelling too")
+        func specialLetters() throws {
+            let world = try Self.world()
+            let searches: [(String, [String])] = [
+                ("agaetis", ["Svefn-g-englar", "Starálfur"]), ("ágætis", ["Svefn-g-englar", "Starálfur"]),
+                ("oystein", ["Ocean"]), ("sevag", ["Ocean"]), ("strasse", ["Die Straße"]), ("STRASSE", ["Die Straße"]),
+                ("straße", ["Die Straße"]), ("lona", ["Þórr Đuro"]), ("aether oeuvre", ["Þórr Đuro"]),
+                ("thorr duro", ["Þórr Đuro"]), ("Þórr", ["Þórr Đuro"]),
+            ]
+            for (text, titles) in searches {
+                #expect(try world.titles([("text", .string(text))]) == titles, "text \(text)")
+            }
+            // Filters fold alike: equal, contains and starts with.
+            #expect(try world.titles(LibraryWorld.only("artist", "oystein sevag")) == ["Ocean"])
+            #expect(try world.titles(LibraryWorld.only("title", "strass", op: "contains")) == ["Die Straße"])
+            #expect(try world.titles(LibraryWorld.only("album", "aeth", op: "startsWith")) == ["Þórr Đuro"])
+            // A pattern is matched against the value as tagged, not folded.
+            #expect(try world.titles(LibraryWorld.only("title", "strasse", op: "matches")).isEmpty)
+        }
+    }
+}
