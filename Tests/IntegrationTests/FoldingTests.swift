@@ -11,7 +11,10 @@ extension IntegrationSuite {
             let root = TestEnvironment.makeTemporaryDirectory() + "/Music"
             try FileManager.default.copyItem(atPath: TestEnvironment.fixture("library"), toPath: root)
             let songs: [(file: String, tags: [String])] = [
-                ("Øystein Sevåg/Close Your Eyes/01 Ocean.flac", ["ARTIST=Øystein Sevåg", "ALBUM=Close Your Eyes", "TITLE=Ocean"]),
+                (
+                    "Øystein Sevåg/Close Your Eyes/01 Ocean.flac",
+                    ["ARTIST=Øystein Sevåg", "ALBUM=Close Your Eyes", "TITLE=Ocean"]
+                ),
                 ("Kraftwerk/Autobahn/01 Straße.flac", ["ARTIST=Kraftwerk", "ALBUM=Autobahn", "TITLE=Die Straße"]),
                 ("Łona/Æther/01 Þórr.flac", ["ARTIST=Łona", "ALBUM=Æther Œuvre", "TITLE=Þórr Đuro"]),
             ]
@@ -30,12 +33,16 @@ extension IntegrationSuite {
                 try FileManager.default.removeItem(atPath: wav)
             }
             let world = LibraryWorld(
-                root: root, daemon: try DaemonProcess(device: "null", arguments: ["--library-directories", root]))
+                root: root,
+                daemon: try DaemonProcess(
+                    device: "null",
+                    arguments: ["--library-directories", root, "--mpd-listen", root + "/../mpd.sock"]))
             try world.waitForScan()
             return world
         }
 
-        @Test("agaetis, oystein, strasse, lona, aether, oeuvre, thorr, duro find their songs; the accented spelling too")
+        @Test(
+            "agaetis, oystein, strasse, lona, aether, oeuvre, thorr, duro find their songs; the accented spelling too")
         func specialLetters() throws {
             let world = try Self.world()
             let searches: [(String, [String])] = [
@@ -53,6 +60,27 @@ extension IntegrationSuite {
             #expect(try world.titles(LibraryWorld.only("album", "aeth", op: "startsWith")) == ["Þórr Đuro"])
             // A pattern is matched against the value as tagged, not folded.
             #expect(try world.titles(LibraryWorld.only("title", "strasse", op: "matches")).isEmpty)
+        }
+
+        @Test(
+            "MPD's search any matches any part of any tag, folded: onc finds Beyoncé, as MPD's does; find any stays whole"
+        )
+        func mpdSearchAny() throws {
+            let world = try Self.world()
+            let client = try MPDLineClient(path: world.root + "/../mpd.sock")
+            let titles = { (request: String) throws -> [String] in
+                try client.call(request).filter { $0.hasPrefix("Title: ") }.map { String($0.dropFirst(7)) }.sorted()
+            }
+            #expect(try titles("search any onc") == ["Hold Up", "Pray You Catch Me"])
+            #expect(try titles("search any ONCÉ") == ["Hold Up", "Pray You Catch Me"], "case and accents folded")
+            #expect(try titles("search any asse") == ["Die Straße"], "ß folds to ss")
+            #expect(try titles("search any ys") == ["Ocean"], "two letters: each song's tags looked through")
+            #expect(try titles(#"search "(any contains 'emonad')""#) == ["Hold Up", "Pray You Catch Me"])
+            #expect(try titles(#"search "(!(any contains 'e'))""#).isEmpty == false)
+            #expect(try titles("search any zzqx").isEmpty)
+            // The native text search keeps to the beginnings of words.
+            #expect(try world.titles([("text", .string("onc"))]).isEmpty)
+            #expect(try world.titles(LibraryWorld.only("title", "ocea", op: "startsWith")) == ["Ocean"])
         }
     }
 }

@@ -60,6 +60,7 @@ struct LibraryQuerySQL {
 
     private mutating func add(_ filter: LibraryQuery.Filter) {
         let name = filter.field.name
+        if filter.field == .anyTag { return addAnyTag(filter) }
         if filter.comparison == .matches {
             // Against the value as tagged: a pattern is not folded.
             let column =
@@ -101,6 +102,19 @@ struct LibraryQuerySQL {
             values.append(.text(filter.value))
         }
         addCondition(condition, for: filter)
+    }
+
+    /// Any part of any tag, folded: the trigram index finds a part of three letters or more
+    /// (a phrase of its trigrams); a shorter one is looked for in each song's folded tags.
+    private mutating func addAnyTag(_ filter: LibraryQuery.Filter) {
+        let parts = LibrarySchema.partColumns.map { "instr(coalesce(s.\"\($0)\", ''), fold(?)) > 0" }
+        let condition = """
+            CASE WHEN length(fold(?)) >= 3
+            THEN s.id IN (SELECT rowid FROM song_parts WHERE song_parts MATCH '"' || fold(?) || '"')
+            ELSE \(parts.joined(separator: " OR ")) END
+            """
+        conditions.append(Self.negated(condition, filter.isNegated))
+        values += Array(repeating: .text(filter.value), count: 2 + parts.count)
     }
 
     /// Adds `condition` on `filter`'s field (with `value`, when given, for its placeholder).

@@ -20,7 +20,7 @@ import PlaybackModel
 ///   rebuilt index keeps it, and a changed file is measured again.
 enum LibrarySchema {
     /// Raised when the index's layout changes: an index of another version is rebuilt.
-    static let indexVersion = 5
+    static let indexVersion = 6
 
     /// The SQL type of a track field's column.
     static func columnType(_ field: TrackField) -> String {
@@ -38,6 +38,10 @@ enum LibrarySchema {
         $0.kind == .text && $0.name != "artist" && $0.name != "path"
     }.map(\.name)
 
+    /// The folded columns a search for any part of any tag looks in (`LibraryField.anyTag`),
+    /// through a trigram index (`song_parts`): MPD's `search any`.
+    static let partColumns = ["f_title", "f_artists", "f_album", "f_albumArtist", "f_composer", "f_genre"]
+
     /// The folded copy of `key`: the album artist falls back to the artist.
     static func foldedExpression(_ key: String) -> String {
         key == "albumArtist" ? "fold(coalesce(\"albumArtist\", \"artist\"))" : "fold(\"\(key)\")"
@@ -50,6 +54,9 @@ enum LibrarySchema {
             .joined(separator: ",\n    ")
         let foldedIndexes = foldedFields.map { "CREATE INDEX songs_f_\($0) ON songs(\"f_\($0)\");" }.joined(
             separator: "\n")
+        let partList = partColumns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let newParts = partColumns.map { "new.\"\($0)\"" }.joined(separator: ", ")
+        let oldParts = partColumns.map { "old.\"\($0)\"" }.joined(separator: ", ")
         return """
             CREATE TABLE info(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
             CREATE TABLE songs(
@@ -63,6 +70,7 @@ enum LibrarySchema {
                 folderCover TEXT,
                 \(fields),
                 \(folded),
+                f_artists TEXT GENERATED ALWAYS AS (fold(artists)) STORED,
                 album_id INTEGER GENERATED ALWAYS AS (
                     key_id(fold(coalesce("albumArtist", "artist")) || char(31) || fold("album"))) STORED
             );
@@ -77,15 +85,19 @@ enum LibrarySchema {
                 title, artists, album, albumArtist, composer,
                 content='songs', content_rowid='id', tokenize='playbackd',
                 prefix='2 3 4 5 6 7 8');
+            CREATE VIRTUAL TABLE song_parts USING fts5(
+                \(partList), content='songs', content_rowid='id', tokenize='trigram');
             CREATE TRIGGER songs_added AFTER INSERT ON songs BEGIN
                 INSERT INTO song_text(rowid, title, artists, album, albumArtist, composer)
                     VALUES (new.id, new.title, new.artists, new.album, new.albumArtist, new.composer);
+                INSERT INTO song_parts(rowid, \(partList)) VALUES (new.id, \(newParts));
                 INSERT INTO song_artists(song, position, name, folded)
                     SELECT new.id, key, value, fold(value) FROM json_each(new.artists);
             END;
             CREATE TRIGGER songs_removed AFTER DELETE ON songs BEGIN
                 INSERT INTO song_text(song_text, rowid, title, artists, album, albumArtist, composer)
                     VALUES ('delete', old.id, old.title, old.artists, old.album, old.albumArtist, old.composer);
+                INSERT INTO song_parts(song_parts, rowid, \(partList)) VALUES ('delete', old.id, \(oldParts));
                 DELETE FROM song_artists WHERE song = old.id;
             END;
             CREATE TABLE failures(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;

@@ -124,7 +124,9 @@ struct MPDLibraryQuery {
         }
         switch type {
         case "any":
-            return .success(.text(value))
+            // Any part of any tag, as MPD's search; `find any` (equal) keeps the words search.
+            guard comparison == .contains else { return .success(.text(value)) }
+            return .success(.filter(.init(.anyTag, .contains, value)))
         case "modified-since":
             guard let seconds = timeStamp(value) else {
                 return .failure(MPDError(.argument, "Failed to parse time stamp: \(value)"))

@@ -42,6 +42,11 @@ public struct LibraryField: Sendable, Hashable {
             LibraryField("rating", .number, "the user's rating, 0 (none) to 5"),
         ]
 
+    /// Any part of any text tag, folded (MPD's `any` with `contains`): for MPD's clients. Not
+    /// among `all`: the native search is `text`, words that begin a word.
+    public static let anyTag = LibraryField(
+        "anyTag", .text, "any part of the title, an artist, the album, album artist, composer or genre")
+
     /// The field named `name`; nil for an unknown one.
     public static func named(_ name: String) -> LibraryField? { all.first { $0.name == name } }
 }
