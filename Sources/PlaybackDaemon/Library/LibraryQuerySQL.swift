@@ -105,13 +105,14 @@ struct LibraryQuerySQL {
     }
 
     /// Any part of any tag, folded: the trigram index finds a part of three letters or more
-    /// (a phrase of its trigrams); a shorter one is looked for in each song's folded tags.
+    /// (a phrase of its trigrams), and the songs found are looked up by id; a shorter part is
+    /// looked for in each song's folded tags (the second arm, skipped whole when the part is
+    /// long: its length test is a constant SQLite tests once).
     private mutating func addAnyTag(_ filter: LibraryQuery.Filter) {
-        let parts = LibrarySchema.partColumns.map { "instr(coalesce(s.\"\($0)\", ''), fold(?)) > 0" }
+        let parts = LibrarySchema.parts(of: "p").map { "instr(coalesce(\($0), ''), fold(?)) > 0" }
         let condition = """
-            CASE WHEN length(fold(?)) >= 3
-            THEN s.id IN (SELECT rowid FROM song_parts WHERE song_parts MATCH '"' || fold(?) || '"')
-            ELSE \(parts.joined(separator: " OR ")) END
+            s.id IN (SELECT rowid FROM song_parts WHERE song_parts MATCH '"' || fold(?) || '"'
+                UNION ALL SELECT p.id FROM songs p WHERE length(fold(?)) < 3 AND (\(parts.joined(separator: " OR "))))
             """
         conditions.append(Self.negated(condition, filter.isNegated))
         values += Array(repeating: .text(filter.value), count: 2 + parts.count)

@@ -38,9 +38,17 @@ enum LibrarySchema {
         $0.kind == .text && $0.name != "artist" && $0.name != "path"
     }.map(\.name)
 
-    /// The folded columns a search for any part of any tag looks in (`LibraryField.anyTag`),
-    /// through a trigram index (`song_parts`): MPD's `search any`.
-    static let partColumns = ["f_title", "f_artists", "f_album", "f_albumArtist", "f_composer", "f_genre"]
+    /// What a search for any part of any tag looks in (`LibraryField.anyTag`, MPD's `search
+    /// any`): each tag folded, as `song_parts` (a contentless trigram index) holds it; `row`
+    /// is `new`, `old` or a songs alias. The album artist as tagged (not the artist it falls
+    /// back to), so a song without one does not hold its artists twice.
+    static func parts(of row: String) -> [String] {
+        [
+            "\(row).\"f_title\"", "\(row).f_artists", "\(row).\"f_album\"",
+            "CASE WHEN \(row).\"albumArtist\" IS NULL THEN NULL ELSE \(row).\"f_albumArtist\" END",
+            "\(row).\"f_composer\"", "\(row).\"f_genre\"",
+        ]
+    }
 
     /// The folded copy of `key`: the album artist falls back to the artist.
     static func foldedExpression(_ key: String) -> String {
@@ -54,9 +62,7 @@ enum LibrarySchema {
             .joined(separator: ",\n    ")
         let foldedIndexes = foldedFields.map { "CREATE INDEX songs_f_\($0) ON songs(\"f_\($0)\");" }.joined(
             separator: "\n")
-        let partList = partColumns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let newParts = partColumns.map { "new.\"\($0)\"" }.joined(separator: ", ")
-        let oldParts = partColumns.map { "old.\"\($0)\"" }.joined(separator: ", ")
+        let partList = "title, artists, album, albumArtist, composer, genre"
         return """
             CREATE TABLE info(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
             CREATE TABLE songs(
@@ -86,18 +92,19 @@ enum LibrarySchema {
                 content='songs', content_rowid='id', tokenize='playbackd',
                 prefix='2 3 4 5 6 7 8');
             CREATE VIRTUAL TABLE song_parts USING fts5(
-                \(partList), content='songs', content_rowid='id', tokenize='trigram');
+                title, artists, album, albumArtist, composer, genre, content='', columnsize=0, tokenize='trigram');
             CREATE TRIGGER songs_added AFTER INSERT ON songs BEGIN
                 INSERT INTO song_text(rowid, title, artists, album, albumArtist, composer)
                     VALUES (new.id, new.title, new.artists, new.album, new.albumArtist, new.composer);
-                INSERT INTO song_parts(rowid, \(partList)) VALUES (new.id, \(newParts));
+                INSERT INTO song_parts(rowid, \(partList)) VALUES (new.id, \(parts(of: "new").joined(separator: ", ")));
                 INSERT INTO song_artists(song, position, name, folded)
                     SELECT new.id, key, value, fold(value) FROM json_each(new.artists);
             END;
             CREATE TRIGGER songs_removed AFTER DELETE ON songs BEGIN
                 INSERT INTO song_text(song_text, rowid, title, artists, album, albumArtist, composer)
                     VALUES ('delete', old.id, old.title, old.artists, old.album, old.albumArtist, old.composer);
-                INSERT INTO song_parts(song_parts, rowid, \(partList)) VALUES ('delete', old.id, \(oldParts));
+                INSERT INTO song_parts(song_parts, rowid, \(partList))
+                    VALUES ('delete', old.id, \(parts(of: "old").joined(separator: ", ")));
                 DELETE FROM song_artists WHERE song = old.id;
             END;
             CREATE TABLE failures(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
