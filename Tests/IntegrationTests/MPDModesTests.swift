@@ -101,3 +101,30 @@ struct ModeStatus: Equatable, CustomStringConvertible {
         "repeat \(repeats) random \(random) single \(single) consume \(consume) \(state) song \(song ?? "-") of \(length)"
     }
 }
+
+extension IntegrationSuite.MPD {
+    /// MPD 0.24's protocol document (doc/protocol.rst), section "Filters" (`added-since`,
+    /// `modified-since`) and the song attributes `Last-Modified` and `Added` (section "Tags",
+    /// "Other Metadata"), and "Playback options" (`consume oneshot`).
+    @Test("MPD 0.24: songs say Last-Modified and Added; added-since and modified-since filter by them; consume oneshot")
+    func addedAndModified() throws {
+        let world = try World()
+        let client = try MPDLineClient(path: world.socket)
+        let song = try client.call(#"lsinfo "Pink Floyd/The Wall/1-01 In the Flesh.flac""#)
+        let stamp = #/^(Added|Last-Modified): \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/#
+        #expect(song.filter { $0.wholeMatch(of: stamp) != nil }.count == 2, "\(song)")
+        let titles = { (request: String) throws -> Int in
+            try client.call(request).filter { $0.hasPrefix("file: ") }.count
+        }
+        let all = try titles(#"search "(added-since '2000-01-01T00:00:00Z')""#)
+        #expect(all > 10)
+        #expect(try titles(#"search "(added-since '2999-01-01')""#) == 0)
+        #expect(try titles(#"search "(modified-since '2000-01-01')""#) == all)
+        #expect(try client.call("search added-since soon") == ["ACK [2@0] {search} Failed to parse time stamp: soon"])
+        // consume oneshot: "Sets consume state to STATE, STATE should be 0, 1 or oneshot".
+        #expect(try client.call("consume oneshot") == ["OK"])
+        #expect(try client.call("status").contains("consume: oneshot"))
+        #expect(
+            try client.call("consume 2") == ["ACK [2@0] {consume} Unrecognized consume mode, expected 0, 1 or oneshot"])
+    }
+}

@@ -545,9 +545,10 @@ extension IntegrationSuite.MPD {
 /// - A folder that holds no song (only a file that cannot be read): MPD's `listall` names it,
 ///   playbackd's lists the folders of its songs.
 /// - `tagtypes`: MPD lists every tag it knows, playbackd the ones it reads (a subset).
+/// - `Added`: MPD 0.24's (when the library found the song); Debian's 0.23 has none.
 struct ConformanceReply {
     static let ignoredKeys: Set<String> = [
-        "Last-Modified", "Format", "Time", "duration", "Id", "playlist", "songid", "nextsongid", "volume",
+        "Last-Modified", "Format", "Time", "duration", "Id", "playlist", "songid", "nextsongid", "volume", "Added",
     ]
     let lines: [String]
 

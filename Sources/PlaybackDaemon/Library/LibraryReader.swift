@@ -23,17 +23,18 @@ final class LibraryReader {
 
     /// The columns a song row is read from: its id, path, artists, the track fields in
     /// `TrackField.all`'s order, its statistics, then its loudness (whether measured, the
-    /// loudness, peak and album loudness), from `songRowTables`.
+    /// loudness, peak and album loudness) and the file's modification time (milliseconds), from
+    /// `songRowTables`.
     private static let songColumns =
         "s.id, s.path, s.artists, " + TrackField.all.map { "s.\"\($0.key)\"" }.joined(separator: ", ")
         + ", u.plays, u.skips, u.lastPlayed, u.added, u.rating"
-        + ", l.song IS NOT NULL AND l.failure IS NULL, l.loudness, l.peak, l.album"
+        + ", l.song IS NOT NULL AND l.failure IS NULL, l.loudness, l.peak, l.album, s.mtime / 1000000"
     private static let songTables = "songs s JOIN user.songs u ON u.id = s.id"
     /// The tables of a query of song rows: the songs with their measures of the file as it is.
     private static let songRowTables =
         songTables + " LEFT JOIN user.loudness l ON l.song = s.id AND l.size = s.size AND l.mtime = s.mtime"
     /// How many columns `songColumns` names.
-    private static let songColumnCount = Int32(3 + TrackField.all.count + 9)
+    private static let songColumnCount = Int32(3 + TrackField.all.count + 10)
 
     /// One page of `query`'s results, and how many there are.
     func page(_ query: LibraryQuery) throws(SQLiteError) -> LibraryPage {
@@ -241,6 +242,7 @@ final class LibraryReader {
             statistics: PlayStatistics(
                 playCount: row.int(statistics), skipCount: row.int(statistics + 1),
                 lastPlayed: row.optionalDouble(statistics + 2), dateAdded: row.double(statistics + 3),
-                rating: row.int(statistics + 4)))
+                rating: row.int(statistics + 4)),
+            modified: Int64(row.int(loudness + 4)))
     }
 }

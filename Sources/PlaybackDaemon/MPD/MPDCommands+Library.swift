@@ -39,8 +39,13 @@ extension MPDCommands {
         },
     ]
 
+    /// A song's lines, with when its file was modified and when the library found it (MPD
+    /// 0.24's `Added`).
     private static func songLines(_ song: LibrarySong, _ context: MPDContext) -> [String] {
-        MPDSongFormat.lines(path: song.path, song.metadata, roots: context.roots, tags: context.tags)
+        var lines = MPDSongFormat.lines(
+            path: song.path, song.metadata, modified: song.modified, roots: context.roots, tags: context.tags)
+        lines.insert("Added: \(MPDSongFormat.iso8601(milliseconds: Int64(song.statistics.dateAdded * 1000)))", at: 1)
+        return lines
     }
 
     /// Every song `arguments` find, in the window asked for, as `lines`.

@@ -116,7 +116,7 @@ struct MPDLibraryQuery {
         type: String, value: String, comparison: LibraryQuery.Comparison, roots: [String]
     ) -> Result<Condition, MPDError> {
         let type = type.lowercased()
-        if comparison == .matches && ["any", "file", "base", "modified-since"].contains(type) {
+        if comparison == .matches && ["any", "file", "base", "modified-since", "added-since"].contains(type) {
             return .failure(MPDError(.argument, "regular expressions apply to tags, not to '\(type)'"))
         }
         if comparison == .matches, let problem = LibraryPattern.problem(value) {
@@ -127,11 +127,12 @@ struct MPDLibraryQuery {
             // Any part of any tag, as MPD's search; `find any` (equal) keeps the words search.
             guard comparison == .contains else { return .success(.text(value)) }
             return .success(.filter(.init(.anyTag, .contains, value)))
-        case "modified-since":
+        case "modified-since", "added-since":
             guard let seconds = timeStamp(value) else {
                 return .failure(MPDError(.argument, "Failed to parse time stamp: \(value)"))
             }
-            return .success(.filter(.init(LibraryField.named("modified")!, .atLeast, String(seconds))))
+            let field = LibraryField.named(type == "added-since" ? "dateAdded" : "modified")!
+            return .success(.filter(.init(field, .atLeast, String(seconds))))
         case "file", "base":
             guard let path = MPDSongFormat.path(ofURI: value, roots: roots) else {
                 return .failure(MPDError(.noExist, "No such directory"))
@@ -228,7 +229,7 @@ struct MPDFilterExpression {
         skipSpaces()
         var comparison = LibraryQuery.Comparison.equalTo
         var isNegated = false
-        if ["base", "modified-since"].contains(tag.lowercased()) {
+        if ["base", "modified-since", "added-since"].contains(tag.lowercased()) {
             comparison = .startsWith  // no operator: a folder, or a time from which on
         } else {
             switch word() {

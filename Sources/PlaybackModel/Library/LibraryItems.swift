@@ -29,13 +29,19 @@ public struct LibrarySong: Sendable, Equatable {
     /// Every artist the tags name (`metadata.artist` is the first).
     public var artists: [String]
     public var statistics: PlayStatistics
+    /// When the file was last modified, milliseconds since the epoch; nil when not read.
+    public var modified: Int64?
 
-    public init(id: String, path: String, metadata: TrackMetadata, artists: [String], statistics: PlayStatistics) {
+    public init(
+        id: String, path: String, metadata: TrackMetadata, artists: [String], statistics: PlayStatistics,
+        modified: Int64? = nil
+    ) {
         self.id = id
         self.path = path
         self.metadata = metadata
         self.artists = artists
         self.statistics = statistics
+        self.modified = modified
     }
 }
 
