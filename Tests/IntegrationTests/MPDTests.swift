@@ -484,6 +484,27 @@ extension IntegrationSuite.MPD {
         _ = try world.daemon.waitForState("paused")
     }
 
+    @Test("ncmpc in tmux: the queue, the folders, the artists, and P pauses")
+    func ncmpcShowsAndControls() throws {
+        let world = try World()
+        _ = try world.daemon.call(
+            "enqueue",
+            [("items", .array([.string(world.library.root + "/Pink Floyd/The Wall")])), ("play", .bool(true))])
+        _ = try world.daemon.call("changeRepeatMode", [("mode", .string("all"))])
+        let terminal = try Tmux(command: "/usr/bin/ncmpc --host=\(world.socket)")
+        defer { terminal.stop() }
+        try terminal.waitFor("Pink Floyd - In the Flesh?")
+        try terminal.waitFor("Pink Floyd - Hey You")
+        try terminal.keys("3")
+        try terminal.waitFor("[Sigur Rós]")
+        try terminal.keys("4")
+        try terminal.waitFor("[Beyoncé]")
+        try terminal.waitFor("[Pharrell Williams]")
+        try world.daemon.waitForState("playing")
+        try terminal.keys("P")
+        _ = try world.daemon.waitForState("paused")
+    }
+
     /// Browsing, searching, the queue and errors; no playback (MPD's null output paces itself,
     /// playbackd's does not).
     static let transcript = [
