@@ -505,6 +505,48 @@ extension IntegrationSuite.MPD {
         _ = try world.daemon.waitForState("paused")
     }
 
+    @Test("Cantata under Xvfb: taken for MPD, its library of the library's artists, the queue; a screenshot kept")
+    func cantataConnects() throws {
+        let world = try World()
+        _ = try world.daemon.call(
+            "enqueue", [("items", .array([.string(world.library.root + "/Pink Floyd/The Wall")]))])
+        let home = TestEnvironment.makeTemporaryDirectory() + "/home"
+        try FileManager.default.createDirectory(atPath: home + "/.config/cantata", withIntermediateDirectories: true)
+        try """
+        [General]
+        version=2.5.0
+        [Connection]
+        host=\(world.socket)
+        port=6600
+        dir=\(world.library.root)/
+
+        """.write(toFile: home + "/.config/cantata/cantata.conf", atomically: true, encoding: .utf8)
+        let output = TestEnvironment.packageRoot + "/.build/test-output"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let shot = output + "/cantata.png"
+        try? FileManager.default.removeItem(atPath: shot)
+        let run = try CommandLineRun.run(
+            executable: TestEnvironment.packageRoot + "/Tests/clients/cantata-run.sh", [home, shot])
+        #expect(run.status == 0, "\(run.stderr)")
+        let log = run.stdout
+        #expect(log.contains(#"detected serverType: "MPD""#), "\(log.suffix(2000))")
+        #expect(!log.contains("Mopidy") && !log.contains("forked-daapd"))
+        #expect(
+            log.contains(#"sendCommand: "playlistinfo""#)
+                && log.contains("file: Pink Floyd/The Wall/1-01 In the Flesh.flac"))
+        // Its own database of the library, made from what it read over the protocol.
+        let databases = try FileManager.default.contentsOfDirectory(atPath: home + "/.local/share/cantata/library")
+        let database = try #require(databases.first { $0.hasSuffix(".sql") })
+        let artists = try CommandLineRun.run(
+            executable: "/usr/bin/sqlite3",
+            [home + "/.local/share/cantata/library/" + database, "SELECT DISTINCT artist FROM songs"])
+        let names = Set(artists.stdout.split(separator: "\n").map(String.init))
+        #expect(names.isSuperset(of: ["Pink Floyd", "Beyoncé", "Sigur Rós", "Queen", "ABBA"]), "\(names)")
+        // For a person to look at: Xvfb's screen as Cantata drew it.
+        let size = (try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
+        #expect(size > 10_000, "screenshot at \(shot): \(size) bytes")
+    }
+
     /// Browsing, searching, the queue and errors; no playback (MPD's null output paces itself,
     /// playbackd's does not).
     static let transcript = [
