@@ -103,10 +103,13 @@ struct ModeStatus: Equatable, CustomStringConvertible {
 }
 
 extension IntegrationSuite.MPD {
-    /// MPD 0.24's protocol document (doc/protocol.rst), section "Filters" (`added-since`,
-    /// `modified-since`) and the song attributes `Last-Modified` and `Added` (section "Tags",
-    /// "Other Metadata"), and "Playback options" (`consume oneshot`).
-    @Test("MPD 0.24: songs say Last-Modified and Added; added-since and modified-since filter by them; consume oneshot")
+    /// MPD 0.24's protocol document (doc/protocol.rst), each reply from the section named
+    /// beside it: "Filters" (`added-since`, `modified-since`), "Other Metadata" (`Last-Modified`,
+    /// `added`), "The music database" (`searchcount`), "Stored playlists" (`playlistlength`),
+    /// "Playback options" (`consume oneshot`).
+    @Test(
+        "MPD 0.24: songs say Last-Modified and Added; added-since and modified-since filter by them; searchcount, playlistlength, consume oneshot"
+    )
     func addedAndModified() throws {
         let world = try World()
         let client = try MPDLineClient(path: world.socket)
@@ -121,6 +124,15 @@ extension IntegrationSuite.MPD {
         #expect(try titles(#"search "(added-since '2999-01-01')""#) == 0)
         #expect(try titles(#"search "(modified-since '2000-01-01')""#) == all)
         #expect(try client.call("search added-since soon") == ["ACK [2@0] {search} Failed to parse time stamp: soon"])
+        // Section "The music database", searchcount: count's parameters, the search not case
+        // sensitive; section "Stored playlists", playlistlength: its songs and playtime.
+        #expect(try client.call(#"searchcount album "WALL""#) == ["songs: 3", "playtime: 3", "OK"])
+        #expect(try client.call(#"count album "WALL""#) == ["songs: 0", "playtime: 0", "OK"])
+        #expect(try client.call("clear") == ["OK"])
+        #expect(try client.call(#"add "Pink Floyd/The Wall""#) == ["OK"])
+        #expect(try client.call("save wall") == ["OK"])
+        #expect(try client.call("playlistlength wall") == ["songs: 3", "playtime: 3", "OK"])
+        #expect(try client.call("playlistlength nothing") == ["ACK [50@0] {playlistlength} No such playlist"])
         // consume oneshot: "Sets consume state to STATE, STATE should be 0, 1 or oneshot".
         #expect(try client.call("consume oneshot") == ["OK"])
         #expect(try client.call("status").contains("consume: oneshot"))

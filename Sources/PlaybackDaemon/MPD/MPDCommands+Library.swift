@@ -22,9 +22,11 @@ extension MPDCommands {
             add(context, arguments, exact: false, reply)
         },
         MPDCommand("count", 1...64, .read) { context, arguments, reply in
-            songs(context, arguments, exact: true, reply) { found in
-                ["songs: \(found.count)", "playtime: \(Int(found.reduce(0) { $0 + $1.metadata.duration }.rounded()))"]
-            }
+            songs(context, arguments, exact: true, reply) { found in countLines(found.map(\.metadata.duration)) }
+        },
+        // MPD 0.24: count with search's matching.
+        MPDCommand("searchcount", 1...64, .read) { context, arguments, reply in
+            songs(context, arguments, exact: false, reply) { found in countLines(found.map(\.metadata.duration)) }
         },
         MPDCommand("list", 1...64, .read) { context, arguments, reply in list(context, arguments, reply) },
         MPDCommand("lsinfo", 0...1, .read) { context, arguments, reply in lsinfo(context, arguments.first ?? "", reply)
@@ -39,12 +41,19 @@ extension MPDCommands {
         },
     ]
 
+    /// `count`'s lines (and `searchcount`'s, `playlistlength`'s) for songs of these durations.
+    static func countLines(_ durations: [Double]) -> [String] {
+        ["songs: \(durations.count)", "playtime: \(Int(durations.reduce(0, +).rounded()))"]
+    }
+
     /// A song's lines, with when its file was modified and when the library found it (MPD
     /// 0.24's `Added`).
     private static func songLines(_ song: LibrarySong, _ context: MPDContext) -> [String] {
         var lines = MPDSongFormat.lines(
             path: song.path, song.metadata, modified: song.modified, roots: context.roots, tags: context.tags)
-        lines.insert("Added: \(MPDSongFormat.iso8601(milliseconds: Int64(song.statistics.dateAdded * 1000)))", at: 1)
+        // After Last-Modified, as MPD 0.24 writes them (src/SongPrint.cxx).
+        let added = "Added: \(MPDSongFormat.iso8601(milliseconds: Int64(song.statistics.dateAdded * 1000)))"
+        lines.insert(added, at: song.modified == nil ? 1 : 2)
         return lines
     }
 

@@ -20,7 +20,18 @@ extension MPDCommands {
         MPDCommand("listplaylistinfo", 1...1, .read) { context, arguments, reply in
             switch entries(context, arguments[0]) {
             case .failure(let error): reply(.failure(error))
-            case .success(let paths): songs(context, paths, lines: [], reply)
+            case .success(let paths): lookUp(context, paths) { reply(.success(lines(of: $0, context))) }
+            }
+        },
+        // MPD 0.24: the songs of a stored playlist and their playtime (a file the library does
+        // not know counts with no time).
+        MPDCommand("playlistlength", 1...1, .read) { context, arguments, reply in
+            switch entries(context, arguments[0]) {
+            case .failure(let error): reply(.failure(error))
+            case .success(let paths):
+                lookUp(context, paths) { found in
+                    reply(.success(countLines(found.map { $0.song?.metadata.duration ?? 0 })))
+                }
             }
         },
         MPDCommand("load", 1...3, .add) { context, arguments, reply in
@@ -146,15 +157,26 @@ extension MPDCommands {
     }
 
     /// Each entry's song lines from the library, or its `file:` line alone.
-    private static func songs(_ context: MPDContext, _ paths: [String], lines: [String], _ reply: @escaping MPDReply) {
-        guard let path = paths.first else { return reply(.success(lines)) }
+    /// Each path with its library song (nil where the library has none), one query at a time,
+    /// then `done`.
+    private static func lookUp(
+        _ context: MPDContext, _ paths: [String], found: [(path: String, song: LibrarySong?)] = [],
+        _ done: @escaping ([(path: String, song: LibrarySong?)]) -> Void
+    ) {
+        guard let path = paths.first else { return done(found) }
         let query = LibraryQuery(filters: [.init(LibraryField.named("path")!, .equalTo, path)], limit: 1)
         context.perform(.library(.query(query))) { result in
-            var found = ["file: \(MPDSongFormat.uri(path, roots: context.roots))"]
-            if case .success(.library(let page)) = result, case .songs(let songs) = page.items, let song = songs.first {
-                found = MPDSongFormat.lines(path: song.path, song.metadata, roots: context.roots, tags: context.tags)
-            }
-            songs(context, Array(paths.dropFirst()), lines: lines + found, reply)
+            var song: LibrarySong?
+            if case .success(.library(let page)) = result, case .songs(let songs) = page.items { song = songs.first }
+            lookUp(context, Array(paths.dropFirst()), found: found + [(path, song)], done)
+        }
+    }
+
+    /// Each entry's lines: a song the library knows with its tags, another by its file alone.
+    private static func lines(of entries: [(path: String, song: LibrarySong?)], _ context: MPDContext) -> [String] {
+        entries.flatMap { entry in
+            entry.song.map { MPDSongFormat.lines(path: $0.path, $0.metadata, roots: context.roots, tags: context.tags) }
+                ?? ["file: \(MPDSongFormat.uri(entry.path, roots: context.roots))"]
         }
     }
 }
