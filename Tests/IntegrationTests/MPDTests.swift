@@ -37,6 +37,16 @@ extension IntegrationSuite {
                 return run.stdout
             }
 
+            /// A world playing The Wall's three 1 s songs again and again, for a client to show.
+            static func playingTheWall() throws -> World {
+                let world = try World()
+                _ = try world.daemon.call(
+                    "enqueue",
+                    [("items", .array([.string(world.library.root + "/Pink Floyd/The Wall")])), ("play", .bool(true))])
+                _ = try world.daemon.call("changeRepeatMode", [("mode", .string("all"))])
+                return world
+            }
+
             func nowPlaying() throws -> JSONValue {
                 try #require(try daemon.call("nowPlaying")["nowPlaying"])
             }
@@ -454,11 +464,7 @@ extension IntegrationSuite.MPD {
 
     @Test("ncmpcpp in tmux: the playlist, the browser, the media library, a search for beyonce, and p pauses")
     func ncmpcppShowsAndControls() throws {
-        let world = try World()
-        _ = try world.daemon.call(
-            "enqueue",
-            [("items", .array([.string(world.library.root + "/Pink Floyd/The Wall")])), ("play", .bool(true))])
-        _ = try world.daemon.call("changeRepeatMode", [("mode", .string("all"))])
+        let world = try World.playingTheWall()
         let terminal = try Tmux(command: "/usr/bin/ncmpcpp -h \(world.socket)")
         defer { terminal.stop() }
         // Each screen is waited for line by line: ncmpcpp draws a list as its replies arrive,
@@ -486,11 +492,7 @@ extension IntegrationSuite.MPD {
 
     @Test("ncmpc in tmux: the queue, the folders, the artists, and P pauses")
     func ncmpcShowsAndControls() throws {
-        let world = try World()
-        _ = try world.daemon.call(
-            "enqueue",
-            [("items", .array([.string(world.library.root + "/Pink Floyd/The Wall")])), ("play", .bool(true))])
-        _ = try world.daemon.call("changeRepeatMode", [("mode", .string("all"))])
+        let world = try World.playingTheWall()
         let terminal = try Tmux(command: "/usr/bin/ncmpc --host=\(world.socket)")
         defer { terminal.stop() }
         try terminal.waitFor("Pink Floyd - In the Flesh?")

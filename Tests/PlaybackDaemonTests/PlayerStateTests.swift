@@ -100,8 +100,8 @@ import Testing
     @Test("modes and commands change only when they differ")
     func modesAndCommands() {
         var state = Self.queued(3)
-        #expect(state.setRepeat(.all) == .modes)
-        #expect(state.setRepeat(.all) == [])
+        #expect(state.setMode(\.repeatMode, to: .all) == .modes)
+        #expect(state.setMode(\.repeatMode, to: .all) == [])
         #expect(state.setShuffle(.items) == .modes)
         #expect(state.setShuffle(.items) == [])
         #expect(state.setEnabled(.nextTrack, false) == .commands)
@@ -197,7 +197,7 @@ import Testing
         let upcoming = state.engineItems(startingAt: 0)?.upcoming ?? []
         #expect(upcoming.map(\.startFrame) == [30 * 44_100, 0])
         _ = state.select(1)
-        _ = state.setRepeat(.one)
+        _ = state.setMode(\.repeatMode, to: .one)
         let loop = state.engineItems(startingAt: 0)?.upcoming ?? []
         #expect(!loop.isEmpty && loop.allSatisfy { $0.startFrame == 0 }, "a loop of it starts at 0")
         var fresh = PlayerState(settings: DaemonSettings(), bookmarks: Self.book(path: "/music/0.mp3", at: 12))

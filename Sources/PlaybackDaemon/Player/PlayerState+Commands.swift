@@ -37,10 +37,10 @@ extension PlayerState {
                 ? movePhrase(heard) { index, _ in max(0, index - 1) }
                 : skip(by: -(interval ?? availability.skipBackwardIntervals[0]), heard)
         case .changePlaybackPosition(let position): return seek(to: position)
-        case .changeRepeatMode(let mode): return (.success(.done), setRepeat(mode))
+        case .changeRepeatMode(let mode): return (.success(.done), setMode(\.repeatMode, to: mode))
         case .changeShuffleMode(let mode): return (.success(.done), setShuffle(mode))
-        case .changeSingleMode(let mode): return (.success(.done), setSingle(mode))
-        case .changeConsumeMode(let mode): return (.success(.done), setConsume(mode))
+        case .changeSingleMode(let mode): return (.success(.done), setMode(\.singleMode, to: mode))
+        case .changeConsumeMode(let mode): return (.success(.done), setMode(\.consumeMode, to: mode))
         case .setPriority(let priority, let indices): return setPriority(priority, indices: indices)
         case .changePlaybackRate(let change):
             let before = currentRate

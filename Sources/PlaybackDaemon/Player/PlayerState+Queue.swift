@@ -46,27 +46,16 @@ extension PlayerState {
         return changes.union(setTransport(.stopped))
     }
 
-    mutating func setRepeat(_ mode: RepeatMode) -> ChangeSet {
-        guard mode != queue.repeatMode else { return [] }
-        changeQueue { $0.repeatMode = mode }
+    /// Sets one of the queue's modes (repeat, single, consume): `.modes` when it changed.
+    mutating func setMode<Mode: Equatable>(_ mode: WritableKeyPath<PlaybackQueue, Mode>, to value: Mode) -> ChangeSet {
+        guard value != queue[keyPath: mode] else { return [] }
+        changeQueue { $0[keyPath: mode] = value }
         return .modes
     }
 
     mutating func setShuffle(_ mode: ShuffleMode) -> ChangeSet {
         guard mode != queue.shuffleMode else { return [] }
         changeQueue { $0.setShuffle(mode) }
-        return .modes
-    }
-
-    mutating func setSingle(_ mode: SingleMode) -> ChangeSet {
-        guard mode != queue.singleMode else { return [] }
-        changeQueue { $0.singleMode = mode }
-        return .modes
-    }
-
-    mutating func setConsume(_ mode: ConsumeMode) -> ChangeSet {
-        guard mode != queue.consumeMode else { return [] }
-        changeQueue { $0.consumeMode = mode }
         return .modes
     }
 
