@@ -77,7 +77,7 @@ struct OutputLoop<Sample: PCMSample> {
                 let frames = sampleRate * Pipeline.fadeInMilliseconds / 1000
                 return fadeOut(&chain, pending: pending, frames: frames, drains: false)
             }
-            if state.suspensionValue == .requested {
+            if state.isSuspension(.requested) {
                 switch pauseInPlace(segmentStart: segments[nextSegment - 1].startSample, rewrites: history != nil) {
                 case .declined:
                     break
@@ -222,7 +222,7 @@ struct OutputLoop<Sample: PCMSample> {
         state.isAudible.store(false, ordering: .releasing)
         state.suspension.store(PipelineState.Suspension.suspended.rawValue, ordering: .releasing)
         stopped.signal()
-        while state.suspensionValue == .suspended && !state.isHaltRequested { outputWake.wait() }
+        while state.isSuspension(.suspended) && !state.isHaltRequested { outputWake.wait() }
         if state.isHaltRequested { return .halted(delay: keepsBuffer ? delay : 0, drops: keepsBuffer) }
         // A device that does not play on again has lost what it held: it is skipped.
         if keepsBuffer && !sink.pauseKeepingBuffer(false) { sink.drop() }
@@ -302,14 +302,14 @@ struct OutputLoop<Sample: PCMSample> {
     }
 
     private func finishedDecoding() -> Bool {
-        state.decoderEndValue != .running && ring.readableCount == 0
+        !state.isDecoderEnd(.running) && ring.readableCount == 0
     }
 
     private func waitForData() {
         state.outputWaitingForData.store(true, ordering: .sequentiallyConsistent)
-        if ring.readableCount == 0 && state.decoderEndValue == .running && !state.isHaltRequested
+        if ring.readableCount == 0 && state.isDecoderEnd(.running) && !state.isHaltRequested
             && !state.fadeRequested.load(ordering: .acquiring) && !state.spliceRequested.load(ordering: .acquiring)
-            && state.suspensionValue != .requested
+            && !state.isSuspension(.requested)
         {
             outputWake.wait()
         }
@@ -330,7 +330,7 @@ struct OutputLoop<Sample: PCMSample> {
                 return end(.halted, delay: sink.delay(), drop: true)
             }
             // Everything is written: the ring holds nothing to write again (the engine halts).
-            if state.suspensionValue == .requested {
+            if state.isSuspension(.requested) {
                 state.suspension.store(PipelineState.Suspension.declined.rawValue, ordering: .releasing)
                 stopped.signal()
             }
@@ -473,7 +473,10 @@ struct OutputLoop<Sample: PCMSample> {
         state.stopPublished.store(true, ordering: .releasing)
         stopped.signal()
         if drop { sink.drop() }
-        if outcome == .failed || state.closesDevice.load(ordering: .acquiring) { sink.close() }
+        // Raw values compared: no conformance looked up on this thread (`isSuspension`).
+        if outcome.rawValue == PipelineState.Outcome.failed.rawValue || state.closesDevice.load(ordering: .acquiring) {
+            sink.close()
+        }
         state.outcome.store(outcome.rawValue, ordering: .releasing)
         events.signal()
     }

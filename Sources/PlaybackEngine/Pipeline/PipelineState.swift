@@ -85,4 +85,10 @@ final class PipelineState: @unchecked Sendable {
     var outcomeValue: Outcome { Outcome(rawValue: outcome.load(ordering: .acquiring))! }
     var isHaltRequested: Bool { haltRequested.load(ordering: .acquiring) }
     var suspensionValue: Suspension { Suspension(rawValue: suspension.load(ordering: .acquiring))! }
+    /// Whether the suspension is `state`, compared as its raw value: the output thread asks
+    /// this, and an enum's `==` looks its conformance up at first use, which in a debug build
+    /// instantiates it (an allocation, caught once on the output thread by the real-time test).
+    func isSuspension(_ state: Suspension) -> Bool { suspension.load(ordering: .acquiring) == state.rawValue }
+    /// Whether the decoder's end is `end`, compared as its raw value (as `isSuspension`).
+    func isDecoderEnd(_ end: DecoderEnd) -> Bool { decoderEnd.load(ordering: .acquiring) == end.rawValue }
 }
