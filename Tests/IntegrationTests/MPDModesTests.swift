@@ -106,9 +106,10 @@ extension IntegrationSuite.MPD {
     /// MPD 0.24's protocol document (doc/protocol.rst), each reply from the section named
     /// beside it: "Filters" (`added-since`, `modified-since`), "Other Metadata" (`Last-Modified`,
     /// `added`), "The music database" (`searchcount`), "Stored playlists" (`playlistlength`),
-    /// "Playback options" (`consume oneshot`).
+    /// "Connection settings" (`tagtypes available`, `tagtypes reset`, `protocol`), "Playback
+    /// options" (`consume oneshot`).
     @Test(
-        "MPD 0.24: songs say Last-Modified and Added; added-since and modified-since filter by them; searchcount, playlistlength, consume oneshot"
+        "MPD 0.24: songs say Last-Modified and Added; added-since and modified-since filter by them; searchcount, playlistlength, tagtypes available/reset, protocol, consume oneshot"
     )
     func addedAndModified() throws {
         let world = try World()
@@ -133,6 +134,24 @@ extension IntegrationSuite.MPD {
         #expect(try client.call("save wall") == ["OK"])
         #expect(try client.call("playlistlength wall") == ["songs: 3", "playtime: 3", "OK"])
         #expect(try client.call("playlistlength nothing") == ["ACK [50@0] {playlistlength} No such playlist"])
+        // "Connection settings": tagtypes available lists the tag types; reset clears the list
+        // and enables the ones named; protocol lists, enables and disables features, and
+        // hide_playlists_in_root leaves the stored playlists out of the root's lsinfo.
+        let available = try client.call("tagtypes available")
+        #expect(available.contains("tagtype: Artist") && available.count > 5)
+        #expect(try client.call("tagtypes reset Title") == ["OK"])
+        let titleOnly = try client.call(#"lsinfo "Pink Floyd/The Wall/1-01 In the Flesh.flac""#)
+        #expect(titleOnly.contains("Title: In the Flesh?") && !titleOnly.contains { $0.hasPrefix("Artist: ") })
+        #expect(try client.call("tagtypes all") == ["OK"])
+        #expect(try client.call("protocol") == ["OK"])
+        #expect(try client.call("protocol available") == ["feature: hide_playlists_in_root", "OK"])
+        #expect(try client.call("lsinfo").contains("playlist: wall"))
+        #expect(try client.call("protocol enable hide_playlists_in_root") == ["OK"])
+        #expect(try client.call("protocol") == ["feature: hide_playlists_in_root", "OK"])
+        #expect(try !client.call("lsinfo").contains("playlist: wall"))
+        #expect(try client.call("protocol enable teleport") == ["ACK [2@0] {protocol} Unknown protocol feature"])
+        #expect(try client.call("protocol clear") == ["OK"])
+        #expect(try client.call("lsinfo").contains("playlist: wall"))
         // consume oneshot: "Sets consume state to STATE, STATE should be 0, 1 or oneshot".
         #expect(try client.call("consume oneshot") == ["OK"])
         #expect(try client.call("status").contains("consume: oneshot"))

@@ -17,6 +17,8 @@ struct MPDContext {
     let startedAt: Double
     /// The tags this connection asked for (`tagtypes`), in `MPDTag`'s order.
     var tags = MPDTag.allCases
+    /// The protocol features this connection turned on (`protocol`, MPD 0.24).
+    var features: Set<MPDProtocolFeature> = []
     /// The passwords and the levels before one.
     let access: MPDAccess
     /// The stored playlists; nil without a folder for them.
@@ -214,4 +216,10 @@ struct MPDAccess: Sendable {
         else { return nil }
         return (String(entry[..<at]), levels)
     }
+}
+
+/// A protocol feature a connection turns on (`protocol`, MPD 0.24).
+enum MPDProtocolFeature: String, CaseIterable, Sendable {
+    /// The root's `lsinfo` does not list the stored playlists.
+    case hidePlaylistsInRoot = "hide_playlists_in_root"
 }

@@ -215,7 +215,7 @@ extension MPDCommands {
         let (folders, files) = MPDFolder.entries(of: folder)
         var lines = folders.map { "directory: \(MPDSongFormat.uri(folder + "/" + $0, roots: context.roots))" }
         // The root lists the stored playlists too, as MPD's does (mpc lsplaylists reads them there).
-        if folder == context.roots.first {
+        if folder == context.roots.first && !context.features.contains(.hidePlaylistsInRoot) {
             for playlist in context.playlists?.all() ?? [] {
                 lines += [
                     "playlist: \(playlist.name)",

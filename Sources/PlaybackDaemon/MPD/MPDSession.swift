@@ -29,7 +29,7 @@ final class MPDSession {
     static let ownCommands: [String: MPDPermission] = [
         "albumart": .read, "readpicture": .read, "binarylimit": .none, "close": .none, "command_list_begin": .none,
         "command_list_ok_begin": .none, "command_list_end": .none, "commands": .none, "idle": .read, "noidle": .read,
-        "notcommands": .none, "password": .none, "tagtypes": .read,
+        "notcommands": .none, "password": .none, "tagtypes": .read, "protocol": .none,
     ]
 
     private var context: MPDContext
@@ -248,6 +248,8 @@ final class MPDSession {
             return reply(.success([]))
         case "tagtypes":
             return reply(tagTypes(line.arguments))
+        case "protocol":
+            return reply(protocolFeatures(line.arguments))
         case "binarylimit":
             guard line.arguments.count == 1, let limit = Int(line.arguments[0]), limit >= 64 else {
                 return reply(.failure(MPDError(.argument, "Value too small")))
@@ -290,10 +292,40 @@ final class MPDSession {
         switch verb {
         case "clear": context.tags = []
         case "all": context.tags = MPDTag.allCases
+        case "available" where named.isEmpty: return .success(MPDTag.allCases.map { "tagtype: \($0.rawValue)" })
+        case "reset" where !named.isEmpty: context.tags = MPDTag.allCases.filter { tags.contains($0) }
         case "enable" where !named.isEmpty:
             context.tags = MPDTag.allCases.filter { context.tags.contains($0) || tags.contains($0) }
         case "disable" where !named.isEmpty: context.tags.removeAll { tags.contains($0) }
         default: return .failure(MPDError(.argument, "Unknown sub command"))
+        }
+        return .success([])
+    }
+
+    /// `protocol` (MPD 0.24): the features this connection turned on, or a change of them.
+    private func protocolFeatures(_ arguments: [String]) -> Result<[String], MPDError> {
+        let lines = { (features: [MPDProtocolFeature]) in features.map { "feature: \($0.rawValue)" } }
+        guard let verb = arguments.first else {
+            return .success(lines(MPDProtocolFeature.allCases.filter(context.features.contains)))
+        }
+        let named = arguments.dropFirst()
+        var features: Set<MPDProtocolFeature> = []
+        for name in named {
+            guard let feature = MPDProtocolFeature(rawValue: name) else {
+                return .failure(MPDError(.argument, "Unknown protocol feature"))
+            }
+            features.insert(feature)
+        }
+        switch verb {
+        case "all", "clear", "available":
+            guard named.isEmpty else { return .failure(MPDError(.argument, "Too many arguments")) }
+            if verb == "available" { return .success(lines(MPDProtocolFeature.allCases)) }
+            context.features = verb == "all" ? Set(MPDProtocolFeature.allCases) : []
+        case "enable", "disable":
+            guard !named.isEmpty else { return .failure(MPDError(.argument, "Not enough arguments")) }
+            if verb == "enable" { context.features.formUnion(features) } else { context.features.subtract(features) }
+        default:
+            return .failure(MPDError(.argument, "Unknown sub command"))
         }
         return .success([])
     }
