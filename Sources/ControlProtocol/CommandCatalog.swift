@@ -526,7 +526,7 @@ public enum CommandCatalog {
         },
         CommandSpec(
             .setPriority,
-            "Give items a priority, 0 - 255 (default 0): while shuffled, items of a higher priority play first, the current item going on (MPD's prio); in the queue's order it changes nothing.",
+            "Give items a priority, 0 - 255 (default 0): while shuffled, items of a higher priority play first, the current item going on; a priority is spent (0) when its item starts (MPD's prio); in the queue's order it changes nothing.",
             remote: false,
             arguments: [
                 ArgumentSpec("priority", .number, required: true, "0 - 255."),
