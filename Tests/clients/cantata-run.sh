@@ -5,7 +5,8 @@
 # buffer) and Cantata stopped. Its MPD debug log (what it sent and read) goes to stdout.
 set -eu
 home=$1 shot=$2
-frames=$(mktemp -d)
+frames="$home/frames"  # Xvfb's frame buffer, in the test's own directory
+mkdir -p "$frames"
 export HOME="$home" XDG_RUNTIME_DIR="$home/run"
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24 -fbdir $frames" sh -c '
